@@ -1,0 +1,7 @@
+"""Ahead-of-time side of the NNAPI delegate: passes, op builders, blob, preprocess, CLI."""
+
+from .compile_specs import NnapiCompileOptions
+from .nnapi_backend import NnapiBackend
+from .nnapi_codes import FeatureLevel
+
+__all__ = ["FeatureLevel", "NnapiBackend", "NnapiCompileOptions"]

@@ -1,0 +1,58 @@
+"""aten.add / sub / mul / div (tensor or scalar operand, broadcasting) -> ADD / SUB / MUL / DIV."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel, OperationCode
+from ..node_utils import aten_op
+from . import register_builder
+from .common import MAX_RANK, check_float_tensors, check_rank, elementwise_operands, fuse_operand, is_scalar
+from .node_builder import CheckContext, NodeBuilder, Refused
+
+aten = torch.ops.aten
+
+_CODES = {
+    aten.add.Tensor: OperationCode.ADD,
+    aten.sub.Tensor: OperationCode.SUB,
+    aten.mul.Tensor: OperationCode.MUL,
+    aten.div.Tensor: OperationCode.DIV,
+}
+
+
+@register_builder
+class BinaryElementwiseBuilder(NodeBuilder):
+    targets = tuple(_CODES)
+    fuses_activation = True
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        a, b = node.args[:2]
+        check_float_tensors(node, a, b)
+        check_rank(node, MAX_RANK, what="output")
+        if not isinstance(a, Node) and not isinstance(b, Node):
+            raise Refused("elementwise op on two scalars")
+        code = _CODES[aten_op(node)]
+        if code in (OperationCode.SUB, OperationCode.DIV):
+            ctx.require(FeatureLevel.ANDROID_9, code.name)
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        op = aten_op(node)
+        code = _CODES[op]
+        a, b = node.args[:2]
+        alpha = node.kwargs.get("alpha", 1)
+        g = lc.graph
+        if alpha != 1 and is_scalar(b):
+            b = b * alpha
+        elif alpha != 1 and lc.is_constant(b):
+            b = lc.constant(b) * alpha  # folded at lowering time
+        (a_op, b_op), order = elementwise_operands(lc, node, [a, b])
+        if alpha != 1 and isinstance(b, Node):
+            scaled = g.emit_tensor(g.operands[b_op].dims, debug_name=f"{node.name}.alpha")
+            g.emit_operation(OperationCode.MUL, [b_op, g.emit_constant_tensor(torch.tensor([float(alpha)])),
+                                                 g.emit_int32(0)], [scaled], debug_name=node.name)
+            b_op = scaled
+        out = lc.emit_output(node, order)
+        g.emit_operation(code, [a_op, b_op, fuse_operand(lc, node)], [out], debug_name=node.name)
+

@@ -1,0 +1,130 @@
+"""Helpers shared by several builders (operand plumbing, checks)."""
+
+from __future__ import annotations
+
+from numbers import Number
+from typing import Any, Sequence
+
+import torch
+from torch.fx import Node
+
+from ..graph import identity
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
+from ..node_utils import is_tensor_node, tensor_dtype, tensor_shape
+from ..shape_program import Dim, is_static
+from .node_builder import CheckContext, Refused
+
+MAX_RANK = 4
+
+
+def check_float_tensors(node: Node, *args: Any) -> None:
+    """Refuses unless every tensor among ``args`` (and the node's output) is float32."""
+    for a in (node, *args):
+        if is_tensor_node(a) and tensor_dtype(a) != torch.float32:
+            what = "output" if a is node else f"input {a.name}"
+            raise Refused(f"{_dtype_name(tensor_dtype(a))} {what} (NNAPI float path takes float32 only)")
+
+
+def _dtype_name(dtype: torch.dtype | None) -> str:
+    return str(dtype).replace("torch.", "") if dtype is not None else "non-tensor"
+
+
+def check_rank(node: Node, max_rank: int = MAX_RANK, min_rank: int = 1, what: str = "") -> None:
+    rank = len(tensor_shape(node))
+    if rank > max_rank:
+        raise Refused(f"{what or 'tensor'} of rank {rank} (NNAPI allows at most {max_rank})")
+    if rank < min_rank:
+        raise Refused(f"{what or 'tensor'} of rank {rank} (needs at least {min_rank})")
+
+
+def check_static(dims: Sequence[Dim], what: str) -> None:
+    if not all(is_static(d) for d in dims):
+        raise Refused(f"dynamic dim in {what}")
+
+
+def is_scalar(value: Any) -> bool:
+    return isinstance(value, Number) and not isinstance(value, bool)
+
+
+def scalar_or_constant(ctx: CheckContext, value: Any) -> bool:
+    return is_scalar(value) or ctx.is_constant(value)
+
+
+def constant_operand(lc: LoweringContext, value: Any, rank: int, dim_order: Sequence[int]) -> int:
+    """A Python scalar, tensor or constant node as an operand broadcastable against a
+    rank-``rank`` tensor stored in ``dim_order`` (permuted at lowering time)."""
+    if is_scalar(value):
+        tensor = torch.tensor([float(value)], dtype=torch.float32)
+        return lc.graph.emit_constant_tensor(tensor)
+    tensor = value if isinstance(value, torch.Tensor) else lc.constant(value)
+    tensor = tensor.to(torch.float32)
+    if tensor.dim() == 0 or tensor.numel() == 1:
+        return lc.graph.emit_constant_tensor(tensor.reshape(1))
+    tensor = tensor.reshape([1] * (rank - tensor.dim()) + list(tensor.shape))
+    return lc.graph.emit_constant_tensor(tensor.permute(tuple(dim_order)).contiguous())
+
+
+def common_order(lc: LoweringContext, node: Node, inputs: Sequence[Any]) -> tuple[int, ...]:
+    """Dim order for an elementwise op: that of its first non-constant full-rank
+    input, so no transpose is needed for it; identity if ranks differ."""
+    rank = len(lc.shape(node))
+    for x in inputs:
+        if isinstance(x, Node) and not lc.is_constant(x):
+            if len(lc.shape(x)) != rank:
+                return identity(rank)
+    for x in inputs:
+        if isinstance(x, Node) and not lc.is_constant(x):
+            return lc.order(x)
+    return identity(rank)
+
+
+def elementwise_operands(lc: LoweringContext, node: Node, inputs: Sequence[Any]) -> tuple[list[int], tuple[int, ...]]:
+    """Operands of an elementwise op's inputs, all in one dim order."""
+    order = common_order(lc, node, inputs)
+    rank = len(order)
+    operands = []
+    for x in inputs:
+        if isinstance(x, Node) and not lc.is_constant(x):
+            xr = len(lc.shape(x))
+            operands.append(lc.operand(x, order if xr == rank else identity(xr)))
+        else:
+            operands.append(constant_operand(lc, x, rank, order))
+    return operands, order
+
+
+def emit_unary(lc: LoweringContext, node: Node, code: OperationCode, extra_inputs: Sequence[int] = ()) -> int:
+    """Emits a same-shape unary op keeping the input's dim order."""
+    x = node.args[0]
+    order = lc.order(x)
+    out = lc.emit_output(node, order)
+    lc.graph.emit_operation(code, [lc.operand(x, order), *extra_inputs], [out], debug_name=node.name)
+    return out
+
+
+def fuse_operand(lc: LoweringContext, node: Node) -> int:
+    return lc.graph.emit_int32(int(lc.fuse_code(node)))
+
+
+def physical_axis(order: Sequence[int], logical_dim: int) -> int:
+    """Where logical dimension ``logical_dim`` sits in a tensor stored in ``order``."""
+    return list(order).index(logical_dim)
+
+
+def remove_dims(order: Sequence[int], removed: Sequence[int]) -> tuple[int, ...]:
+    """Dim order after dropping logical dims ``removed`` (remaining dims renumbered)."""
+    removed = set(removed)
+    kept = [d for d in order if d not in removed]
+    rank = sorted(kept)
+    return tuple(rank.index(d) for d in kept)
+
+
+def require_level(lc: LoweringContext, level: FeatureLevel) -> None:
+    lc.graph.require_feature_level(level)
+
+
+__all__ = [
+    "FuseCode", "MAX_RANK", "check_float_tensors", "check_rank", "check_static", "common_order",
+    "constant_operand", "elementwise_operands", "emit_unary", "fuse_operand", "is_scalar",
+    "physical_axis", "remove_dims", "require_level", "scalar_or_constant",
+]

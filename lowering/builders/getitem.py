@@ -1,0 +1,42 @@
+"""operator.getitem on a multi-output op: the producing builder already set the value."""
+
+from __future__ import annotations
+
+import operator
+
+import torch
+from torch.fx import Node
+
+from ..graph import LoweringError
+from ..lowering_context import LoweringContext
+from ..node_utils import aten_op
+from . import register_builder
+from .node_builder import CheckContext, NodeBuilder, Refused
+
+aten = torch.ops.aten
+
+# multi-output op -> indices its builder defines
+PROVIDED_OUTPUTS = {
+    aten._native_batch_norm_legit_no_training.default: {0},
+    aten.max_pool2d_with_indices.default: {0},
+    aten.split_with_sizes_copy.default: None,  # every index
+    aten.split_copy.Tensor: None,
+}
+
+
+@register_builder
+class GetItemBuilder(NodeBuilder):
+    targets = (operator.getitem,)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        source, index = node.args
+        op = aten_op(source) if isinstance(source, Node) else None
+        if op not in PROVIDED_OUTPUTS:
+            raise Refused(f"getitem on {getattr(op, '__name__', op)}")
+        provided = PROVIDED_OUTPUTS[op]
+        if provided is not None and index not in provided:
+            raise Refused(f"output {index} of {op.__name__} (NNAPI computes only output(s) {sorted(provided)})")
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        if not lc.graph.has_value(lc.resolve(node)):
+            raise LoweringError(f"{node.name}: the producer of this getitem did not define output {node.args[1]}")

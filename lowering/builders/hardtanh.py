@@ -1,0 +1,61 @@
+"""aten.hardtanh / aten.clamp -> RELU6, RELU1, RELU, or MAXIMUM + MINIMUM for other bounds."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
+from ..node_utils import aten_op
+from ..passes.activation_fusion import activation_fuse_code
+from . import register_builder
+from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
+from .node_builder import CheckContext, NodeBuilder, Refused
+
+aten = torch.ops.aten
+
+_SINGLE_OP = {FuseCode.RELU: OperationCode.RELU, FuseCode.RELU1: OperationCode.RELU1,
+              FuseCode.RELU6: OperationCode.RELU6}
+
+
+def _bounds(node: Node):
+    if aten_op(node) == aten.hardtanh.default:
+        return (node.args[1] if len(node.args) > 1 else -1.0), (node.args[2] if len(node.args) > 2 else 1.0)
+    lo = node.args[1] if len(node.args) > 1 else node.kwargs.get("min")
+    hi = node.args[2] if len(node.args) > 2 else node.kwargs.get("max")
+    return lo, hi
+
+
+@register_builder
+class ClampBuilder(NodeBuilder):
+    targets = (aten.hardtanh.default, aten.clamp.default)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        check_float_tensors(node, node.args[0])
+        check_rank(node, MAX_RANK)
+        lo, hi = _bounds(node)
+        if lo is None and hi is None:
+            raise Refused("clamp without bounds")
+        if activation_fuse_code(node) is None:
+            ctx.require(FeatureLevel.ANDROID_10, f"clamp to ({lo}, {hi}) (MAXIMUM/MINIMUM)")
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        code = activation_fuse_code(node)
+        if code is not None:
+            emit_unary(lc, node, _SINGLE_OP[code])
+            return
+        g = lc.graph
+        x = node.args[0]
+        lo, hi = _bounds(node)
+        order = lc.order(x)
+        current = lc.operand(x, order)
+        steps = [(OperationCode.MAXIMUM, lo), (OperationCode.MINIMUM, hi)]
+        steps = [(c, v) for c, v in steps if v is not None]
+        for i, (op_code, bound) in enumerate(steps):
+            last = i == len(steps) - 1
+            out = lc.emit_output(node, order) if last else g.emit_tensor(g.operands[current].dims,
+                                                                         debug_name=f"{node.name}.lower")
+            bound_op = g.emit_constant_tensor(torch.tensor([float(bound)], dtype=torch.float32))
+            g.emit_operation(op_code, [current, bound_op], [out], debug_name=node.name)
+            current = out

@@ -1,0 +1,59 @@
+"""aten.mean.dim -> MEAN over the physical axes of the input's dim order."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel, OperationCode
+from ..node_utils import normalize_dim, tensor_shape
+from . import register_builder
+from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis, remove_dims
+from .node_builder import CheckContext, NodeBuilder, Refused
+
+aten = torch.ops.aten
+
+
+def reduction_dims(node: Node) -> list[int]:
+    rank = len(tensor_shape(node.args[0]))
+    dims = node.args[1] if len(node.args) > 1 else None
+    if dims is None or len(dims) == 0:
+        return list(range(rank))
+    return sorted({normalize_dim(d, rank) for d in dims})
+
+
+def keepdim(node: Node) -> bool:
+    return bool(node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False))
+
+
+def emit_reduction(lc: LoweringContext, node: Node, code: OperationCode, keep_dims_operand: int) -> None:
+    """Shared by mean / sum / amax: reduce logical dims on the physical layout."""
+    x = node.args[0]
+    dims = reduction_dims(node)
+    order = lc.order(x)
+    axes = [physical_axis(order, d) for d in dims]
+    out_order = order if keepdim(node) else remove_dims(order, dims)
+    g = lc.graph
+    rank = len(order)
+    if not keepdim(node) and len(dims) == rank:
+        # NNAPI returns shape [1] when everything is reduced; PyTorch a 0-d tensor.
+        out_order = (0,)
+    out = lc.emit_output(node, out_order, shape=lc.shape(node) or [1])
+    g.emit_operation(code, [lc.operand(x, order), g.emit_int32_vector(axes), keep_dims_operand], [out],
+                     debug_name=node.name)
+
+
+@register_builder
+class MeanBuilder(NodeBuilder):
+    targets = (aten.mean.dim,)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        check_float_tensors(node, node.args[0])
+        check_rank(node.args[0], MAX_RANK, what="input")
+        ctx.require(FeatureLevel.ANDROID_9, "mean (MEAN)")
+        if node.kwargs.get("dtype") not in (None, torch.float32):
+            raise Refused(f"mean with dtype={node.kwargs.get('dtype')}")
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        emit_reduction(lc, node, OperationCode.MEAN, lc.graph.emit_int32(1 if keepdim(node) else 0))

@@ -1,0 +1,71 @@
+"""Base class of the per-op builders and the context they work in."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
+
+import torch
+from torch.fx import Node
+
+from ..nnapi_codes import FeatureLevel
+
+if TYPE_CHECKING:
+    from ..lowering_context import LoweringContext
+
+
+class Refused(Exception):
+    """Raised by ``NodeBuilder.check``: NNAPI will not take the node, for ``reason``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class CheckContext:
+    """What ``check`` may look at: the target feature level and the program."""
+
+    def __init__(self, feature_level: FeatureLevel, exported_program: Any = None) -> None:
+        self.feature_level = FeatureLevel(feature_level)
+        self.exported_program = exported_program
+
+    def require(self, level: FeatureLevel, what: str) -> None:
+        """Refuses with "``what`` needs API N" if the target level is lower."""
+        if self.feature_level < level:
+            raise Refused(f"{what} needs {FeatureLevel(level).label}; the target is {self.feature_level.label}")
+
+    def is_constant(self, node: Any) -> bool:
+        """Whether ``node`` is a parameter, buffer or lifted constant (known at lowering time)."""
+        from executorch.backends.transforms.utils import is_param_node
+
+        if not isinstance(node, Node):
+            return False
+        if node.op == "placeholder" and self.exported_program is not None:
+            return is_param_node(self.exported_program, node)
+        return node.op == "get_attr"
+
+    def constant(self, node: Node) -> torch.Tensor | None:
+        from executorch.backends.transforms.utils import get_param_tensor
+
+        if not self.is_constant(node):
+            return None
+        return get_param_tensor(self.exported_program, node)
+
+
+class NodeBuilder:
+    """Emits the NNAPI operations for one ATen op (one subclass per file).
+
+    ``check`` says whether a node can be emitted at the target feature level
+    (raising ``Refused`` with a specific reason); ``define`` emits it. The two
+    must agree: the partitioner only claims nodes whose ``check`` passed.
+    """
+
+    # ATen overloads (torch.ops.aten.*) this builder handles.
+    targets: ClassVar[Sequence[Any]] = ()
+    # Whether the op has a fused-activation operand (RELU/RELU1/RELU6 can fold in).
+    fuses_activation: ClassVar[bool] = False
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        """Raises Refused if the node cannot be emitted; the default accepts."""
+
+    def define(self, node: Node, lc: "LoweringContext") -> None:  # pragma: no cover - abstract
+        raise NotImplementedError

@@ -1,0 +1,55 @@
+"""aten.view_copy (view / reshape / flatten) -> RESHAPE, without a transpose when
+the input's physical order already lists its non-unit dims in PyTorch order."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import torch
+from torch.fx import Node
+
+from ..graph import identity
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import OperationCode
+from ..shape_program import Dim
+from . import register_builder
+from .common import MAX_RANK, check_float_tensors, check_rank
+from .node_builder import CheckContext, NodeBuilder
+
+aten = torch.ops.aten
+
+
+def memory_order_matches(order: Sequence[int], shape: Sequence[Dim]) -> bool:
+    """True if a tensor stored in ``order`` has its elements in PyTorch's
+    contiguous order, i.e. the dims that are not statically 1 appear in
+    increasing logical order."""
+    non_unit = [d for d in order if not (isinstance(shape[d], int) and shape[d] == 1)]
+    return non_unit == sorted(non_unit)
+
+
+def emit_reshape(lc: LoweringContext, node: Node, source: Node, out_shape: Sequence[Dim],
+                 out_order: Sequence[int] | None = None) -> None:
+    """RESHAPE ``source`` to logical ``out_shape`` (result stored in ``out_order``,
+    default identity; the caller guarantees that order keeps memory order)."""
+    in_order = lc.order(source)
+    if not memory_order_matches(in_order, lc.shape(source)):
+        in_order = identity(len(in_order))
+    out_order = tuple(out_order) if out_order is not None else identity(len(out_shape))
+    g = lc.graph
+    physical_shape = [out_shape[d] for d in out_order] or [1]
+    out = lc.emit_output(node, out_order, shape=list(out_shape))
+    g.emit_operation(OperationCode.RESHAPE, [lc.operand(source, in_order), g.emit_int32_vector(physical_shape)],
+                     [out], debug_name=node.name)
+
+
+@register_builder
+class ViewBuilder(NodeBuilder):
+    targets = (aten.view_copy.default,)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        check_float_tensors(node, node.args[0])
+        check_rank(node.args[0], MAX_RANK, what="input")
+        check_rank(node, MAX_RANK, what="output")
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        emit_reshape(lc, node, node.args[0], lc.shape(node))

@@ -1,0 +1,11 @@
+"""Graph passes run by NnapiBackend.preprocess before the builders emit operations.
+
+Each pass reads the partition's FX graph and records its decisions in the
+LoweringContext; none of them rewrites the graph, so the node names the
+partitioner reported stay valid for the numerics debugger.
+"""
+
+from .activation_fusion import fuse_activations
+from .batch_norm_folding import fold_batch_norms
+
+__all__ = ["fold_batch_norms", "fuse_activations"]

@@ -1,0 +1,6 @@
+"""The delegate blob: schema (nnapi_blob.fbs), writer and reader."""
+
+from .blob_writer import SCHEMA_VERSION, serialize_graph
+from .blob_reader import BlobSummary, read_blob
+
+__all__ = ["SCHEMA_VERSION", "serialize_graph", "BlobSummary", "read_blob"]

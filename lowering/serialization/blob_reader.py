@@ -1,0 +1,58 @@
+"""Reads a delegate blob back (reports, tests, the numerics debugger)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from executorch_nnapi.blob import Blob as fb_blob
+
+from ..nnapi_codes import OperationCode
+
+
+@dataclasses.dataclass
+class BlobSummary:
+    """What a blob contains, in plain Python."""
+
+    schema_version: int
+    min_feature_level: int
+    operation_types: list[str]
+    operation_debug_names: list[str]
+    operand_count: int
+    named_data_keys: list[str]
+    symbols: list[tuple[str, int, int]]
+    inline_bytes: int
+
+    def count(self, name: str) -> int:
+        return sum(1 for t in self.operation_types if t == name)
+
+
+def _op_name(code: int) -> str:
+    try:
+        return OperationCode(code).name
+    except ValueError:
+        return f"OPERATION_{code}"
+
+
+def read_blob(buffer: bytes) -> BlobSummary:
+    """Parses ``buffer`` (no verification beyond the file identifier)."""
+    if not fb_blob.Blob.BlobBufferHasIdentifier(buffer, 0):
+        raise ValueError("not an NNAPI delegate blob (file identifier is not 'NNAB')")
+    blob = fb_blob.Blob.GetRootAs(buffer, 0)
+    ops = [blob.Operations(i) for i in range(blob.OperationsLength())]
+    operands = [blob.Operands(i) for i in range(blob.OperandsLength())]
+    program = blob.ShapeProgram()
+    symbols = []
+    if program is not None:
+        for i in range(program.SymbolsLength()):
+            s = program.Symbols(i)
+            symbols.append((s.Name().decode(), s.Min(), s.Max()))
+    return BlobSummary(
+        schema_version=blob.SchemaVersion(),
+        min_feature_level=blob.MinFeatureLevel(),
+        operation_types=[_op_name(op.Type()) for op in ops],
+        operation_debug_names=[(op.DebugName() or b"").decode() for op in ops],
+        operand_count=len(operands),
+        named_data_keys=sorted({o.NamedDataKey().decode() for o in operands if o.NamedDataKey()}),
+        symbols=symbols,
+        inline_bytes=sum(o.DataLength() for o in operands),
+    )

@@ -1,0 +1,147 @@
+"""NnapiPartitioner: tags the nodes NNAPI can run, records why it refuses the rest."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import Any, Callable, Optional
+
+import torch
+from torch.export import ExportedProgram
+from torch.fx import Node
+from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+from torch.fx.passes.operator_support import OperatorSupportBase
+
+from executorch.exir.backend.backend_details import BackendDetails  # noqa: F401  (import order)
+from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
+from executorch.exir.backend.utils import tag_constant_data
+
+from executorch_nnapi.lowering import constant_folding
+from executorch_nnapi.lowering.builders import CheckContext, Refused, get_builder
+from executorch_nnapi.lowering.compile_specs import NnapiCompileOptions
+from executorch_nnapi.lowering.nnapi_backend import NnapiBackend
+from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
+from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
+from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
+
+from .op_support import NO_NNAPI_EQUIVALENT, table_by_op
+
+logger = logging.getLogger(__name__)
+
+REASON_META_KEY = "nnapi_refusal"
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeDecision:
+    """The partitioner's verdict on one node."""
+
+    node: str
+    op: str
+    supported: bool
+    reason: str = ""
+
+
+class NnapiOperatorSupport(OperatorSupportBase):
+    """Answers "can NNAPI at ``feature_level`` run this node?" with a reason when not."""
+
+    def __init__(self, exported_program: ExportedProgram, feature_level: FeatureLevel) -> None:
+        super().__init__()
+        self.ctx = CheckContext(feature_level, exported_program)
+        self.table = table_by_op()
+        self.decisions: dict[Node, NodeDecision] = {}
+        self._fold_memo: dict = {}
+
+    def refusal(self, node: Node) -> Optional[str]:
+        """None if NNAPI takes ``node``, else the reason it does not."""
+        op = aten_op(node)
+        if constant_folding.is_foldable(node, self.ctx.is_constant, self._fold_memo):
+            return None  # computed at lowering time, no NNAPI operation needed
+        row = self.table.get(op)
+        if row is None:
+            name = op_name(op)
+            return NO_NNAPI_EQUIVALENT.get(name, f"{name} has no NNAPI lowering")
+        if row.since > self.ctx.feature_level:
+            return f"{op_name(op)} needs {row.since.label}; the target is {self.ctx.feature_level.label}"
+        val = fake_value(node)
+        values = val if isinstance(val, (tuple, list)) else [val]
+        for v in values:
+            if isinstance(v, torch.Tensor):
+                reason = describe_unsupported([as_dim(d) for d in v.shape])
+                if reason:
+                    return reason
+        try:
+            get_builder(op).check(node, self.ctx)
+        except Refused as refused:
+            return refused.reason
+        return None
+
+    def is_node_supported(self, submodules: Any, node: Node) -> bool:
+        if node.op != "call_function":
+            return False
+        if node not in self.decisions:
+            reason = self.refusal(node)
+            self.decisions[node] = NodeDecision(node.name, op_name(node.target), reason is None, reason or "")
+            if reason:
+                node.meta[REASON_META_KEY] = reason
+        return self.decisions[node].supported
+
+
+class NnapiPartitioner(Partitioner):
+    """Partitions an edge program for the NNAPI delegate.
+
+    Args:
+        feature_level: the lowest NNAPI feature level (Android API level for
+            27..31) the resulting .pte must run on; ops that need more are left
+            on the CPU with the reason "needs API N". Default: Android 11 (30).
+        max_cached_shapes: compiled NNAPI models kept per delegate for dynamic shapes.
+        relax_fp32_to_fp16: allow NNAPI to compute float32 in float16.
+    """
+
+    def __init__(
+        self,
+        feature_level: int | FeatureLevel = FeatureLevel.ANDROID_11,
+        *,
+        max_cached_shapes: int = 8,
+        relax_fp32_to_fp16: bool = False,
+    ) -> None:
+        self.options = NnapiCompileOptions(FeatureLevel.parse(feature_level), max_cached_shapes, relax_fp32_to_fp16)
+        self.delegation_spec = DelegationSpec(NnapiBackend.__name__, self.options.to_compile_specs())
+        self.decisions: list[NodeDecision] = []
+
+    @property
+    def feature_level(self) -> FeatureLevel:
+        return self.options.feature_level
+
+    def ops_to_not_decompose(
+        self, ep: ExportedProgram
+    ) -> tuple[list[torch._ops.OpOverload], Optional[Callable[[Node], bool]]]:
+        kept = [row.op for row in table_by_op().values() if row.keep]
+        support = NnapiOperatorSupport(ep, self.feature_level)
+
+        def keep(node: Node) -> bool:
+            # Keep an op whole only if NNAPI will take it; otherwise let it decompose.
+            return support.refusal(node) is None
+
+        return kept, keep
+
+    def partition(self, exported_program: ExportedProgram) -> PartitionResult:
+        support = NnapiOperatorSupport(exported_program, self.feature_level)
+        partitioner = CapabilityBasedPartitioner(
+            exported_program.graph_module, support, allows_single_node_partition=True
+        )
+        partitions = partitioner.propose_partitions()
+        tags: dict[str, DelegationSpec] = {}
+        for partition in partitions:
+            # A partition of constant computations alone has nothing for NNAPI to run.
+            if all(constant_folding.is_foldable(n, support.ctx.is_constant) for n in partition.nodes):
+                continue
+            tag = f"nnapi_{partition.id}"
+            for node in partition.nodes:
+                node.meta["delegation_tag"] = tag
+            tags[tag] = self.delegation_spec
+        tag_constant_data(exported_program)
+        self.decisions = list(support.decisions.values())
+        for d in self.decisions:
+            if not d.supported:
+                logger.info("NNAPI leaves %s (%s) on the CPU: %s", d.node, d.op, d.reason)
+        return PartitionResult(tagged_exported_program=exported_program, partition_tags=tags)
