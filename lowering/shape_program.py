@@ -247,3 +247,41 @@ class ShapeProgramBuilder:
             return [(ShapeOp.PUSH_SYMBOL, self._symbol_index[name], 0)]
 
         return self._add_expression(_compile(expr, push_symbol), str(expr))
+
+
+def evaluate(code: Sequence[tuple[int, int, int]], symbols: Sequence[int] = (),
+             input_dims: Sequence[Sequence[int]] = ()) -> int:
+    """Reference evaluator of one expression (the C++ runtime implements the same)."""
+    stack: list[int] = []
+    for op, arg, value in code:
+        if op == ShapeOp.PUSH_CONST:
+            stack.append(value)
+        elif op == ShapeOp.PUSH_INPUT_DIM:
+            stack.append(input_dims[arg][value])
+        elif op == ShapeOp.PUSH_SYMBOL:
+            stack.append(symbols[arg])
+        elif op == ShapeOp.NEG:
+            stack.append(-stack.pop())
+        else:
+            b, a = stack.pop(), stack.pop()
+            if op == ShapeOp.ADD:
+                stack.append(a + b)
+            elif op == ShapeOp.SUB:
+                stack.append(a - b)
+            elif op == ShapeOp.MUL:
+                stack.append(a * b)
+            elif op == ShapeOp.FLOOR_DIV:
+                stack.append(a // b)
+            elif op == ShapeOp.CEIL_DIV:
+                stack.append(-((-a) // b))
+            elif op == ShapeOp.MOD:
+                stack.append(a % b)
+            elif op == ShapeOp.MAX:
+                stack.append(max(a, b))
+            elif op == ShapeOp.MIN:
+                stack.append(min(a, b))
+            else:
+                raise ValueError(f"unknown shape instruction {op}")
+    if len(stack) != 1:
+        raise ValueError("malformed shape expression")
+    return stack[0]

@@ -58,6 +58,8 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = (
     OpSupport(aten.view_copy.default, L27, "RESHAPE", f"{_F32}, rank <= 4"),
     OpSupport(aten._native_batch_norm_legit_no_training.default, L27, "folded into conv/linear, else MUL + ADD",
               f"{_F32}, constant statistics, only the normalized output used"),
+    # --- activations and elementwise math ---
+    # --- pooling, reductions, shape and data movement, resize ---
     OpSupport(operator.getitem, L27, "(output selection)", "output 0 of batch norm / max_pool2d_with_indices; "
               "any output of split"),
 )

@@ -1,8 +1,8 @@
 """One builder per ATen op, registered in one table (``BUILDERS``).
 
 Adding an op: write ``builders/<op>.py`` with a NodeBuilder subclass decorated
-with ``@register_builder``, import it below, and give it a row in
-``partitioners/op_support.py``.
+with ``@register_builder`` (every module here is imported automatically) and
+give the op a row in ``partitioners/op_support.py``.
 """
 
 from __future__ import annotations
@@ -31,17 +31,16 @@ def get_builder(op: Any) -> NodeBuilder | None:
     return BUILDERS.get(unwrap_op(op))
 
 
-# Builder modules register themselves on import.
-from . import (  # noqa: E402,F401
-    batch_norm,
-    binary_elementwise,
-    conv2d,
-    getitem,
-    hardtanh,
-    linear,
-    mean,
-    relu,
-    view,
-)
+def _import_builder_modules() -> None:
+    """Imports every module of this package; builders register themselves."""
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(__path__):
+        if info.name not in ("node_builder", "common"):
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+_import_builder_modules()
 
 __all__ = ["BUILDERS", "CheckContext", "NodeBuilder", "Refused", "get_builder", "register_builder"]

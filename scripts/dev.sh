@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# One entry point for a fresh machine:
+#   scripts/dev.sh demo   set up, export torchvision mobilenet_v2 to a .pte, run it on
+#                         the host NNAPI driver, compare with eager and print the report
+#   scripts/dev.sh test   set up and run the test suite
+#   scripts/dev.sh setup  only set up (venv + build + install)
+# The venv lives outside the checkout (EXECUTORCH_NNAPI_VENV, default
+# ~/.cache/executorch-nnapi/venv) and is reused while requirements-dev.txt is unchanged.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${EXECUTORCH_NNAPI_VENV:-$HOME/.cache/executorch-nnapi/venv}"
+PYTHON="${PYTHON:-python3.11}"
+command -v "$PYTHON" >/dev/null || PYTHON=python3
+
+setup() {
+  local stamp="$VENV/.requirements.sha256"
+  local want
+  want="$(sha256sum "$ROOT/requirements-dev.txt" | cut -d' ' -f1)"
+  if [[ ! -x "$VENV/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
+    echo "== creating $VENV (torch + executorch: ~10 min the first time)"
+    "$PYTHON" -m venv "$VENV"
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+    "$VENV/bin/python" -m pip install -q -r "$ROOT/requirements-dev.txt"
+    echo "$want" > "$stamp"
+  fi
+  echo "== building and installing executorch-nnapi"
+  "$VENV/bin/python" -m pip install -q --no-build-isolation --no-deps "$ROOT"
+}
+
+cmd="${1:-test}"
+shift || true
+case "$cmd" in
+  setup) setup ;;
+  demo)
+    setup
+    out="${TMPDIR:-/tmp}/mobilenet_v2_nnapi.pte"
+    "$VENV/bin/executorch-nnapi" export mobilenet_v2 -o "$out" --verify "$@"
+    ;;
+  test)
+    setup
+    cd "$ROOT"
+    "$VENV/bin/python" -m pytest -q "$@"
+    ;;
+  *) echo "usage: $0 {demo|test|setup} [args...]" >&2; exit 2 ;;
+esac
