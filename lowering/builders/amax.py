@@ -1,0 +1,28 @@
+"""aten.amax -> REDUCE_MAX (API 29) over the physical axes of the input's dim order."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel, OperationCode
+from . import register_builder
+from .common import MAX_RANK, check_float_tensors, check_rank
+from .mean import emit_reduction, keepdim
+from .node_builder import CheckContext, NodeBuilder
+
+aten = torch.ops.aten
+
+
+@register_builder
+class AmaxBuilder(NodeBuilder):
+    targets = (aten.amax.default,)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        check_float_tensors(node, node.args[0])
+        check_rank(node.args[0], MAX_RANK, what="input")
+        ctx.require(FeatureLevel.ANDROID_10, "amax (REDUCE_MAX)")
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        emit_reduction(lc, node, OperationCode.REDUCE_MAX, lc.graph.emit_bool(keepdim(node)))

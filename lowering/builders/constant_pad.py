@@ -1,0 +1,66 @@
+"""aten.constant_pad_nd -> PAD (value 0, API 28) or PAD_V2 (other values, API 29),
+paddings mapped to the physical dims of the input's dim order."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel, OperationCode
+from ..node_utils import tensor_shape
+from . import register_builder
+from .common import MAX_RANK, check_float_tensors, check_rank
+from .node_builder import CheckContext, NodeBuilder, Refused
+
+aten = torch.ops.aten
+
+
+def pad_args(node: Node) -> tuple[Node, list, float]:
+    """(x, pad list in PyTorch's last-dim-first order, value)."""
+    pad = node.args[1]
+    value = node.args[2] if len(node.args) > 2 else node.kwargs.get("value", 0)
+    return node.args[0], list(pad), value
+
+
+def logical_paddings(pad: list[int], rank: int) -> list[list[int]]:
+    """[before, after] per logical dim: PyTorch lists (left, right) pairs from the last dim backwards."""
+    rows = [[0, 0] for _ in range(rank)]
+    for i in range(len(pad) // 2):
+        rows[rank - 1 - i] = [pad[2 * i], pad[2 * i + 1]]
+    return rows
+
+
+@register_builder
+class ConstantPadBuilder(NodeBuilder):
+    targets = (aten.constant_pad_nd.default,)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        x, pad, value = pad_args(node)
+        check_float_tensors(node, x)
+        check_rank(x, MAX_RANK, what="input")
+        if not all(isinstance(p, int) for p in pad):
+            raise Refused("dynamic dim in pad (padding amounts must be constants)")
+        if len(pad) % 2 or len(pad) > 2 * len(tensor_shape(x)):
+            raise Refused(f"pad list {pad} of odd length or longer than twice the rank")
+        if any(p < 0 for p in pad):
+            raise Refused(f"negative padding {pad} (cropping)")
+        if float(value) == 0.0:
+            ctx.require(FeatureLevel.ANDROID_9, "constant pad (PAD)")
+        else:
+            ctx.require(FeatureLevel.ANDROID_10, f"constant pad with value {value} (PAD_V2)")
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        x, pad, value = pad_args(node)
+        g = lc.graph
+        order = lc.order(x)
+        rows = logical_paddings(pad, len(lc.shape(x)))
+        paddings = torch.tensor([rows[d] for d in order] or [[0, 0]], dtype=torch.int32)
+        inputs = [lc.operand(x, order), g.emit_constant_tensor(paddings)]
+        if float(value) == 0.0:
+            code = OperationCode.PAD
+        else:
+            code = OperationCode.PAD_V2
+            inputs.append(g.emit_float32(float(value)))
+        out = lc.emit_output(node, order)
+        g.emit_operation(code, inputs, [out], debug_name=node.name)

@@ -1,0 +1,27 @@
+"""aten.hardsigmoid -> RELU6(x + 3) * (1/6) as ADD (fused RELU6) + MUL (NNAPI has no hard sigmoid)."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..lowering_context import LoweringContext
+from . import register_builder
+from .common import MAX_RANK, check_float_tensors, check_rank
+from .elementwise_chain import ElementwiseChain
+from .hardswish import emit_relu6_x_plus_3_over_6
+from .node_builder import CheckContext, NodeBuilder
+
+aten = torch.ops.aten
+
+
+@register_builder
+class HardsigmoidBuilder(NodeBuilder):
+    targets = (aten.hardsigmoid.default,)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        check_float_tensors(node, node.args[0])
+        check_rank(node, MAX_RANK)
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        emit_relu6_x_plus_3_over_6(ElementwiseChain(lc, node), last=True)

@@ -1,0 +1,28 @@
+"""aten.sigmoid -> LOGISTIC."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import OperationCode
+from . import register_builder
+from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
+from .node_builder import CheckContext, NodeBuilder
+
+aten = torch.ops.aten
+
+
+@register_builder
+class SigmoidBuilder(NodeBuilder):
+    """1 / (1 + exp(-x)); LOGISTIC takes rank 1-4 from API 27."""
+
+    targets = (aten.sigmoid.default,)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        check_float_tensors(node, node.args[0])
+        check_rank(node, MAX_RANK)
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        emit_unary(lc, node, OperationCode.LOGISTIC)

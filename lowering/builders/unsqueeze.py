@@ -1,0 +1,46 @@
+"""aten.unsqueeze_copy -> RESHAPE inserting a size-1 dim in the input's own dim
+order (no TRANSPOSE), or a relabel for a 0-d input (already stored as [1])."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..lowering_context import LoweringContext
+from ..node_utils import normalize_dim, tensor_shape
+from . import register_builder
+from .common import MAX_RANK, check_float_tensors, check_rank
+from .node_builder import CheckContext, NodeBuilder
+from .squeeze import emit_unit_reshape
+
+aten = torch.ops.aten
+
+
+def insert_dim(order: tuple[int, ...], dim: int) -> tuple[int, ...]:
+    """Dim order after inserting logical dim ``dim`` (size 1) into a value stored in ``order``.
+
+    The new dim is placed right after logical dim ``dim - 1`` (first if ``dim`` is
+    0), so an identity order stays identity; any place is valid for a size-1 dim.
+    """
+    shifted = [d + 1 if d >= dim else d for d in order]
+    position = shifted.index(dim - 1) + 1 if dim > 0 else 0
+    return tuple(shifted[:position] + [dim] + shifted[position:])
+
+
+@register_builder
+class UnsqueezeBuilder(NodeBuilder):
+    targets = (aten.unsqueeze_copy.default,)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        check_float_tensors(node, node.args[0])
+        check_rank(node, MAX_RANK, what="output")
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        x = node.args[0]
+        out_shape = lc.shape(node)
+        if len(tensor_shape(x)) == 0:
+            value = lc.graph.value(lc.resolve(x))
+            lc.graph.set_value(node, value.operand, (0,), out_shape)
+            return
+        dim = normalize_dim(node.args[1], len(out_shape))
+        emit_unit_reshape(lc, node, x, insert_dim(lc.order(x), dim), out_shape)

@@ -1,0 +1,44 @@
+"""aten.upsample_bilinear2d.vec -> RESIZE_BILINEAR with half_pixel_centers
+(align_corners=False) or align_corners (align_corners=True); both flags need API 30."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel, OperationCode
+from ..node_utils import tensor_shape
+from . import register_builder
+from .node_builder import CheckContext, NodeBuilder, Refused
+from .pool_utils import check_pool_input
+from .upsample_nearest2d import emit_resize, scale_factor_mismatch
+
+aten = torch.ops.aten
+
+
+def align_corners(node: Node) -> bool:
+    return bool(node.args[2] if len(node.args) > 2 else node.kwargs.get("align_corners", False))
+
+
+@register_builder
+class UpsampleBilinear2dBuilder(NodeBuilder):
+    targets = (aten.upsample_bilinear2d.vec,)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        x = node.args[0]
+        check_pool_input(node, x, "upsample_bilinear2d")
+        # Before API 30 RESIZE_BILINEAR has only TF1's asymmetric mapping, which matches no PyTorch mode.
+        flag = "align_corners" if align_corners(node) else "half_pixel_centers"
+        ctx.require(FeatureLevel.ANDROID_11,
+                    f"upsample_bilinear2d with align_corners={align_corners(node)} (RESIZE_BILINEAR {flag})")
+        if not align_corners(node):
+            scales = node.args[3] if len(node.args) > 3 else node.kwargs.get("scale_factors")
+            reason = scale_factor_mismatch(scales, tensor_shape(x)[2:], tensor_shape(node)[2:])
+            if reason:
+                raise Refused(f"upsample_bilinear2d with {reason}")
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        lc.graph.require_feature_level(FeatureLevel.ANDROID_11)
+        aligned = align_corners(node)
+        emit_resize(lc, node, OperationCode.RESIZE_BILINEAR, (aligned, not aligned))

@@ -1,0 +1,202 @@
+"""ANeuralNetworksCompilation and the execution plan it builds (reference §8.2).
+
+Compilation_finish turns the finished model into a `Plan`: the operations in topological order,
+each with its compute function, decoded parameters and expected output shapes, and the constants
+materialized once in an environment template. Running the plan is then a tight loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Sequence
+
+import torch
+
+from .errors import OP_FAILED, DriverError, bad_data, bad_state, op_failed
+from .model import CONSTANT, Model, Operation, merge_dims, validate_operation
+from .operand_types import QUANTIZED, TENSOR_FLOAT16, TORCH_DTYPE, OperandType, type_name
+from .operations.common import RUN, OperandSource
+
+PREFER_LOW_POWER, PREFER_FAST_SINGLE_ANSWER, PREFER_SUSTAINED_SPEED = 0, 1, 2
+PRIORITY_LOW, PRIORITY_MEDIUM, PRIORITY_HIGH = 90, 100, 110
+BYTE_SIZE_OF_CACHE_TOKEN = 32
+
+
+class RunSource(OperandSource):
+    """Execution: shapes and values are the actual tensors."""
+
+    stage = RUN
+
+    def __init__(self, model: Model, env: list) -> None:
+        self.model = model
+        self.env = env
+
+    def operand(self, idx: int) -> OperandType:
+        return self.model.operands[idx].type
+
+    def channel_quant(self, idx: int):
+        return self.model.operands[idx].channel_quant
+
+    def dims(self, idx: int) -> Optional[tuple[int, ...]]:
+        v = self.env[idx]
+        return tuple(v.shape) if isinstance(v, torch.Tensor) else ()
+
+    def omitted(self, idx: int) -> bool:
+        return self.env[idx] is None
+
+    def value(self, idx: int) -> Any:
+        return self.env[idx]
+
+    def is_constant(self, idx: int) -> bool:
+        return self.model.operands[idx].lifetime == CONSTANT
+
+
+class Step:
+    """One operation of the plan."""
+
+    __slots__ = ("op", "fn", "ins", "outs", "params", "shapes", "dtypes")
+
+    def __init__(self, op: Operation, fn: Callable, params: Any, shapes: Optional[tuple], dtypes: tuple) -> None:
+        self.op, self.fn, self.ins, self.outs = op, fn, op.ins, op.outs
+        self.params, self.shapes, self.dtypes = params, shapes, dtypes
+
+
+def _via_float32(fn: Callable, half_outputs: tuple[bool, ...]) -> Callable:
+    """AOSP computes float16 operations in float32 and rounds the results back to half."""
+
+    def run(ins: list, p: Any) -> list:
+        ins = [x.float() if isinstance(x, torch.Tensor) and x.dtype == torch.float16 else x for x in ins]
+        outs = fn(ins, p)
+        return [t.half() if h else t for t, h in zip(outs, half_outputs)]
+
+    return run
+
+
+def _not_implemented(op: Operation, model: Model) -> Callable:
+    types = sorted({type_name(model.operands[i].type.type) for i in op.ins
+                    if model.operands[i].type.type in QUANTIZED})
+
+    def run(ins: list, p: Any) -> list:
+        raise DriverError(OP_FAILED, f"{op.name} on {', '.join(types)} is not implemented on the host "
+                                     "driver yet")
+
+    return run
+
+
+class Plan:
+    """The model's operations ready to run: see the module docstring."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        env: list[Any] = [None] * len(model.operands)
+        for idx, o in enumerate(model.operands):
+            if o.lifetime == CONSTANT:
+                env[idx] = model.values[idx]
+        self.env_template = env
+        self.steps = [self._step(model.operations[k]) for k in model.order]
+
+    def _step(self, op: Operation) -> Step:
+        model = self.model
+        fn = op.module.compute if model.operation_supported(op) else _not_implemented(op, model)
+        half_in = any(model.operands[i].type.type == TENSOR_FLOAT16 for i in op.ins)
+        half_out = tuple(model.operands[i].type.type == TENSOR_FLOAT16 for i in op.outs)
+        if half_in or any(half_out):
+            fn = _via_float32(fn, half_out)
+        params = model.params[op.index]
+        shapes = None if params is None else tuple(model.shapes[i] for i in op.outs)
+        dtypes = tuple(TORCH_DTYPE.get(model.operands[i].type.type) for i in op.outs)
+        return Step(op, fn, params, shapes, dtypes)
+
+    def run(self, env: list) -> None:
+        """Run every step on `env` (operand index -> tensor/scalar/None), filling the outputs."""
+        model = self.model
+        for st in self.steps:
+            p, shapes = st.params, st.shapes
+            op = st.op
+            if p is None:
+                # Validated now that the shapes/values are known (raises BAD_DATA).
+                c = validate_operation(op, model.level, RunSource(model, env))
+                p = c.p
+                shapes = tuple(merge_dims(op, j, idx, model.operands[idx].type.dims, c.out_dims[j])
+                               for j, idx in enumerate(op.outs))
+            try:
+                results = st.fn([env[i] for i in st.ins], p)
+            except DriverError as e:
+                raise DriverError(e.code, f"{op.name} (operation #{op.index}): {e.message}") from None
+            except Exception as e:  # a kernel failure is the execution's failure
+                raise op_failed(f"{op.name} (operation #{op.index}) failed: {type(e).__name__}: {e}") from e
+            for o, t, s, dt in zip(st.outs, results, shapes, st.dtypes):
+                if t.shape != s or t.dtype != dt:
+                    raise op_failed(f"host driver bug: {op.name} (operation #{op.index}) produced "
+                                    f"{t.dtype}{list(t.shape)} for operand {o}, expected {dt}{list(s)}")
+                env[o] = t
+
+
+class Compilation:
+    """A compilation of a finished model for the host device."""
+
+    def __init__(self, model: Model, devices: Optional[Sequence[Any]] = None) -> None:
+        if not model.finished:
+            raise bad_state("the model must be finished before it is compiled"
+                            + (" (it is invalid: Model_finish failed)" if model.invalid else ""))
+        self.model = model
+        self.devices = devices
+        self.preference = PREFER_FAST_SINGLE_ANSWER
+        self.priority = PRIORITY_MEDIUM
+        self.timeout_ns = 0
+        self.cache: Optional[tuple[str, bytes]] = None
+        self.finished = False
+        self.plan: Optional[Plan] = None
+
+    @property
+    def single_device(self) -> bool:
+        """Created with createForDevices and exactly one device (needed for timing and timeouts)."""
+        return self.devices is not None and len(self.devices) == 1
+
+    def _modifiable(self) -> None:
+        if self.finished:
+            raise bad_state("the compilation is finished and can no longer be modified")
+
+    def set_preference(self, preference: int) -> None:
+        self._modifiable()
+        if preference not in (PREFER_LOW_POWER, PREFER_FAST_SINGLE_ANSWER, PREFER_SUSTAINED_SPEED):
+            raise bad_data(f"preference must be 0, 1 or 2, got {preference}")
+        self.preference = preference
+
+    def set_priority(self, priority: int) -> None:
+        self._modifiable()
+        if priority not in (PRIORITY_LOW, PRIORITY_MEDIUM, PRIORITY_HIGH):
+            raise bad_data(f"priority must be 90 (LOW), 100 (MEDIUM) or 110 (HIGH), got {priority}")
+        self.priority = priority
+
+    def set_timeout(self, duration_ns: int) -> None:
+        self._modifiable()
+        if not self.single_device:
+            raise bad_data("Compilation_setTimeout needs a compilation created by createForDevices with "
+                           "exactly one device")
+        self.timeout_ns = duration_ns
+
+    def set_caching(self, cache_dir: str, token: bytes) -> None:
+        self._modifiable()
+        # Nothing is cached on the host; the arguments are only checked.
+        self.cache = (cache_dir, token)
+
+    def finish(self) -> None:
+        if self.finished:
+            raise bad_state("Compilation_finish was already called")
+        model = self.model
+        if self.devices is not None:
+            # With explicit devices there is no CPU fallback: every operation must be supported.
+            for op in model.operations:
+                if not model.operation_supported(op):
+                    raise bad_data(f"{op.name} (operation #{op.index}) with these operand types is not "
+                                   "supported by the host device")
+        self.plan = Plan(model)
+        self.finished = True
+
+    def check_io_index(self, index: int, is_input: bool) -> int:
+        n = len(self.model.inputs if is_input else self.model.outputs)
+        kind = "input" if is_input else "output"
+        if not 0 <= index < n:
+            raise bad_data(f"{kind} index {index} is out of range (the model has {n} {kind}s)")
+        return index
+

@@ -1,0 +1,155 @@
+"""The host NNAPI driver: handles, the device, memories, counters and the last error message."""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import threading
+from typing import Any, Optional, TypeVar
+
+from .errors import BAD_DATA, UNMAPPABLE, DriverError, bad_data, feature_level_name, unexpected_null
+
+logger = logging.getLogger("executorch_nnapi.host_driver")
+
+FEATURE_LEVELS = (27, 28, 29, 30, 31, 1000006, 1000007)
+
+DEVICE_NAME = "executorch-nnapi-host-cpu"
+DEVICE_VERSION = "1.0"
+DEVICE_TYPE_CPU = 2
+
+PROT_READ, PROT_WRITE = 0x1, 0x2
+_MAP_SHARED = 0x01
+_MAP_FAILED = ctypes.c_void_p(-1).value
+
+T = TypeVar("T")
+
+
+class Device:
+    """The single host device."""
+
+    def __init__(self, driver: "HostDriver") -> None:
+        self.driver = driver
+        # C strings handed out by getName/getVersion must stay valid for the process.
+        self.name = ctypes.create_string_buffer(DEVICE_NAME.encode())
+        self.version = ctypes.create_string_buffer(DEVICE_VERSION.encode())
+
+
+class Memory:
+    """A file descriptor mapped with mmap (Memory_createFromFd); unmapped when no longer referenced."""
+
+    _libc: Any = None
+
+    def __init__(self, size: int, protect: int, fd: int, offset: int) -> None:
+        self.address = 0
+        if protect & ~(PROT_READ | PROT_WRITE):
+            raise bad_data(f"protect {protect:#x} must be PROT_NONE or a combination of PROT_READ and PROT_WRITE")
+        page = os.sysconf("SC_PAGE_SIZE")
+        if offset % page:
+            raise bad_data(f"offset {offset} is not a multiple of the page size {page}")
+        if size == 0:
+            raise bad_data("size must be > 0")
+        try:
+            file_size = os.fstat(fd).st_size
+        except OSError as e:
+            raise bad_data(f"fd {fd} is not usable: {e}") from None
+        if offset + size > file_size:
+            raise bad_data(f"offset {offset} + size {size} exceeds the file size {file_size}")
+        libc = Memory._libc
+        if libc is None:
+            libc = Memory._libc = ctypes.CDLL(None, use_errno=True)
+            libc.mmap.restype = ctypes.c_void_p
+            libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                  ctypes.c_long)
+            libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
+        # The mapping keeps the file alive after the caller closes fd (NNAPI dups it).
+        address = libc.mmap(None, size, protect, _MAP_SHARED, fd, offset)
+        if address is None or address == _MAP_FAILED:
+            raise DriverError(UNMAPPABLE, f"mmap of fd {fd} failed: {os.strerror(ctypes.get_errno())}")
+        self.address, self.size, self.protect = address, size, protect
+
+    def check_range(self, offset: int, length: int, where: str) -> None:
+        if offset + length > self.size:
+            raise bad_data(f"{where}: offset {offset} + length {length} exceeds the memory's size {self.size}")
+
+    def check_access(self, is_input: bool, where: str) -> None:
+        need = PROT_READ if is_input else PROT_WRITE
+        if not self.protect & need:
+            raise bad_data(f"{where}: the memory was not mapped with {'PROT_READ' if is_input else 'PROT_WRITE'}")
+
+    def __del__(self) -> None:
+        if self.address and Memory._libc is not None:
+            Memory._libc.munmap(self.address, self.size)
+            self.address = 0
+
+
+class HostDriver:
+    """A strict NNAPI device implemented in Python on torch kernels.
+
+    Attributes:
+        feature_level: the NNAPI feature level the driver behaves as (27..31, 1000006, 1000007).
+            Models record the level at Model_create.
+        last_error: the message of the last failed call ("" after a successful one).
+        models_finished, compilations_finished, executions_computed: counters of successful
+            Model_finish / Compilation_finish calls and of computations run.
+    """
+
+    def __init__(self, feature_level: int = 30) -> None:
+        self._level = 0
+        self.feature_level = feature_level
+        self.last_error = ""
+        self.models_finished = 0
+        self.compilations_finished = 0
+        self.executions_computed = 0
+        self.lock = threading.RLock()
+        self._objects: dict[int, Any] = {}
+        self._next_handle = 0x10000
+        self.device = Device(self)
+        self.device_handle = self.new_handle(self.device)
+
+    @property
+    def feature_level(self) -> int:
+        return self._level
+
+    @feature_level.setter
+    def feature_level(self, level: int) -> None:
+        if level not in FEATURE_LEVELS:
+            raise ValueError(f"feature level must be one of {FEATURE_LEVELS}, got {level}")
+        self._level = level
+
+    def reset_counters(self) -> None:
+        """Zero models_finished, compilations_finished and executions_computed."""
+        self.models_finished = self.compilations_finished = self.executions_computed = 0
+
+    # -- handles: the opaque pointers handed to C are these integers -----------------------------------
+    def new_handle(self, obj: Any) -> int:
+        handle = self._next_handle
+        self._next_handle += 16
+        self._objects[handle] = obj
+        return handle
+
+    def lookup(self, handle: Optional[int], cls: type[T], what: str) -> T:
+        if not handle:
+            raise unexpected_null(what)
+        obj = self._objects.get(handle)
+        if not isinstance(obj, cls):
+            raise DriverError(BAD_DATA, f"{what} {handle:#x} is not a live {cls.__name__} handle")
+        return obj
+
+    def release(self, handle: Optional[int], cls: type) -> None:
+        """Forget a handle (the *_free functions); NULL and unknown handles are ignored."""
+        if handle and isinstance(self._objects.get(handle), cls):
+            del self._objects[handle]
+
+    def live_handles(self) -> int:
+        """Number of live objects besides the device (tests use it to find leaks)."""
+        return len(self._objects) - 1
+
+    # -- errors ------------------------------------------------------------------------------------
+    def record(self, function: str, error: DriverError) -> int:
+        self.last_error = f"{function}: {error.message}"
+        logger.debug("%s -> %s", function, error)
+        return error.code
+
+    def level_name(self) -> str:
+        return feature_level_name(self._level)

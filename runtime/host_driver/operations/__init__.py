@@ -1,0 +1,58 @@
+"""The host driver's operations: one module per NNAPI operation, registered here by opcode.
+
+See `common.py` for what a module defines (NAME, CODE, SINCE, QUANT_COMPUTE, validate, compute).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from . import (
+    abs, add, average_pool_2d, batch_matmul, cast, channel_shuffle, concatenation, conv_2d, depth_to_space,
+    depthwise_conv_2d, div, elu, exp, expand_dims, floor, fully_connected, gather, grouped_conv_2d,
+    hard_swish, instance_normalization, l2_normalization, l2_pool_2d, log, log_softmax, logistic,
+    max_pool_2d, maximum, mean, minimum, mul, neg, pad, pad_v2, pow, prelu, reduce_max, reduce_min,
+    reduce_prod, reduce_sum, relu, relu1, relu6, reshape, resize_bilinear, resize_nearest_neighbor,
+    rsqrt, sin, slice, softmax, space_to_depth, split, sqrt, squeeze, strided_slice, sub, tanh, tile,
+    transpose, transpose_conv_2d,
+)
+
+# Every NNAPI OperationCode (reference §5.1), for messages about operations the driver lacks.
+OPERATION_NAMES: dict[int, str] = dict(enumerate((
+    "ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "DEPTH_TO_SPACE",
+    "DEQUANTIZE", "EMBEDDING_LOOKUP", "FLOOR", "FULLY_CONNECTED", "HASHTABLE_LOOKUP", "L2_NORMALIZATION",
+    "L2_POOL_2D", "LOCAL_RESPONSE_NORMALIZATION", "LOGISTIC", "LSH_PROJECTION", "LSTM", "MAX_POOL_2D",
+    "MUL", "RELU", "RELU1", "RELU6", "RESHAPE", "RESIZE_BILINEAR", "RNN", "SOFTMAX", "SPACE_TO_DEPTH",
+    "SVDF", "TANH", "BATCH_TO_SPACE_ND", "DIV", "MEAN", "PAD", "SPACE_TO_BATCH_ND", "SQUEEZE",
+    "STRIDED_SLICE", "SUB", "TRANSPOSE", "ABS", "ARGMAX", "ARGMIN", "AXIS_ALIGNED_BBOX_TRANSFORM",
+    "BIDIRECTIONAL_SEQUENCE_LSTM", "BIDIRECTIONAL_SEQUENCE_RNN", "BOX_WITH_NMS_LIMIT", "CAST",
+    "CHANNEL_SHUFFLE", "DETECTION_POSTPROCESSING", "EQUAL", "EXP", "EXPAND_DIMS", "GATHER",
+    "GENERATE_PROPOSALS", "GREATER", "GREATER_EQUAL", "GROUPED_CONV_2D", "HEATMAP_MAX_KEYPOINT",
+    "INSTANCE_NORMALIZATION", "LESS", "LESS_EQUAL", "LOG", "LOGICAL_AND", "LOGICAL_NOT", "LOGICAL_OR",
+    "LOG_SOFTMAX", "MAXIMUM", "MINIMUM", "NEG", "NOT_EQUAL", "PAD_V2", "POW", "PRELU", "QUANTIZE",
+    "QUANTIZED_16BIT_LSTM", "RANDOM_MULTINOMIAL", "REDUCE_ALL", "REDUCE_ANY", "REDUCE_MAX", "REDUCE_MIN",
+    "REDUCE_PROD", "REDUCE_SUM", "ROI_ALIGN", "ROI_POOLING", "RSQRT", "SELECT", "SIN", "SLICE", "SPLIT",
+    "SQRT", "TILE", "TOPK_V2", "TRANSPOSE_CONV_2D", "UNIDIRECTIONAL_SEQUENCE_LSTM",
+    "UNIDIRECTIONAL_SEQUENCE_RNN", "RESIZE_NEAREST_NEIGHBOR", "QUANTIZED_LSTM", "IF", "WHILE", "ELU",
+    "HARD_SWISH", "FILL", "RANK", "BATCH_MATMUL", "PACK", "MIRROR_PAD", "REVERSE",
+)))
+
+_MODULES: tuple[ModuleType, ...] = (
+    abs, add, average_pool_2d, batch_matmul, cast, channel_shuffle, concatenation, conv_2d, depth_to_space,
+    depthwise_conv_2d, div, elu, exp, expand_dims, floor, fully_connected, gather, grouped_conv_2d,
+    hard_swish, instance_normalization, l2_normalization, l2_pool_2d, log, log_softmax, logistic,
+    max_pool_2d, maximum, mean, minimum, mul, neg, pad, pad_v2, pow, prelu, reduce_max, reduce_min,
+    reduce_prod, reduce_sum, relu, relu1, relu6, reshape, resize_bilinear, resize_nearest_neighbor,
+    rsqrt, sin, slice, softmax, space_to_depth, split, sqrt, squeeze, strided_slice, sub, tanh, tile,
+    transpose, transpose_conv_2d,
+)
+
+# Opcode -> operation module.
+OPERATIONS: dict[int, ModuleType] = {m.CODE: m for m in _MODULES}
+
+assert len(OPERATIONS) == len(_MODULES), "two operation modules share an opcode"
+assert all(OPERATION_NAMES[code] == m.NAME for code, m in OPERATIONS.items()), "opcode/name mismatch"
+
+
+def operation_name(code: int) -> str:
+    return OPERATION_NAMES.get(code, f"operation {code}")

@@ -1,0 +1,18 @@
+"""EXP (49): exp(x)."""
+
+import torch
+
+from ._unary import validate_unary
+from .common import F16, F32, Ctx
+
+NAME, CODE, SINCE = "EXP", 49, 29
+QUANT_COMPUTE = False
+TYPES = {F32: 29, F16: 29}
+
+
+def validate(c: Ctx) -> None:
+    validate_unary(c, TYPES)
+
+
+def compute(ins, p):
+    return [torch.exp(ins[0])]

@@ -1,0 +1,18 @@
+"""SQRT (88): square root."""
+
+import torch
+
+from ._unary import validate_unary
+from .common import F16, F32, Ctx
+
+NAME, CODE, SINCE = "SQRT", 88, 29
+QUANT_COMPUTE = False
+TYPES = {F32: 29, F16: 29}
+
+
+def validate(c: Ctx) -> None:
+    validate_unary(c, TYPES)
+
+
+def compute(ins, p):
+    return [torch.sqrt(ins[0])]

@@ -1,0 +1,663 @@
+#include "blob_reader.h"
+
+#include <cinttypes>
+#include <cstring>
+#include <limits>
+#include <new>
+
+#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
+
+#include "error_log.h"
+#include "nnapi_api.h"
+
+namespace executorch_nnapi {
+
+using executorch::runtime::Error;
+using executorch::runtime::FreeableBuffer;
+using executorch::runtime::NamedDataMap;
+
+namespace {
+
+// FlatBuffers and NNAPI both want naturally aligned scalars; the schema's
+// force_align(16) on constant data needs the buffer itself 16-aligned.
+constexpr uintptr_t kBlobAlignment = 16;
+// NNAPI sizes are 32-bit.
+constexpr uint64_t kMaxNnapiBytes = 0xFFFFFFFFull;
+
+struct Crc32Table {
+  uint32_t entries[256];
+  Crc32Table() {
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) {
+        // 0xEDB88320 = the reflected zlib/IEEE 802.3 polynomial.
+        c = (c & 1u) ? (0xEDB88320u ^ (c >> 1)) : (c >> 1);
+      }
+      entries[i] = c;
+    }
+  }
+};
+
+// Element size and tensor-ness of an NNAPI operand type; false if the
+// runtime cannot handle the type.
+bool nnapi_type_info(int32_t type, uint32_t* element_size, bool* is_tensor) {
+  switch (type) {
+    case ANEURALNETWORKS_FLOAT32:
+    case ANEURALNETWORKS_INT32:
+    case ANEURALNETWORKS_UINT32:
+      *element_size = 4;
+      *is_tensor = false;
+      return true;
+    case ANEURALNETWORKS_BOOL:
+      *element_size = 1;
+      *is_tensor = false;
+      return true;
+    case ANEURALNETWORKS_FLOAT16:
+      *element_size = 2;
+      *is_tensor = false;
+      return true;
+    case ANEURALNETWORKS_TENSOR_FLOAT32:
+    case ANEURALNETWORKS_TENSOR_INT32:
+      *element_size = 4;
+      *is_tensor = true;
+      return true;
+    case ANEURALNETWORKS_TENSOR_QUANT16_SYMM:
+    case ANEURALNETWORKS_TENSOR_FLOAT16:
+    case ANEURALNETWORKS_TENSOR_QUANT16_ASYMM:
+      *element_size = 2;
+      *is_tensor = true;
+      return true;
+    case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
+    case ANEURALNETWORKS_TENSOR_BOOL8:
+    case ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL:
+    case ANEURALNETWORKS_TENSOR_QUANT8_SYMM:
+    case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED:
+      *element_size = 1;
+      *is_tensor = true;
+      return true;
+    default:
+      // MODEL (control flow) and vendor/OEM types are not supported.
+      return false;
+  }
+}
+
+bool checked_byte_size(uint32_t element_size, const uint32_t* dims,
+                       size_t rank, size_t* size) {
+  uint64_t total = element_size;
+  for (size_t i = 0; i < rank; ++i) {
+    total *= dims[i];
+    if (total > kMaxNnapiBytes) {
+      return false;
+    }
+  }
+  *size = static_cast<size_t>(total);
+  return true;
+}
+
+std::string printable_identifier(const uint8_t* p) {
+  std::string out;
+  for (int i = 0; i < 4; ++i) {
+    const char c = static_cast<char>(p[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += c;
+    } else {
+      out += format_message("\\x%02x", p[i]);
+    }
+  }
+  return out;
+}
+
+// Logs "NnapiBackend: cannot load the delegate blob: <reason>".
+Error reject(Error code, const std::string& reason) {
+  NNAPI_LOG_ERROR("cannot load the delegate blob: %s", reason.c_str());
+  return code;
+}
+
+template <typename T>
+flatbuffers::uoffset_t vsize(const flatbuffers::Vector<T>* v) {
+  return v != nullptr ? v->size() : 0;
+}
+
+}  // namespace
+
+uint32_t crc32_update(uint32_t crc, const uint8_t* data, size_t size) {
+  static const Crc32Table table;
+  crc = ~crc;
+  for (size_t i = 0; i < size; ++i) {
+    crc = table.entries[(crc ^ data[i]) & 0xFFu] ^ (crc >> 8);
+  }
+  return ~crc;
+}
+
+std::string LoadedBlob::describe_operand(uint32_t index) const {
+  std::string out = format_message("operand %u", index);
+  const blob::Operand* op = root_->operands()->Get(index);
+  if (op->debug_name() != nullptr && op->debug_name()->size() > 0) {
+    out += " (" + op->debug_name()->str() + ")";
+  }
+  return out;
+}
+
+bool LoadedBlob::operand_dims(uint32_t index,
+                              const std::vector<int64_t>& values,
+                              std::vector<uint32_t>* dims,
+                              std::string* error) const {
+  const blob::Operand* op = root_->operands()->Get(index);
+  const auto* static_dims = op->dims();
+  const auto* exprs = op->dim_exprs();
+  const size_t rank = vsize(static_dims);
+  dims->resize(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    const int32_t e = (exprs != nullptr && exprs->size() > 0)
+                          ? exprs->Get(static_cast<flatbuffers::uoffset_t>(d))
+                          : -1;
+    if (e < 0) {
+      (*dims)[d] = static_dims->Get(static_cast<flatbuffers::uoffset_t>(d));
+      continue;
+    }
+    const int64_t v = values[static_cast<size_t>(e)];
+    if (v < 1 || v > static_cast<int64_t>(0xFFFFFFFFll)) {
+      *error = format_message(
+          "%s dimension %zu = %s evaluates to %" PRId64
+          " for these input sizes; NNAPI needs a size in [1, 4294967295] "
+          "(empty tensors cannot be represented)",
+          describe_operand(index).c_str(), d,
+          shape_program_.expression_text(static_cast<size_t>(e)).c_str(), v);
+      return false;
+    }
+    (*dims)[d] = static_cast<uint32_t>(v);
+  }
+  return true;
+}
+
+bool LoadedBlob::byte_size(uint32_t index, const std::vector<uint32_t>& dims,
+                           size_t* size) const {
+  return checked_byte_size(operands_[index].element_size, dims.data(),
+                           dims.size(), size);
+}
+
+InputDims LoadedBlob::exported_input_dims() const {
+  InputDims out(inputs_.size());
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    if (!inputs_[i].is_tensor) {
+      continue;
+    }
+    const auto* dims = root_->operands()->Get(inputs_[i].operand)->dims();
+    for (flatbuffers::uoffset_t d = 0; d < vsize(dims); ++d) {
+      out[i].push_back(dims->Get(d));
+    }
+  }
+  return out;
+}
+
+Error load_blob(FreeableBuffer* processed, const NamedDataMap* named_data,
+                std::unique_ptr<LoadedBlob>* out) {
+  if (processed == nullptr) {
+    return reject(Error::InvalidArgument, "no delegate data was given");
+  }
+  auto data_result = processed->data_safe();
+  if (!data_result.ok()) {
+    return reject(Error::InvalidProgram,
+                  "the delegate data is not addressable from this core");
+  }
+  const uint8_t* data = static_cast<const uint8_t*>(data_result.get());
+  const size_t size = processed->size();
+
+  // 1. Size and identifier: cheap checks with the clearest messages.
+  if (data == nullptr || size < 8) {
+    return reject(
+        Error::InvalidProgram,
+        format_message("the blob is truncated or empty (%zu bytes; an NNAPI "
+                       "delegate blob has at least 8): re-export the model",
+                       size));
+  }
+  if (std::memcmp(data + 4, blob::BlobIdentifier(), 4) != 0) {
+    return reject(
+        Error::InvalidProgram,
+        format_message(
+            "not an NNAPI delegate blob: its file identifier is '%s', "
+            "expected '%s' (the blob is corrupted or was made for another "
+            "backend)",
+            printable_identifier(data + 4).c_str(), blob::BlobIdentifier()));
+  }
+  if (size >= static_cast<size_t>(FLATBUFFERS_MAX_BUFFER_SIZE)) {
+    return reject(Error::InvalidProgram,
+                  format_message("the blob is too large (%zu bytes)", size));
+  }
+
+  std::unique_ptr<LoadedBlob> loaded(new (std::nothrow) LoadedBlob());
+  if (loaded == nullptr) {
+    return reject(Error::MemoryAllocationFailed, "out of memory");
+  }
+  // 2. Alignment: the verifier and NNAPI need aligned scalars. The copy
+  // lives as long as the blob, like the processed data would.
+  if (reinterpret_cast<uintptr_t>(data) % kBlobAlignment != 0) {
+    loaded->copy_storage_.reset(new (std::nothrow)
+                                    uint8_t[size + kBlobAlignment]);
+    if (loaded->copy_storage_ == nullptr) {
+      return reject(Error::MemoryAllocationFailed,
+                    format_message("out of memory copying the %zu-byte blob "
+                                   "into aligned storage",
+                                   size));
+    }
+    uint8_t* raw = loaded->copy_storage_.get();
+    uint8_t* aligned = reinterpret_cast<uint8_t*>(
+        (reinterpret_cast<uintptr_t>(raw) + kBlobAlignment - 1) &
+        ~(kBlobAlignment - 1));
+    std::memcpy(aligned, data, size);
+    data = aligned;
+  }
+
+  // 3. Structure.
+  flatbuffers::Verifier::Options options;
+  options.max_tables = 1u << 26;  // Large models: many operands/operations.
+  options.max_depth = 64;
+  flatbuffers::Verifier verifier(data, size, options);
+  if (!blob::VerifyBlobBuffer(verifier)) {
+    return reject(Error::InvalidProgram,
+                  "the blob is corrupted: it is not a well-formed FlatBuffer "
+                  "(verification failed); re-export the model");
+  }
+  const blob::Blob* root = blob::GetBlob(data);
+
+  // 4. Integrity. The CRC field is located through the root table's vtable;
+  // its four bytes count as zero.
+  const uint8_t* crc_field =
+      flatbuffers::GetRoot<flatbuffers::Table>(data)->GetAddressOf(
+          blob::Blob::VT_CRC32);
+  bool crc_ok = false;
+  uint32_t stored_crc = 0;
+  uint32_t computed_crc = 0;
+  if (crc_field != nullptr) {
+    const size_t offset = static_cast<size_t>(crc_field - data);
+    static const uint8_t kZeros[4] = {0, 0, 0, 0};
+    stored_crc = flatbuffers::ReadScalar<uint32_t>(crc_field);
+    computed_crc = crc32_update(0, data, offset);
+    computed_crc = crc32_update(computed_crc, kZeros, 4);
+    computed_crc =
+        crc32_update(computed_crc, data + offset + 4, size - offset - 4);
+    crc_ok = (stored_crc == computed_crc);
+  }
+
+  // 5. Version. Checked before the CRC so a future blob is reported as such
+  // (its integrity rules may differ); but a corrupted version field must not
+  // pass for a "newer" blob, hence the hint when the CRC disagrees too.
+  const uint32_t version = root->schema_version();
+  if (version > kSupportedSchemaVersion) {
+    std::string reason = format_message(
+        "blob schema version %u is newer than this runtime understands "
+        "(%u): update executorch-nnapi",
+        version, kSupportedSchemaVersion);
+    if (!crc_ok) {
+      reason +=
+          " (or, if it was made by this version, the blob is corrupted: its "
+          "CRC does not match)";
+    }
+    return reject(Error::DelegateInvalidCompatibility, reason);
+  }
+  if (crc_field == nullptr) {
+    return reject(Error::InvalidProgram,
+                  "the blob has no crc32 field; it is corrupted or was not "
+                  "made by the executorch-nnapi serializer");
+  }
+  if (!crc_ok) {
+    return reject(Error::InvalidProgram,
+                  format_message("blob is corrupted (CRC mismatch: stored "
+                                 "0x%08x, computed 0x%08x); re-export the "
+                                 "model or check how the .pte was copied",
+                                 stored_crc, computed_crc));
+  }
+
+  // 6. Semantics.
+  loaded->root_ = root;
+  const uint32_t num_operands = vsize(root->operands());
+  const uint32_t num_expressions =
+      root->shape_program() != nullptr
+          ? vsize(root->shape_program()->expressions())
+          : 0;
+
+  loaded->operands_.resize(num_operands);
+  for (uint32_t i = 0; i < num_operands; ++i) {
+    const blob::Operand* op = root->operands()->Get(i);
+    OperandInfo& info = loaded->operands_[i];
+    info.type = op->type();
+    if (!nnapi_type_info(info.type, &info.element_size, &info.is_tensor)) {
+      return reject(Error::InvalidProgram,
+                    format_message("%s has NNAPI operand type %d, which this "
+                                   "runtime does not support",
+                                   loaded->describe_operand(i).c_str(),
+                                   info.type));
+    }
+    const uint32_t rank = vsize(op->dims());
+    if (!info.is_tensor && rank != 0) {
+      return reject(Error::InvalidProgram,
+                    format_message("%s is a scalar but has %u dimensions",
+                                   loaded->describe_operand(i).c_str(), rank));
+    }
+    const uint32_t num_dim_exprs = vsize(op->dim_exprs());
+    if (num_dim_exprs != 0 && num_dim_exprs != rank) {
+      return reject(
+          Error::InvalidProgram,
+          format_message("%s has %u dimensions but %u dimension expressions",
+                         loaded->describe_operand(i).c_str(), rank,
+                         num_dim_exprs));
+    }
+    bool all_known = true;
+    for (uint32_t d = 0; d < rank; ++d) {
+      const int32_t e = num_dim_exprs != 0 ? op->dim_exprs()->Get(d) : -1;
+      if (e >= 0) {
+        if (static_cast<uint32_t>(e) >= num_expressions) {
+          return reject(
+              Error::InvalidProgram,
+              format_message("%s dimension %u uses shape expression %d, but "
+                             "there are %u",
+                             loaded->describe_operand(i).c_str(), d, e,
+                             num_expressions));
+        }
+        info.has_dynamic_dims = true;
+      } else if (e != -1) {
+        return reject(Error::InvalidProgram,
+                      format_message("%s dimension %u has expression index "
+                                     "%d (must be -1 or an index)",
+                                     loaded->describe_operand(i).c_str(), d,
+                                     e));
+      } else if (op->dims()->Get(d) == 0) {
+        all_known = false;  // NNAPI "unknown" size (a temporary).
+      }
+    }
+    const bool fully_static = all_known && !info.has_dynamic_dims;
+    size_t static_bytes = 0;
+    if (fully_static &&
+        !checked_byte_size(info.element_size,
+                           rank != 0 ? op->dims()->data() : nullptr, rank,
+                           &static_bytes)) {
+      return reject(Error::InvalidProgram,
+                    format_message("%s is larger than NNAPI's 4 GiB limit",
+                                   loaded->describe_operand(i).c_str()));
+    }
+
+    if (op->per_channel() != nullptr) {
+      const blob::PerChannelQuant* pc = op->per_channel();
+      if (info.type != ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+        return reject(Error::InvalidProgram,
+                      format_message("%s has per-channel parameters but type "
+                                     "%d (needs %d)",
+                                     loaded->describe_operand(i).c_str(),
+                                     info.type,
+                                     ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL));
+      }
+      if (pc->scales() == nullptr || pc->channel_dim() >= rank) {
+        return reject(Error::InvalidProgram,
+                      format_message("%s has per-channel parameters with no "
+                                     "scales or channel_dim %u outside its "
+                                     "rank %u",
+                                     loaded->describe_operand(i).c_str(),
+                                     pc->channel_dim(), rank));
+      }
+      const bool channel_static =
+          num_dim_exprs == 0 || op->dim_exprs()->Get(pc->channel_dim()) < 0;
+      if (channel_static &&
+          pc->scales()->size() != op->dims()->Get(pc->channel_dim())) {
+        return reject(Error::InvalidProgram,
+                      format_message("%s has %u per-channel scales for %u "
+                                     "channels",
+                                     loaded->describe_operand(i).c_str(),
+                                     pc->scales()->size(),
+                                     op->dims()->Get(pc->channel_dim())));
+      }
+    }
+
+    switch (op->source()) {
+      case blob::ValueSource::NONE:
+      case blob::ValueSource::OMITTED:
+        break;
+      case blob::ValueSource::INLINE: {
+        if (op->data() == nullptr) {
+          return reject(Error::InvalidProgram,
+                        format_message("%s is INLINE but has no data",
+                                       loaded->describe_operand(i).c_str()));
+        }
+        if (fully_static && op->data()->size() != static_bytes) {
+          return reject(
+              Error::InvalidProgram,
+              format_message("%s holds %u bytes of data but its type needs "
+                             "%zu",
+                             loaded->describe_operand(i).c_str(),
+                             op->data()->size(), static_bytes));
+        }
+        info.value = op->data()->data();
+        info.value_size = op->data()->size();
+        break;
+      }
+      case blob::ValueSource::NAMED_DATA: {
+        if (op->named_data_key() == nullptr ||
+            op->named_data_key()->size() == 0) {
+          return reject(Error::InvalidProgram,
+                        format_message("%s is NAMED_DATA but has no key",
+                                       loaded->describe_operand(i).c_str()));
+        }
+        const std::string key = op->named_data_key()->str();
+        if (named_data == nullptr) {
+          return reject(
+              Error::InvalidProgram,
+              format_message("%s needs the named data '%s', but the program "
+                             "provides no named data map (load the .ptd "
+                             "file with the program)",
+                             loaded->describe_operand(i).c_str(),
+                             key.c_str()));
+        }
+        auto buffer = named_data->get_data(key);
+        if (!buffer.ok()) {
+          return reject(
+              Error::InvalidProgram,
+              format_message("%s needs the named data '%s', which is not in "
+                             "the program's named data (error 0x%x); was the "
+                             "matching .ptd file loaded?",
+                             loaded->describe_operand(i).c_str(), key.c_str(),
+                             static_cast<unsigned>(buffer.error())));
+        }
+        auto bytes = buffer->data_safe();
+        if (!bytes.ok()) {
+          return reject(Error::InvalidProgram,
+                        format_message("named data '%s' is not addressable",
+                                       key.c_str()));
+        }
+        if (fully_static && buffer->size() != static_bytes) {
+          return reject(
+              Error::InvalidProgram,
+              format_message("%s: named data '%s' has %zu bytes but the "
+                             "operand's type needs %zu",
+                             loaded->describe_operand(i).c_str(), key.c_str(),
+                             buffer->size(), static_bytes));
+        }
+        info.value = bytes.get();
+        info.value_size = buffer->size();
+        loaded->named_data_.push_back(std::move(buffer.get()));
+        break;
+      }
+      case blob::ValueSource::SHAPE_EXPRESSIONS: {
+        const uint32_t count = vsize(op->value_exprs());
+        if (info.type != ANEURALNETWORKS_INT32 &&
+            info.type != ANEURALNETWORKS_TENSOR_INT32) {
+          return reject(Error::InvalidProgram,
+                        format_message("%s has SHAPE_EXPRESSIONS values but "
+                                       "type %d (must be INT32 or "
+                                       "TENSOR_INT32)",
+                                       loaded->describe_operand(i).c_str(),
+                                       info.type));
+        }
+        const size_t elements =
+            fully_static ? static_bytes / info.element_size : 0;
+        if (!fully_static || (info.is_tensor && rank == 0) ||
+            count != elements) {
+          return reject(Error::InvalidProgram,
+                        format_message("%s has %u value expressions but "
+                                       "static shape with %zu elements is "
+                                       "required",
+                                       loaded->describe_operand(i).c_str(),
+                                       count, elements));
+        }
+        for (uint32_t k = 0; k < count; ++k) {
+          const int32_t e = op->value_exprs()->Get(k);
+          if (e < 0 || static_cast<uint32_t>(e) >= num_expressions) {
+            return reject(Error::InvalidProgram,
+                          format_message("%s value %u uses shape expression "
+                                         "%d, but there are %u",
+                                         loaded->describe_operand(i).c_str(),
+                                         k, e, num_expressions));
+          }
+        }
+        break;
+      }
+      default:
+        return reject(Error::InvalidProgram,
+                      format_message("%s has unknown value source %d",
+                                     loaded->describe_operand(i).c_str(),
+                                     static_cast<int>(op->source())));
+    }
+  }
+
+  const uint32_t num_operations = vsize(root->operations());
+  for (uint32_t i = 0; i < num_operations; ++i) {
+    const blob::Operation* op = root->operations()->Get(i);
+    for (const auto* list : {op->inputs(), op->outputs()}) {
+      for (uint32_t k = 0; k < vsize(list); ++k) {
+        if (list->Get(k) >= num_operands) {
+          return reject(Error::InvalidProgram,
+                        format_message("operation %u (type %d%s%s) refers to "
+                                       "operand %u, but there are %u",
+                                       i, op->type(),
+                                       op->debug_name() ? ", " : "",
+                                       op->debug_name()
+                                           ? op->debug_name()->c_str()
+                                           : "",
+                                       list->Get(k), num_operands));
+        }
+      }
+    }
+  }
+
+  const auto* model_inputs = root->model_inputs();
+  const auto* model_outputs = root->model_outputs();
+  if (vsize(model_inputs) == 0 || vsize(model_outputs) == 0) {
+    return reject(Error::InvalidProgram,
+                  "the model has no inputs or no outputs");
+  }
+  for (const auto* list : {model_inputs, model_outputs}) {
+    for (uint32_t k = 0; k < list->size(); ++k) {
+      if (list->Get(k) >= num_operands) {
+        return reject(Error::InvalidProgram,
+                      format_message("model %s %u is operand %u, but there "
+                                     "are %u",
+                                     list == model_inputs ? "input" : "output",
+                                     k, list->Get(k), num_operands));
+      }
+    }
+  }
+
+  // Arguments: each tensor argument binds one model input/output, and every
+  // model input/output is bound exactly once (NNAPI needs them all set).
+  struct Side {
+    const flatbuffers::Vector<flatbuffers::Offset<blob::Argument>>* args;
+    const flatbuffers::Vector<uint32_t>* io;
+    std::vector<ArgumentInfo>* infos;
+    const char* name;
+  };
+  const Side sides[] = {
+      {root->inputs(), model_inputs, &loaded->inputs_, "input"},
+      {root->outputs(), model_outputs, &loaded->outputs_, "output"},
+  };
+  std::vector<int> input_ranks;
+  for (const Side& side : sides) {
+    std::vector<bool> bound(side.io->size(), false);
+    for (uint32_t a = 0; a < vsize(side.args); ++a) {
+      const blob::Argument* arg = side.args->Get(a);
+      ArgumentInfo info;
+      if (arg->kind() == blob::ArgKind::IGNORED) {
+        side.infos->push_back(info);
+        if (side.infos == &loaded->inputs_) {
+          input_ranks.push_back(-1);
+        }
+        continue;
+      }
+      if (arg->kind() != blob::ArgKind::TENSOR) {
+        return reject(Error::InvalidProgram,
+                      format_message("%s argument %u has unknown kind %d",
+                                     side.name, a,
+                                     static_cast<int>(arg->kind())));
+      }
+      info.is_tensor = true;
+      info.operand = arg->operand();
+      info.scalar_type = arg->scalar_type();
+      if (!executorch::runtime::isValid(
+              static_cast<executorch::aten::ScalarType>(info.scalar_type))) {
+        return reject(Error::InvalidProgram,
+                      format_message("%s argument %u has invalid scalar type "
+                                     "%d",
+                                     side.name, a, info.scalar_type));
+      }
+      bool found = false;
+      for (uint32_t k = 0; k < side.io->size(); ++k) {
+        if (side.io->Get(k) == info.operand) {
+          if (bound[k]) {
+            return reject(Error::InvalidProgram,
+                          format_message("model %s %u (operand %u) is bound "
+                                         "to more than one argument",
+                                         side.name, k, info.operand));
+          }
+          bound[k] = true;
+          info.io_index = k;
+          found = true;
+          break;
+        }
+      }
+      if (!found) {
+        return reject(Error::InvalidProgram,
+                      format_message("%s argument %u is bound to operand %u, "
+                                     "which is not a model %s",
+                                     side.name, a, info.operand, side.name));
+      }
+      const OperandInfo& opinfo = loaded->operands_[info.operand];
+      const blob::Operand* op = root->operands()->Get(info.operand);
+      const uint32_t rank = vsize(op->dims());
+      bool dims_known = opinfo.is_tensor && rank > 0;
+      for (uint32_t d = 0; dims_known && d < rank; ++d) {
+        const bool dynamic =
+            vsize(op->dim_exprs()) != 0 && op->dim_exprs()->Get(d) >= 0;
+        dims_known = dynamic || op->dims()->Get(d) != 0;
+      }
+      if (!dims_known) {
+        return reject(Error::InvalidProgram,
+                      format_message("%s argument %u (%s) must be a tensor "
+                                     "whose every dimension is static or "
+                                     "given by a shape expression",
+                                     side.name, a,
+                                     loaded->describe_operand(info.operand)
+                                         .c_str()));
+      }
+      if (side.infos == &loaded->inputs_) {
+        input_ranks.push_back(static_cast<int>(rank));
+      }
+      side.infos->push_back(info);
+    }
+    for (uint32_t k = 0; k < side.io->size(); ++k) {
+      if (!bound[k]) {
+        return reject(Error::InvalidProgram,
+                      format_message("model %s %u (operand %u) is not bound "
+                                     "to any delegate argument",
+                                     side.name, k, side.io->Get(k)));
+      }
+    }
+  }
+
+  std::string error;
+  if (!loaded->shape_program_.init(root->shape_program(), input_ranks,
+                                   &error)) {
+    return reject(Error::InvalidProgram, error);
+  }
+
+  *out = std::move(loaded);
+  return Error::Ok;
+}
+
+}  // namespace executorch_nnapi

@@ -1,0 +1,120 @@
+// Init-time reading and validation of the delegate blob (nnapi_blob.fbs).
+//
+// Everything the later stages index into is checked here once, so building a
+// model and executing it never read out of bounds, whatever bytes the .pte
+// carried: a bad blob is refused at load with a message, never a crash.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <executorch/runtime/core/error.h>
+#include <executorch/runtime/core/freeable_buffer.h>
+#include <executorch/runtime/core/named_data_map.h>
+
+#include "nnapi_blob_generated.h"
+#include "shape_program.h"
+
+namespace executorch_nnapi {
+
+/// Highest blob schema_version this runtime reads.
+constexpr uint32_t kSupportedSchemaVersion = 1;
+
+/// What the runtime needs to know about one operand, derived at init.
+struct OperandInfo {
+  int32_t type = 0;
+  /// Bytes per element of the NNAPI type.
+  uint32_t element_size = 0;
+  bool is_tensor = false;
+  /// True when some dimension is given by a shape expression.
+  bool has_dynamic_dims = false;
+  /// Constant bytes for INLINE and NAMED_DATA operands (null otherwise).
+  const void* value = nullptr;
+  size_t value_size = 0;
+};
+
+/// How one delegate argument maps onto the model.
+struct ArgumentInfo {
+  /// False for IGNORED arguments (SymInts the model does not need).
+  bool is_tensor = false;
+  uint32_t operand = 0;
+  /// c10::ScalarType code the ExecuTorch tensor must have.
+  int8_t scalar_type = 0;
+  /// Position in the model's input (or output) list: the index passed to
+  /// ANeuralNetworksExecution_setInput/setOutput.
+  uint32_t io_index = 0;
+};
+
+/// A validated blob plus everything it refers to, kept alive together.
+class LoadedBlob {
+ public:
+  LoadedBlob() = default;
+  LoadedBlob(const LoadedBlob&) = delete;
+  LoadedBlob& operator=(const LoadedBlob&) = delete;
+
+  /// The FlatBuffer root (points into the processed buffer or our copy).
+  const blob::Blob* root() const { return root_; }
+  const std::vector<OperandInfo>& operands() const { return operands_; }
+  const std::vector<ArgumentInfo>& inputs() const { return inputs_; }
+  const std::vector<ArgumentInfo>& outputs() const { return outputs_; }
+  const ShapeProgram& shape_program() const { return shape_program_; }
+
+  /// A short description of operand `index` for messages: "operand 3
+  /// (conv1_weight)" when the blob carries a debug name.
+  std::string describe_operand(uint32_t index) const;
+
+  /// The dimensions of operand `index` for the evaluated shape expressions
+  /// `values`. Fails (message in *error) when a dynamic dimension evaluates
+  /// to something NNAPI cannot represent (< 1 or > UINT32_MAX).
+  bool operand_dims(uint32_t index, const std::vector<int64_t>& values,
+                    std::vector<uint32_t>* dims, std::string* error) const;
+
+  /// Byte size of an operand with the given dims (element size x product).
+  /// Returns false if it does not fit NNAPI's 32-bit size limit.
+  bool byte_size(uint32_t index, const std::vector<uint32_t>& dims,
+                 size_t* size) const;
+
+  /// The dims of each tensor input argument as exported (static dims and the
+  /// export-time sizes of dynamic ones), for evaluating a program without
+  /// symbols at init.
+  InputDims exported_input_dims() const;
+
+ private:
+  friend executorch::runtime::Error load_blob(
+      executorch::runtime::FreeableBuffer* processed,
+      const executorch::runtime::NamedDataMap* named_data,
+      std::unique_ptr<LoadedBlob>* out);
+
+  // Owns an aligned copy when the processed buffer was not 16-byte aligned.
+  std::unique_ptr<uint8_t[]> copy_storage_;
+  const blob::Blob* root_ = nullptr;
+  // Weights from the named data map; kept alive because NNAPI references
+  // (does not copy) values larger than 128 bytes, and dynamic-shape models
+  // are rebuilt from them at execute time.
+  std::vector<executorch::runtime::FreeableBuffer> named_data_;
+  std::vector<OperandInfo> operands_;
+  std::vector<ArgumentInfo> inputs_;
+  std::vector<ArgumentInfo> outputs_;
+  ShapeProgram shape_program_;
+};
+
+/// Validates the processed delegate data and returns the loaded blob in
+/// *out. Checks, in order: size, file identifier, FlatBuffer verification,
+/// schema version, CRC-32, then the semantic rules (indices in range, value
+/// sizes, named data keys, argument bindings, the shape program). Logs the
+/// reason and returns InvalidProgram (malformed or corrupted) or
+/// DelegateInvalidCompatibility (a newer schema) on failure. `processed` is
+/// not freed: its bytes stay referenced by the returned blob unless copied.
+executorch::runtime::Error load_blob(
+    executorch::runtime::FreeableBuffer* processed,
+    const executorch::runtime::NamedDataMap* named_data,
+    std::unique_ptr<LoadedBlob>* out);
+
+/// CRC-32 with the zlib polynomial (same result as Python's zlib.crc32),
+/// continuing from `crc` (0 to start).
+uint32_t crc32_update(uint32_t crc, const uint8_t* data, size_t size);
+
+}  // namespace executorch_nnapi

@@ -1,0 +1,317 @@
+#include "nnapi_api.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#ifdef __ANDROID__
+#include <sys/system_properties.h>
+#endif
+
+#include "error_log.h"
+
+namespace executorch_nnapi {
+namespace {
+
+constexpr const char* kDefaultLibrary = "libneuralnetworks.so";
+
+struct LoaderState {
+  std::mutex mutex;
+  // Set by executorch_nnapi_set_library_path; empty = default.
+  std::string requested_path;
+  std::shared_ptr<const NnapiApi> api;
+};
+
+LoaderState& loader_state() {
+  static LoaderState state;
+  return state;
+}
+
+std::string effective_path(const LoaderState& state) {
+  if (!state.requested_path.empty()) {
+    return state.requested_path;
+  }
+  const char* env = std::getenv("EXECUTORCH_NNAPI_LIBRARY");
+  if (env != nullptr && env[0] != '\0') {
+    return env;
+  }
+  return kDefaultLibrary;
+}
+
+int64_t device_feature_level(const NnapiApi& api) {
+  if (api.ANeuralNetworks_getRuntimeFeatureLevel != nullptr) {
+    const int64_t level = api.ANeuralNetworks_getRuntimeFeatureLevel();
+    if (level > 0) {
+      return level;
+    }
+  }
+#ifdef __ANDROID__
+  // Before API 31 the NNAPI feature level is the device API level.
+  char sdk[PROP_VALUE_MAX] = {0};
+  if (__system_property_get("ro.build.version.sdk", sdk) > 0) {
+    const long value = std::strtol(sdk, nullptr, 10);
+    if (value > 0) {
+      return value;
+    }
+  }
+#endif
+  return ANEURALNETWORKS_FEATURE_LEVEL_1;
+}
+
+std::shared_ptr<const NnapiApi> load_library(const std::string& path,
+                                             std::string* error) {
+  dlerror();  // Clear any stale message.
+  // RTLD_LOCAL: the NNAPI symbols must not leak into the global namespace
+  // where they could shadow another copy of the library.
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    *error = "cannot load the NNAPI library '" + path +
+             "': " + (why != nullptr ? why : "unknown dlopen error");
+    return nullptr;
+  }
+  // Value-initialization zero-fills the table: every pointer starts null.
+  auto api = std::make_shared<NnapiApi>();
+  api->library_path = path;
+  api->library_handle = handle;
+
+  // Missing symbols stay null: an older NNAPI simply lacks them.
+#define NNAPI_LOAD(name) \
+  api->name = reinterpret_cast<decltype(api->name)>(dlsym(handle, #name))
+  NNAPI_LOAD(ANeuralNetworksMemory_createFromFd);
+  NNAPI_LOAD(ANeuralNetworksMemory_createFromAHardwareBuffer);
+  NNAPI_LOAD(ANeuralNetworksMemory_free);
+  NNAPI_LOAD(ANeuralNetworksMemoryDesc_create);
+  NNAPI_LOAD(ANeuralNetworksMemoryDesc_free);
+  NNAPI_LOAD(ANeuralNetworksMemoryDesc_addInputRole);
+  NNAPI_LOAD(ANeuralNetworksMemoryDesc_addOutputRole);
+  NNAPI_LOAD(ANeuralNetworksMemoryDesc_setDimensions);
+  NNAPI_LOAD(ANeuralNetworksMemoryDesc_finish);
+  NNAPI_LOAD(ANeuralNetworksMemory_createFromDesc);
+  NNAPI_LOAD(ANeuralNetworksMemory_copy);
+  NNAPI_LOAD(ANeuralNetworksModel_create);
+  NNAPI_LOAD(ANeuralNetworksModel_free);
+  NNAPI_LOAD(ANeuralNetworksModel_finish);
+  NNAPI_LOAD(ANeuralNetworksModel_addOperand);
+  NNAPI_LOAD(ANeuralNetworksModel_setOperandValue);
+  NNAPI_LOAD(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams);
+  NNAPI_LOAD(ANeuralNetworksModel_setOperandValueFromMemory);
+  NNAPI_LOAD(ANeuralNetworksModel_setOperandValueFromModel);
+  NNAPI_LOAD(ANeuralNetworksModel_addOperation);
+  NNAPI_LOAD(ANeuralNetworksModel_identifyInputsAndOutputs);
+  NNAPI_LOAD(ANeuralNetworksModel_relaxComputationFloat32toFloat16);
+  NNAPI_LOAD(ANeuralNetworksModel_getSupportedOperationsForDevices);
+  NNAPI_LOAD(ANeuralNetworksDevice_getExtensionSupport);
+  NNAPI_LOAD(ANeuralNetworksModel_getExtensionOperandType);
+  NNAPI_LOAD(ANeuralNetworksModel_getExtensionOperationType);
+  NNAPI_LOAD(ANeuralNetworksModel_setOperandExtensionData);
+  NNAPI_LOAD(ANeuralNetworksCompilation_create);
+  NNAPI_LOAD(ANeuralNetworksCompilation_createForDevices);
+  NNAPI_LOAD(ANeuralNetworksCompilation_free);
+  NNAPI_LOAD(ANeuralNetworksCompilation_setPreference);
+  NNAPI_LOAD(ANeuralNetworksCompilation_setCaching);
+  NNAPI_LOAD(ANeuralNetworksCompilation_setPriority);
+  NNAPI_LOAD(ANeuralNetworksCompilation_setTimeout);
+  NNAPI_LOAD(ANeuralNetworksCompilation_finish);
+  NNAPI_LOAD(ANeuralNetworksCompilation_getPreferredMemoryAlignmentForInput);
+  NNAPI_LOAD(ANeuralNetworksCompilation_getPreferredMemoryPaddingForInput);
+  NNAPI_LOAD(ANeuralNetworksCompilation_getPreferredMemoryAlignmentForOutput);
+  NNAPI_LOAD(ANeuralNetworksCompilation_getPreferredMemoryPaddingForOutput);
+  NNAPI_LOAD(ANeuralNetworksExecution_create);
+  NNAPI_LOAD(ANeuralNetworksExecution_free);
+  NNAPI_LOAD(ANeuralNetworksExecution_setInput);
+  NNAPI_LOAD(ANeuralNetworksExecution_setInputFromMemory);
+  NNAPI_LOAD(ANeuralNetworksExecution_setOutput);
+  NNAPI_LOAD(ANeuralNetworksExecution_setOutputFromMemory);
+  NNAPI_LOAD(ANeuralNetworksExecution_startCompute);
+  NNAPI_LOAD(ANeuralNetworksExecution_compute);
+  NNAPI_LOAD(ANeuralNetworksExecution_burstCompute);
+  NNAPI_LOAD(ANeuralNetworksExecution_getOutputOperandRank);
+  NNAPI_LOAD(ANeuralNetworksExecution_getOutputOperandDimensions);
+  NNAPI_LOAD(ANeuralNetworksExecution_setMeasureTiming);
+  NNAPI_LOAD(ANeuralNetworksExecution_getDuration);
+  NNAPI_LOAD(ANeuralNetworksExecution_setTimeout);
+  NNAPI_LOAD(ANeuralNetworksExecution_setLoopTimeout);
+  NNAPI_LOAD(ANeuralNetworksExecution_startComputeWithDependencies);
+  NNAPI_LOAD(ANeuralNetworksExecution_enableInputAndOutputPadding);
+  NNAPI_LOAD(ANeuralNetworksExecution_setReusable);
+  NNAPI_LOAD(ANeuralNetworksBurst_create);
+  NNAPI_LOAD(ANeuralNetworksBurst_free);
+  NNAPI_LOAD(ANeuralNetworksEvent_wait);
+  NNAPI_LOAD(ANeuralNetworksEvent_free);
+  NNAPI_LOAD(ANeuralNetworksEvent_createFromSyncFenceFd);
+  NNAPI_LOAD(ANeuralNetworksEvent_getSyncFenceFd);
+  NNAPI_LOAD(ANeuralNetworks_getDeviceCount);
+  NNAPI_LOAD(ANeuralNetworks_getDevice);
+  NNAPI_LOAD(ANeuralNetworksDevice_getName);
+  NNAPI_LOAD(ANeuralNetworksDevice_getType);
+  NNAPI_LOAD(ANeuralNetworksDevice_getVersion);
+  NNAPI_LOAD(ANeuralNetworksDevice_getFeatureLevel);
+  NNAPI_LOAD(ANeuralNetworksDevice_wait);
+  NNAPI_LOAD(ANeuralNetworks_getDefaultLoopTimeout);
+  NNAPI_LOAD(ANeuralNetworks_getMaximumLoopTimeout);
+  NNAPI_LOAD(ANeuralNetworks_getRuntimeFeatureLevel);
+  NNAPI_LOAD(executorch_nnapi_host_last_error);
+#undef NNAPI_LOAD
+
+  // The API-27 core every model build and execution needs. Without it the
+  // library is not (a usable) NNAPI.
+  struct Required {
+    const char* name;
+    bool present;
+  };
+  const Required required[] = {
+      {"ANeuralNetworksModel_create", api->ANeuralNetworksModel_create != nullptr},
+      {"ANeuralNetworksModel_free", api->ANeuralNetworksModel_free != nullptr},
+      {"ANeuralNetworksModel_finish", api->ANeuralNetworksModel_finish != nullptr},
+      {"ANeuralNetworksModel_addOperand", api->ANeuralNetworksModel_addOperand != nullptr},
+      {"ANeuralNetworksModel_setOperandValue",
+       api->ANeuralNetworksModel_setOperandValue != nullptr},
+      {"ANeuralNetworksModel_addOperation",
+       api->ANeuralNetworksModel_addOperation != nullptr},
+      {"ANeuralNetworksModel_identifyInputsAndOutputs",
+       api->ANeuralNetworksModel_identifyInputsAndOutputs != nullptr},
+      {"ANeuralNetworksCompilation_create",
+       api->ANeuralNetworksCompilation_create != nullptr},
+      {"ANeuralNetworksCompilation_free", api->ANeuralNetworksCompilation_free != nullptr},
+      {"ANeuralNetworksCompilation_setPreference",
+       api->ANeuralNetworksCompilation_setPreference != nullptr},
+      {"ANeuralNetworksCompilation_finish",
+       api->ANeuralNetworksCompilation_finish != nullptr},
+      {"ANeuralNetworksExecution_create", api->ANeuralNetworksExecution_create != nullptr},
+      {"ANeuralNetworksExecution_free", api->ANeuralNetworksExecution_free != nullptr},
+      {"ANeuralNetworksExecution_setInput",
+       api->ANeuralNetworksExecution_setInput != nullptr},
+      {"ANeuralNetworksExecution_setOutput",
+       api->ANeuralNetworksExecution_setOutput != nullptr},
+      {"ANeuralNetworksExecution_startCompute",
+       api->ANeuralNetworksExecution_startCompute != nullptr},
+      {"ANeuralNetworksEvent_wait", api->ANeuralNetworksEvent_wait != nullptr},
+      {"ANeuralNetworksEvent_free", api->ANeuralNetworksEvent_free != nullptr},
+  };
+  for (const Required& r : required) {
+    if (!r.present) {
+      // The handle is deliberately not dlclosed (see nnapi_api()).
+      *error = "the library '" + path + "' does not export " + r.name +
+               ", so it is not an NNAPI implementation";
+      return nullptr;
+    }
+  }
+  api->feature_level = device_feature_level(*api);
+  return api;
+}
+
+}  // namespace
+
+std::shared_ptr<const NnapiApi> nnapi_api(std::string* error) {
+  LoaderState& state = loader_state();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  const std::string path = effective_path(state);
+  if (state.api != nullptr && state.api->library_path == path) {
+    // The level is re-read: a host driver can be installed into an already
+    // loaded shim (which answers 0 until then). A change yields a new table,
+    // so holders of the old one are unaffected.
+    const int64_t level = device_feature_level(*state.api);
+    if (level != state.api->feature_level) {
+      auto updated = std::make_shared<NnapiApi>(*state.api);
+      updated->feature_level = level;
+      state.api = updated;
+    }
+    return state.api;
+  }
+  // A previous table (other path) is dropped from the cache but its library
+  // is never dlclosed: models compiled with it may still be alive and hold
+  // its function pointers, and unloading a driver that may have started
+  // threads is unsafe. Failures are not cached, so a fixed path can be
+  // retried.
+  std::string why;
+  std::shared_ptr<const NnapiApi> api = load_library(path, &why);
+  if (api == nullptr) {
+    if (error != nullptr) {
+      *error = why;
+    }
+    return nullptr;
+  }
+  state.api = api;
+  return api;
+}
+
+const char* nnapi_result_name(int code) {
+  switch (code) {
+    case ANEURALNETWORKS_NO_ERROR:
+      return "NO_ERROR";
+    case ANEURALNETWORKS_OUT_OF_MEMORY:
+      return "OUT_OF_MEMORY";
+    case ANEURALNETWORKS_INCOMPLETE:
+      return "INCOMPLETE";
+    case ANEURALNETWORKS_UNEXPECTED_NULL:
+      return "UNEXPECTED_NULL";
+    case ANEURALNETWORKS_BAD_DATA:
+      return "BAD_DATA";
+    case ANEURALNETWORKS_OP_FAILED:
+      return "OP_FAILED";
+    case ANEURALNETWORKS_BAD_STATE:
+      return "BAD_STATE";
+    case ANEURALNETWORKS_UNMAPPABLE:
+      return "UNMAPPABLE";
+    case ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE:
+      return "OUTPUT_INSUFFICIENT_SIZE";
+    case ANEURALNETWORKS_UNAVAILABLE_DEVICE:
+      return "UNAVAILABLE_DEVICE";
+    case ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT:
+      return "MISSED_DEADLINE_TRANSIENT";
+    case ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT:
+      return "MISSED_DEADLINE_PERSISTENT";
+    case ANEURALNETWORKS_RESOURCE_EXHAUSTED_TRANSIENT:
+      return "RESOURCE_EXHAUSTED_TRANSIENT";
+    case ANEURALNETWORKS_RESOURCE_EXHAUSTED_PERSISTENT:
+      return "RESOURCE_EXHAUSTED_PERSISTENT";
+    case ANEURALNETWORKS_DEAD_OBJECT:
+      return "DEAD_OBJECT";
+    default:
+      return "UNKNOWN";
+  }
+}
+
+std::string nnapi_describe_result(const NnapiApi& api, int code) {
+  std::string out =
+      format_message("%s (%d)", nnapi_result_name(code), code);
+  if (api.executorch_nnapi_host_last_error != nullptr) {
+    char buf[2048];
+    buf[0] = '\0';
+    const int n = api.executorch_nnapi_host_last_error(buf, sizeof(buf));
+    buf[sizeof(buf) - 1] = '\0';
+    if (n > 0 && buf[0] != '\0') {
+      out += ": ";
+      out += buf;
+    }
+  }
+  return out;
+}
+
+std::string nnapi_feature_level_name(int64_t level) {
+  if (level >= 27 && level <= 31) {
+    static const char* const kRelease[] = {"8.1", "9", "10", "11", "12"};
+    return format_message("%lld (Android %s)", static_cast<long long>(level),
+                          kRelease[level - 27]);
+  }
+  if (level > 1000000 && level < 1000100) {
+    return format_message("%lld (NNAPI feature level %lld)",
+                          static_cast<long long>(level),
+                          static_cast<long long>(level - 1000000));
+  }
+  return format_message("%lld", static_cast<long long>(level));
+}
+
+}  // namespace executorch_nnapi
+
+extern "C" void executorch_nnapi_set_library_path(const char* path) {
+  executorch_nnapi::LoaderState& state = executorch_nnapi::loader_state();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.requested_path = path != nullptr ? path : "";
+  // The next nnapi_api() call loads the library afresh (dlopen of the same
+  // path returns the same handle; the symbols and level are re-read).
+  state.api.reset();
+}

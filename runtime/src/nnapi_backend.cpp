@@ -1,0 +1,405 @@
+// The ExecuTorch backend "NnapiBackend": runs the NNAPI delegate blobs made
+// by executorch_nnapi.lowering (design.md). Registered when this library is
+// loaded.
+#include <cinttypes>
+#include <cstring>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/core/evalue.h>
+#include <executorch/runtime/core/exec_aten/exec_aten.h>
+#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
+#include <executorch/runtime/core/exec_aten/util/tensor_util.h>
+
+#include "blob_reader.h"
+#include "error_log.h"
+#include "nnapi_api.h"
+#include "nnapi_model.h"
+#include "shape_program.h"
+
+namespace executorch_nnapi {
+namespace {
+
+namespace et = ::executorch::ET_RUNTIME_NAMESPACE;
+using executorch::aten::ScalarType;
+using executorch::aten::SizesType;
+using executorch::aten::Tensor;
+using executorch::runtime::ArrayRef;
+using executorch::runtime::Error;
+using executorch::runtime::EValue;
+using executorch::runtime::FreeableBuffer;
+using executorch::runtime::Result;
+using executorch::runtime::Span;
+
+constexpr const char* kBackendName = "NnapiBackend";
+constexpr const char* kMaxCachedShapesKey = "max_cached_shapes";
+constexpr int32_t kDefaultMaxCachedShapes = 8;
+
+/// One compiled model per set of concrete sizes.
+struct CacheEntry {
+  // The evaluated shape expressions: they determine every operand's dims and
+  // every shape-valued constant, i.e. the whole NNAPI model.
+  std::vector<int64_t> key;
+  std::unique_ptr<CompiledModel> model;
+};
+
+/// Per-delegate state returned by init.
+struct NnapiHandle {
+  // ExecuTorch may run the same method from several threads; NNAPI
+  // compilations are thread-safe but our cache is not.
+  std::mutex mutex;
+  std::shared_ptr<const NnapiApi> api;
+  std::unique_ptr<LoadedBlob> blob;
+  size_t max_cached_shapes = kDefaultMaxCachedShapes;
+  // Most recently used first.
+  std::list<CacheEntry> cache;
+};
+
+std::string format_dims(const int64_t* dims, size_t rank) {
+  std::string out = "[";
+  for (size_t i = 0; i < rank; ++i) {
+    out += format_message(i == 0 ? "%" PRId64 : ", %" PRId64, dims[i]);
+  }
+  return out + "]";
+}
+
+std::string format_dims(const std::vector<uint32_t>& dims) {
+  std::vector<int64_t> wide(dims.begin(), dims.end());
+  return format_dims(wide.data(), wide.size());
+}
+
+std::string format_dims(const Tensor& t) {
+  std::vector<int64_t> wide;
+  for (ssize_t i = 0; i < t.dim(); ++i) {
+    wide.push_back(t.size(i));
+  }
+  return format_dims(wide.data(), wide.size());
+}
+
+const char* scalar_type_name(int8_t code) {
+  const ScalarType st = static_cast<ScalarType>(code);
+  return executorch::runtime::isValid(st) ? executorch::runtime::toString(st)
+                                          : "invalid";
+}
+
+// NNAPI has no rank-0 tensors: a 0-d ExecuTorch tensor travels as shape [1].
+bool is_scalar_as_vector(const Tensor& t, size_t operand_rank) {
+  return t.dim() == 0 && operand_rank == 1;
+}
+
+// Parses the compile specs; unknown keys are ignored (newer exporters may
+// add hints this runtime does not know).
+Error parse_compile_specs(ArrayRef<et::CompileSpec> specs,
+                          size_t* max_cached_shapes) {
+  *max_cached_shapes = kDefaultMaxCachedShapes;
+  for (const et::CompileSpec& spec : specs) {
+    if (spec.key == nullptr || std::strcmp(spec.key, kMaxCachedShapesKey) != 0) {
+      continue;
+    }
+    if (spec.value.buffer == nullptr || spec.value.nbytes != 4) {
+      NNAPI_LOG_ERROR("compile spec '%s' must be a 4-byte little-endian "
+                      "int32 (got %zu bytes)",
+                      kMaxCachedShapesKey, spec.value.nbytes);
+      return Error::InvalidArgument;
+    }
+    const uint8_t* b = static_cast<const uint8_t*>(spec.value.buffer);
+    const int32_t v = static_cast<int32_t>(
+        static_cast<uint32_t>(b[0]) | (static_cast<uint32_t>(b[1]) << 8) |
+        (static_cast<uint32_t>(b[2]) << 16) |
+        (static_cast<uint32_t>(b[3]) << 24));
+    if (v < 1) {
+      NNAPI_LOG_ERROR("compile spec '%s' must be at least 1 (got %d)",
+                      kMaxCachedShapesKey, v);
+      return Error::InvalidArgument;
+    }
+    *max_cached_shapes = static_cast<size_t>(v);
+  }
+  return Error::Ok;
+}
+
+// Finds or builds the compiled model for the evaluated sizes `values`.
+Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
+                      const CompiledModel** out) {
+  for (auto it = h->cache.begin(); it != h->cache.end(); ++it) {
+    if (it->key == values) {
+      h->cache.splice(h->cache.begin(), h->cache, it);
+      *out = h->cache.front().model.get();
+      return Error::Ok;
+    }
+  }
+  std::unique_ptr<CompiledModel> model;
+  const Error err = CompiledModel::build(h->api, *h->blob, values, &model);
+  if (err != Error::Ok) {
+    return err;
+  }
+  while (h->cache.size() >= h->max_cached_shapes) {
+    h->cache.pop_back();  // Least recently used.
+  }
+  h->cache.push_front(CacheEntry{std::move(values), std::move(model)});
+  *out = h->cache.front().model.get();
+  return Error::Ok;
+}
+
+class NnapiBackend final : public et::BackendInterface {
+ public:
+  bool is_available() const override {
+    std::string error;
+    if (nnapi_api(&error) == nullptr) {
+      NNAPI_LOG_ERROR(
+          "NNAPI is not available: %s (on a Linux host, install the host "
+          "driver or call executorch_nnapi.runtime.set_nnapi_library())",
+          error.c_str());
+      return false;
+    }
+    return true;
+  }
+
+  Result<et::DelegateHandle*> init(
+      et::BackendInitContext& context, FreeableBuffer* processed,
+      ArrayRef<et::CompileSpec> compile_specs) const override {
+    std::string error;
+    std::shared_ptr<const NnapiApi> api = nnapi_api(&error);
+    if (api == nullptr) {
+      NNAPI_LOG_ERROR("NNAPI is not available: %s", error.c_str());
+      return Error::NotSupported;
+    }
+    size_t max_cached_shapes = kDefaultMaxCachedShapes;
+    Error err = parse_compile_specs(compile_specs, &max_cached_shapes);
+    if (err != Error::Ok) {
+      return err;
+    }
+    std::unique_ptr<LoadedBlob> blob;
+    err = load_blob(processed, context.get_named_data_map(), &blob);
+    if (err != Error::Ok) {
+      return err;
+    }
+    const int64_t needed = blob->root()->min_feature_level();
+    if (needed > api->feature_level) {
+      NNAPI_LOG_ERROR(
+          "the model needs NNAPI feature level %s, but this NNAPI runtime "
+          "('%s') is at feature level %s: export the model for this feature "
+          "level or run it on a newer device",
+          nnapi_feature_level_name(needed).c_str(),
+          api->library_path.c_str(),
+          nnapi_feature_level_name(api->feature_level).c_str());
+      return Error::DelegateInvalidCompatibility;
+    }
+
+    std::unique_ptr<NnapiHandle> h(new (std::nothrow) NnapiHandle());
+    if (h == nullptr) {
+      NNAPI_LOG_ERROR("out of memory creating the delegate handle");
+      return Error::MemoryAllocationFailed;
+    }
+    h->api = std::move(api);
+    h->blob = std::move(blob);
+    h->max_cached_shapes = max_cached_shapes;
+
+    // Static shapes: compile once now, so a model the device rejects fails
+    // at load rather than at the first execute.
+    if (h->blob->shape_program().num_symbols() == 0) {
+      std::vector<int64_t> values;
+      if (!h->blob->shape_program().evaluate(h->blob->exported_input_dims(),
+                                             &values, &error)) {
+        NNAPI_LOG_ERROR("the blob's shape program fails for its own "
+                        "exported sizes: %s",
+                        error.c_str());
+        return Error::InvalidProgram;
+      }
+      const CompiledModel* model = nullptr;
+      err = lookup_or_build(h.get(), std::move(values), &model);
+      if (err != Error::Ok) {
+        return err;
+      }
+    }
+    return h.release();
+  }
+
+  Error execute(et::BackendExecutionContext& context, et::DelegateHandle* handle,
+                Span<EValue*> args) const override {
+    (void)context;
+    NnapiHandle* h = static_cast<NnapiHandle*>(handle);
+    if (h == nullptr || h->blob == nullptr) {
+      NNAPI_LOG_ERROR("execute called with an invalid delegate handle");
+      return Error::DelegateInvalidHandle;
+    }
+    std::lock_guard<std::mutex> lock(h->mutex);
+    const LoadedBlob& blob = *h->blob;
+    const size_t num_inputs = blob.inputs().size();
+    const size_t num_outputs = blob.outputs().size();
+    if (args.size() != num_inputs + num_outputs) {
+      NNAPI_LOG_ERROR("the delegate got %zu arguments, but its blob "
+                      "describes %zu inputs and %zu outputs",
+                      args.size(), num_inputs, num_outputs);
+      return Error::InvalidArgument;
+    }
+
+    // 1. Inputs: dtype and rank; collect sizes for the shape program.
+    InputDims dims(num_inputs);
+    for (size_t a = 0; a < num_inputs; ++a) {
+      const ArgumentInfo& arg = blob.inputs()[a];
+      if (!arg.is_tensor) {
+        continue;  // A SymInt: implied by the tensor sizes.
+      }
+      if (args[a] == nullptr || !args[a]->isTensor()) {
+        NNAPI_LOG_ERROR("input %zu must be a tensor", a);
+        return Error::InvalidArgument;
+      }
+      const Tensor& t = args[a]->toTensor();
+      if (static_cast<int8_t>(t.scalar_type()) != arg.scalar_type) {
+        NNAPI_LOG_ERROR("input %zu has dtype %s, but the model was exported "
+                        "for %s",
+                        a, executorch::runtime::toString(t.scalar_type()),
+                        scalar_type_name(arg.scalar_type));
+        return Error::InvalidArgument;
+      }
+      const auto* op_dims = blob.root()->operands()->Get(arg.operand)->dims();
+      const size_t rank = op_dims->size();
+      if (is_scalar_as_vector(t, rank)) {
+        dims[a].push_back(1);
+        continue;
+      }
+      if (static_cast<size_t>(t.dim()) != rank) {
+        NNAPI_LOG_ERROR("input %zu has rank %zd (shape %s), but the model "
+                        "was exported for rank %zu",
+                        a, static_cast<ssize_t>(t.dim()),
+                        format_dims(t).c_str(), rank);
+        return Error::InvalidArgument;
+      }
+      for (size_t d = 0; d < rank; ++d) {
+        dims[a].push_back(t.size(static_cast<ssize_t>(d)));
+      }
+    }
+
+    // 2. Sizes of everything, then the compiled model for them.
+    std::vector<int64_t> values;
+    std::string error;
+    if (!blob.shape_program().evaluate(dims, &values, &error)) {
+      NNAPI_LOG_ERROR_STR(error);
+      return Error::InvalidArgument;
+    }
+    const CompiledModel* model = nullptr;
+    Error err = lookup_or_build(h, std::move(values), &model);
+    if (err != Error::Ok) {
+      return err;
+    }
+
+    // 3. Bind inputs: their sizes must be exactly the model's (this also
+    // catches a static dimension that differs from the export).
+    std::vector<const void*> input_ptrs(num_inputs, nullptr);
+    for (size_t a = 0; a < num_inputs; ++a) {
+      const ArgumentInfo& arg = blob.inputs()[a];
+      if (!arg.is_tensor) {
+        continue;
+      }
+      const Tensor& t = args[a]->toTensor();
+      const std::vector<uint32_t>& want = model->input_dims(a);
+      bool same = static_cast<size_t>(dims[a].size()) == want.size();
+      for (size_t d = 0; same && d < want.size(); ++d) {
+        same = dims[a][d] == static_cast<int64_t>(want[d]);
+      }
+      if (!same) {
+        NNAPI_LOG_ERROR("input %zu has shape %s, but for these input sizes "
+                        "the model needs %s",
+                        a, format_dims(t).c_str(), format_dims(want).c_str());
+        return Error::InvalidArgument;
+      }
+      if (t.nbytes() != model->input_bytes(a)) {
+        NNAPI_LOG_ERROR("input %zu holds %zu bytes, but its NNAPI operand "
+                        "(%s) needs %zu: the exported dtype does not match "
+                        "the NNAPI type",
+                        a, t.nbytes(),
+                        blob.describe_operand(arg.operand).c_str(),
+                        model->input_bytes(a));
+        return Error::InvalidProgram;
+      }
+      input_ptrs[a] = t.const_data_ptr();
+    }
+
+    // 4. Outputs: resize to the evaluated dims, then bind.
+    std::vector<void*> output_ptrs(num_outputs, nullptr);
+    for (size_t o = 0; o < num_outputs; ++o) {
+      const ArgumentInfo& arg = blob.outputs()[o];
+      if (!arg.is_tensor) {
+        continue;
+      }
+      EValue* ev = args[num_inputs + o];
+      if (ev == nullptr || !ev->isTensor()) {
+        NNAPI_LOG_ERROR("output %zu must be a tensor", o);
+        return Error::InvalidArgument;
+      }
+      Tensor& t = ev->toTensor();
+      if (static_cast<int8_t>(t.scalar_type()) != arg.scalar_type) {
+        NNAPI_LOG_ERROR("output %zu has dtype %s, but the model was exported "
+                        "for %s",
+                        o, executorch::runtime::toString(t.scalar_type()),
+                        scalar_type_name(arg.scalar_type));
+        return Error::InvalidArgument;
+      }
+      const std::vector<uint32_t>& want = model->output_dims(o);
+      if (!is_scalar_as_vector(t, want.size())) {
+        if (static_cast<size_t>(t.dim()) != want.size()) {
+          NNAPI_LOG_ERROR("output %zu has rank %zd, but the model produces "
+                          "rank %zu",
+                          o, static_cast<ssize_t>(t.dim()), want.size());
+          return Error::InvalidArgument;
+        }
+        std::vector<SizesType> new_sizes(want.begin(), want.end());
+        err = executorch::runtime::resize_tensor(
+            t, ArrayRef<SizesType>(new_sizes.data(), new_sizes.size()));
+        if (err != Error::Ok) {
+          NNAPI_LOG_ERROR("cannot resize output %zu from %s to %s (error "
+                          "0x%x): the output's planned memory is too small "
+                          "or its shape is static",
+                          o, format_dims(t).c_str(), format_dims(want).c_str(),
+                          static_cast<unsigned>(err));
+          return err;
+        }
+      }
+      if (t.nbytes() != model->output_bytes(o)) {
+        NNAPI_LOG_ERROR("output %zu holds %zu bytes, but its NNAPI operand "
+                        "(%s) produces %zu: the exported dtype does not match "
+                        "the NNAPI type",
+                        o, t.nbytes(),
+                        blob.describe_operand(arg.operand).c_str(),
+                        model->output_bytes(o));
+        return Error::InvalidProgram;
+      }
+      output_ptrs[o] = t.mutable_data_ptr();
+    }
+
+    // 5. Run.
+    return model->execute(blob, input_ptrs, output_ptrs);
+  }
+
+  void destroy(et::DelegateHandle* handle) const override {
+    // Frees every compiled model, then the blob and the named data it kept.
+    delete static_cast<NnapiHandle*>(handle);
+  }
+};
+
+NnapiBackend& backend_instance() {
+  static NnapiBackend backend;
+  return backend;
+}
+
+// Registration at load time: loading the library (ctypes.CDLL on the host,
+// static linking with whole-archive on Android) is all it takes.
+const bool kRegistered = [] {
+  const et::Backend backend{kBackendName, &backend_instance()};
+  const Error err = et::register_backend(backend);
+  if (err != Error::Ok) {
+    NNAPI_LOG_ERROR("could not register the backend '%s' (error 0x%x); is "
+                    "another copy of it already loaded?",
+                    kBackendName, static_cast<unsigned>(err));
+    return false;
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace executorch_nnapi

@@ -1,0 +1,86 @@
+// The blob's shape program: symbolic sizes from torch.export, evaluated for
+// the actual input sizes at execute time (design.md, "Shapes").
+//
+// Every expression is a small stack program over int64. Symbols are defined
+// by an expression over the input dims and carry the [min, max] range the
+// model was exported with; DimChecks are equalities the inputs must satisfy;
+// the remaining expressions size operands and fill shape-valued constants.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nnapi_blob_generated.h"
+
+namespace executorch_nnapi {
+
+/// Sizes of the delegate's input arguments, by argument index (an empty
+/// vector for a non-tensor argument).
+using InputDims = std::vector<std::vector<int64_t>>;
+
+/// A validated, self-contained copy of a blob::ShapeProgram.
+class ShapeProgram {
+ public:
+  /// Deepest stack an expression may need (checked at init, so evaluation
+  /// can use a fixed array).
+  static constexpr size_t kMaxStackDepth = 64;
+
+  /// Copies and validates `program` (may be null: no symbols, no
+  /// expressions). `input_ranks[i]` is the rank of input argument i, or -1
+  /// when that argument is not a tensor. Returns false with a message in
+  /// *error when an index is out of range, an opcode is unknown or an
+  /// expression does not leave exactly one value on the stack.
+  bool init(const blob::ShapeProgram* program,
+            const std::vector<int>& input_ranks, std::string* error);
+
+  size_t num_symbols() const { return symbols_.size(); }
+  size_t num_expressions() const { return expressions_.size(); }
+
+  /// Human-readable text of expression `index` (for messages).
+  const std::string& expression_text(size_t index) const {
+    return expressions_[index].text;
+  }
+
+  /// Evaluates the program for the actual input sizes: computes the symbols
+  /// and checks them against their exported ranges, verifies the DimChecks,
+  /// then evaluates every expression into *values (one per expression).
+  /// `dims` must hold, for each tensor argument, as many sizes as its rank.
+  /// On failure returns false with a user-facing message in *error.
+  bool evaluate(const InputDims& dims, std::vector<int64_t>* values,
+                std::string* error) const;
+
+ private:
+  struct Instruction {
+    int op;
+    int32_t arg;
+    int64_t value;
+  };
+  struct Expression {
+    std::vector<Instruction> code;
+    std::string text;
+  };
+  struct SymbolDef {
+    std::string name;
+    int32_t definition;
+    int64_t min;
+    int64_t max;
+  };
+  struct Check {
+    uint32_t arg;
+    uint32_t dim;
+    int32_t expression;
+  };
+
+  bool validate_expression(size_t index, size_t symbols_visible,
+                           const std::vector<int>& input_ranks,
+                           std::string* error) const;
+  bool run(size_t index, const InputDims& dims, const int64_t* symbols,
+           int64_t* result, std::string* error) const;
+
+  std::vector<Expression> expressions_;
+  std::vector<SymbolDef> symbols_;
+  std::vector<Check> checks_;
+};
+
+}  // namespace executorch_nnapi

@@ -1,0 +1,229 @@
+"""Pooling, reductions, shape / data-movement, resize and bmm builders.
+
+Each op is lowered alone (several variants of one op share a module, to keep
+the number of lowerings — about 2 s each — small), after a convolution (NHWC
+path), with dynamic shapes, and at feature levels too low for it; delegated
+programs run through the C++ backend on the host driver and are compared with
+eager PyTorch.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch.export import Dim
+
+from op_harness import Lambda, check_delegated_and_matches, lower
+
+
+def randn(*shape: int) -> torch.Tensor:
+    return torch.randn(*shape, generator=_GEN)
+
+
+_GEN = torch.Generator().manual_seed(0)
+
+
+class BmmWithWeight(torch.nn.Module):
+    """bmm of an activation with another activation and with a parameter."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(2, 4, 3, generator=torch.Generator().manual_seed(1)))
+
+    def forward(self, a: torch.Tensor, b: torch.Tensor):
+        return torch.bmm(a, b), torch.bmm(b.transpose(1, 2).contiguous(), self.weight)
+
+
+# (id, module, inputs, NNAPI operations that must appear)
+ALONE = [
+    ("max_pool2d", Lambda(lambda x: (
+        F.max_pool2d(x, 2), F.max_pool2d(x, 3, 2, 1), F.max_pool2d(x, (3, 2), (2, 1), (1, 0)),
+        F.max_pool2d(x, 3, 2, ceil_mode=True), F.max_pool2d(x, 3, 2, 1, ceil_mode=True),
+        F.max_pool2d(x, 2, 3, 1, ceil_mode=True))),
+     (randn(1, 3, 9, 7),), ["MAX_POOL_2D"]),
+    ("avg_pool2d", Lambda(lambda x: (
+        F.avg_pool2d(x, 2), F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), F.avg_pool2d(x, 3, 2, 1),
+        F.avg_pool2d(x, (3, 2), 1, (1, 1)), F.avg_pool2d(x, 3, 2, 1, ceil_mode=True),
+        F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False), F.avg_pool2d(x, 2, ceil_mode=True))),
+     (randn(1, 3, 9, 7),), ["AVERAGE_POOL_2D", "PAD"]),
+    ("adaptive_avg_pool2d", Lambda(lambda x: (F.adaptive_avg_pool2d(x, (2, 2)), F.adaptive_avg_pool2d(x, (4, 1)))),
+     (randn(1, 3, 8, 6),), ["AVERAGE_POOL_2D"]),
+    ("adaptive_avg_pool2d_1x1", Lambda(lambda x: F.adaptive_avg_pool2d(x, 1)), (randn(2, 3, 5, 7),), ["MEAN"]),
+    ("sum", Lambda(lambda x: (x.sum(1), x.sum((0, 2), keepdim=True), x.sum(), x.sum(-1))),
+     (randn(2, 3, 4),), ["REDUCE_SUM"]),
+    ("amax", Lambda(lambda x: (x.amax(1), x.amax((0, 2), keepdim=True), x.amax(-1))),
+     (randn(2, 3, 4),), ["REDUCE_MAX"]),
+    ("cat", Lambda(lambda x, y, a, b: (torch.cat([x, y, x], -1), torch.cat([a, b], 1))),
+     (randn(2, 3), randn(2, 4), randn(1, 2, 4, 5), randn(1, 3, 4, 5)), ["CONCATENATION"]),
+    ("permute", Lambda(lambda x: x.permute(2, 0, 1)), (randn(2, 3, 4),), ["TRANSPOSE"]),
+    ("squeeze", Lambda(lambda x, s: (x.squeeze(), x.squeeze(2), x.squeeze((0, 2)), s.squeeze())),
+     (randn(1, 4, 1, 5), randn(1)), ["RESHAPE"]),
+    ("unsqueeze", Lambda(lambda x: (x.unsqueeze(0), x.unsqueeze(-1), x.unsqueeze(1))),
+     (randn(3, 4, 5),), ["RESHAPE"]),
+    ("slice", Lambda(lambda x: (x[:, 1:5:2], x[..., -3:], x[:, :-1], x[1:, ::3], x[:, 2:100])),
+     (randn(3, 6, 5),), ["STRIDED_SLICE"]),
+    ("select", Lambda(lambda x, v: (x[:, 1], x[-1], x[..., -2], v[2])),
+     (randn(3, 6, 5), randn(5)), ["STRIDED_SLICE"]),
+    ("split_chunk", Lambda(lambda x: (*torch.split(x, [2, 4], 1), *torch.chunk(x, 3, -1), torch.split(x, 4, 1)[1])),
+     (randn(2, 6, 7),), ["STRIDED_SLICE"]),
+    ("constant_pad", Lambda(lambda x, y: (F.pad(x, (1, 2, 0, 1)), F.pad(y, (1, 2, 3, 0, 1, 1), value=-1.5))),
+     (randn(2, 6, 4), randn(1, 2, 3, 4)), ["PAD", "PAD_V2"]),
+    ("upsample_nearest2d", Lambda(lambda x: (
+        F.interpolate(x, scale_factor=2), F.interpolate(x, size=(7, 5)), F.interpolate(x, scale_factor=(3, 1)))),
+     (randn(1, 3, 4, 6),), ["RESIZE_NEAREST_NEIGHBOR"]),
+    ("upsample_bilinear2d", Lambda(lambda x: (
+        F.interpolate(x, size=(7, 5), mode="bilinear"), F.interpolate(x, scale_factor=2, mode="bilinear"),
+        F.interpolate(x, size=(7, 5), mode="bilinear", align_corners=True),
+        F.interpolate(x, size=(3, 2), mode="bilinear"))),
+     (randn(1, 3, 4, 6),), ["RESIZE_BILINEAR"]),
+    ("bmm", BmmWithWeight(), (randn(2, 3, 4), randn(2, 4, 5)), ["MUL", "REDUCE_SUM"]),
+]
+
+
+@pytest.mark.parametrize("module, inputs, operations", [c[1:] for c in ALONE], ids=[c[0] for c in ALONE])
+def test_op_alone_is_delegated_and_matches(module, inputs, operations):
+    check_delegated_and_matches(module, inputs, expect_operations=operations)
+
+
+def test_bmm_emits_no_batch_matmul_before_feature_level_6():
+    lowered = check_delegated_and_matches(Lambda(torch.bmm), (randn(3, 2, 4), randn(3, 4, 6)), feature_level=29)
+    assert "BATCH_MATMUL" not in lowered.nnapi_operations
+
+
+# --- after a convolution: the value is NHWC and must stay so (one TRANSPOSE in, one per output) ---
+
+def _conv(cin: int, cout: int, kernel, **kwargs) -> torch.nn.Conv2d:
+    conv = torch.nn.Conv2d(cin, cout, kernel, **kwargs)
+    with torch.no_grad():
+        for p in conv.parameters():
+            p.copy_(randn(*p.shape))
+    return conv
+
+
+_CONV = _conv(3, 4, 3, padding=1)
+_CONV2 = _conv(3, 2, 1)
+
+NHWC_CASES = [
+    ("max_pool2d", Lambda(lambda x: F.max_pool2d(_CONV(x), 3, 2, 1, ceil_mode=True)), "MAX_POOL_2D", 2),
+    ("avg_pool2d", Lambda(lambda x: F.avg_pool2d(_CONV(x), 3, 2, 1)), "AVERAGE_POOL_2D", 2),
+    ("cat_channels", Lambda(lambda x: torch.cat([_CONV(x), _CONV2(x)], 1)), "CONCATENATION", 2),
+    # permute to NHWC is exactly the conv's physical order: only the input TRANSPOSE remains.
+    ("permute", Lambda(lambda x: _CONV(x).permute(0, 2, 3, 1)), "CONV_2D", 1),
+    ("slice_h", Lambda(lambda x: _CONV(x)[:, :, 2:-1]), "STRIDED_SLICE", 2),
+    ("upsample", Lambda(lambda x: F.interpolate(_CONV(x), scale_factor=2, mode="bilinear")), "RESIZE_BILINEAR", 2),
+    # select / reduce / squeeze away dims so that the rest is in PyTorch order already.
+    ("select_pad_sum_squeeze", Lambda(lambda x: (
+        _CONV(x)[:, 1], F.pad(_CONV2(x), (1, 0, 2, 1)), _CONV(x).sum((2, 3)), _CONV(x)[:, :, :1].squeeze(2))),
+     "STRIDED_SLICE", None),
+]
+
+
+@pytest.mark.parametrize("module, operation, transposes", [c[1:] for c in NHWC_CASES], ids=[c[0] for c in NHWC_CASES])
+def test_op_after_convolution_stays_nhwc(module, operation, transposes):
+    lowered = check_delegated_and_matches(module, (randn(1, 3, 8, 6),), expect_operations=[operation, "CONV_2D"])
+    if transposes is not None:
+        assert lowered.nnapi_operations.count("TRANSPOSE") == transposes, lowered.nnapi_operations
+
+
+def test_conv_then_squeeze_reshapes_without_transpose():
+    conv = _conv(3, 4, (3, 1))
+    lowered = check_delegated_and_matches(Lambda(lambda x: conv(x).squeeze(2)), (randn(1, 3, 3, 6),))
+    # One TRANSPOSE for the input, one to bring [N, W, C] back to [N, C, W]; none before the RESHAPE.
+    ops = lowered.nnapi_operations
+    assert ops.count("TRANSPOSE") == 2 and ops.index("RESHAPE") < ops.index("TRANSPOSE", 1), ops
+
+
+# --- dynamic shapes ---
+
+_H, _W = Dim("h", min=4, max=40), Dim("w", min=4, max=40)
+_SIZES = [(9, 7), (4, 40), (16, 5)]
+
+
+def _runs(*shapes_of_hw):
+    return [tuple(randn(*shape(h, w)) for shape in shapes_of_hw) for h, w in _SIZES]
+
+
+DYNAMIC_CASES = [
+    ("pooling", Lambda(lambda x: (F.max_pool2d(x, 3, 2, 1), F.avg_pool2d(x, 3, 2, 1), F.avg_pool2d(x, 2),
+                                  F.adaptive_avg_pool2d(x, 1))),
+     [lambda h, w: (1, 3, h, w)], ({2: _H, 3: _W},), ["MAX_POOL_2D", "AVERAGE_POOL_2D", "PAD"]),
+    ("cat_slice_pad", Lambda(lambda x, y: (torch.cat([x, y], 2), x[:, :, 1:-1], x[:, :, ::2, 1:3],
+                                           F.pad(x, (1, 2, 0, 1)), F.pad(y, (2, 0), value=0.5))),
+     [lambda h, w: (1, 3, h, w), lambda h, w: (1, 3, h + 3, w)], ({2: _H, 3: _W}, {2: _H + 3, 3: _W}),
+     ["CONCATENATION", "STRIDED_SLICE", "PAD", "PAD_V2"]),
+    ("upsample", Lambda(lambda x: (F.interpolate(x, scale_factor=2), F.interpolate(x, scale_factor=2, mode="bilinear"),
+                                   F.interpolate(x, scale_factor=3, mode="bilinear", align_corners=True))),
+     [lambda h, w: (1, 2, h, w)], ({2: _H, 3: _W},), ["RESIZE_NEAREST_NEIGHBOR", "RESIZE_BILINEAR"]),
+]
+
+
+@pytest.mark.parametrize("module, shapes, dynamic, operations", [c[1:] for c in DYNAMIC_CASES],
+                         ids=[c[0] for c in DYNAMIC_CASES])
+def test_dynamic_shapes(module, shapes, dynamic, operations):
+    runs = _runs(*shapes)
+    lowered = check_delegated_and_matches(module, runs[0], run_inputs=runs, dynamic_shapes=(dynamic,),
+                                          expect_operations=operations)
+    assert lowered.blobs[0].symbols, "the blob has no symbolic dims"
+
+
+def test_dynamic_ceil_mode_pooling():
+    # PyTorch guards ceil_mode output sizes on parity, so the sizes are odd: 2k - 1.
+    kh, kw = Dim("kh", min=3, max=20), Dim("kw", min=3, max=20)
+    module = Lambda(lambda x: (F.max_pool2d(x, 3, 2, 1, ceil_mode=True), F.avg_pool2d(x, 3, 2, 1, ceil_mode=True)))
+    runs = [(randn(1, 2, h, w),) for h, w in [(9, 7), (5, 39), (17, 11)]]
+    check_delegated_and_matches(module, runs[0], run_inputs=runs, dynamic_shapes=(({2: 2 * kh - 1, 3: 2 * kw - 1},),))
+
+
+# --- refusals: the node stays on the CPU, with the reason ---
+
+def _reasons(lowered) -> dict[str, list[str]]:
+    reasons: dict[str, list[str]] = {}
+    for d in lowered.partitioner.decisions:
+        if not d.supported:
+            reasons.setdefault(d.op, []).append(d.reason)
+    return reasons
+
+
+REFUSALS = [
+    # (id, feature level, module, inputs, {op: [substring of each reason]})
+    ("api29", 29, Lambda(lambda x: (F.interpolate(x, size=(7, 5), mode="bilinear"),
+                                    F.interpolate(x, size=(7, 5), mode="bilinear", align_corners=True))),
+     (randn(1, 3, 4, 6),),
+     {"aten.upsample_bilinear2d.vec": ["needs API 30"] * 2}),
+    ("api28", 28, Lambda(lambda x, a, b: (x.sum(1), x.amax(1), F.interpolate(x, scale_factor=2),
+                                          F.pad(x, (1, 1), value=2.0), torch.bmm(a, b))),
+     (randn(1, 3, 4, 6), randn(2, 3, 4), randn(2, 4, 5)),
+     {"aten.sum.dim_IntList": ["needs API 29"], "aten.amax.default": ["needs API 29"],
+      "aten.upsample_nearest2d.vec": ["needs API 29"],
+      "aten.constant_pad_nd.default": ["(PAD_V2) needs API 29"], "aten.bmm.default": ["needs API 29"]}),
+    ("api27", 27, Lambda(lambda x, y: (F.pad(x, (1, 1)), F.avg_pool2d(x, 3, 1, 1), y[:, 1:3], y[:, 1],
+                                       y.permute(1, 0, 2), torch.split(y, [2, 1], 1)[0])),
+     (randn(1, 3, 4, 6), randn(2, 3, 4)),
+     {"aten.constant_pad_nd.default": ["(PAD) needs API 28"],
+      "aten.avg_pool2d.default": ["count_include_pad=True and padding > 0 (explicit PAD) needs API 28"],
+      "aten.slice_copy.Tensor": ["(STRIDED_SLICE) needs API 28"], "aten.select_copy.int": ["needs API 28"],
+      "aten.permute_copy.default": ["needs API 28"], "aten.split_with_sizes_copy.default": ["needs API 28"]}),
+    ("attributes", 30, Lambda(lambda x, v, a, b: (
+        F.max_pool2d(x, 2, dilation=2), *F.max_pool2d(x, 2, return_indices=True), F.avg_pool2d(x, 2, divisor_override=3),
+        F.adaptive_avg_pool2d(x, (3, 3)), F.pad(x, (-1, 1)), F.interpolate(v, scale_factor=1.7), torch.bmm(a, b))),
+     (randn(1, 2, 8, 8), randn(1, 2, 5, 5), randn(2, 256, 256), randn(2, 256, 256)),
+     {"aten.max_pool2d_with_indices.default": ["dilated pooling", "indices output is used"],
+      "aten.avg_pool2d.default": ["divisor_override"],
+      "aten._adaptive_avg_pool2d.default": ["from 8x8 to 3x3"],
+      "aten.constant_pad_nd.default": ["negative padding"],
+      "aten.upsample_nearest2d.vec": ["scale_factor 1.7"],
+      "aten.bmm.default": ["> 2^24"]}),
+]
+
+
+@pytest.mark.parametrize("level, module, inputs, expected", [c[1:] for c in REFUSALS], ids=[c[0] for c in REFUSALS])
+def test_refused_with_reason(level, module, inputs, expected):
+    lowered = lower(module, inputs, feature_level=level)
+    reasons = _reasons(lowered)
+    for op, fragments in expected.items():
+        assert op in lowered.cpu_ops, f"{op} was delegated; CPU ops: {lowered.cpu_ops}"
+        got = reasons.get(op, [])
+        assert len(got) == len(fragments), f"{op}: reasons {got}, expected {fragments}"
+        for fragment in fragments:
+            assert any(fragment in r for r in got), f"{op}: no reason mentions {fragment!r}: {got}"
