@@ -17,7 +17,7 @@ from executorch_nnapi.runtime.host_driver.operations import OPERATION_NAMES
 # Result codes.
 NO_ERROR, UNEXPECTED_NULL, BAD_DATA, OP_FAILED, BAD_STATE, OUTPUT_INSUFFICIENT_SIZE = 0, 3, 4, 5, 6, 8
 # Operand types.
-FLOAT32, INT32, BOOL, FLOAT16 = 0, 1, 6, 10
+FLOAT32, INT32, BOOL = 0, 1, 6
 TF32, TI32, QA8, TF16 = 3, 4, 5, 8
 OP = {name: code for code, name in OPERATION_NAMES.items()}
 FL6 = 1000006
@@ -36,6 +36,11 @@ def _signatures(lib: ctypes.CDLL) -> None:
         "ANeuralNetworksModel_finish": (p,),
         "ANeuralNetworksModel_addOperand": (p, POINTER(OperandType)),
         "ANeuralNetworksModel_setOperandValue": (p, c_int32, p, c_size_t),
+        "ANeuralNetworksModel_setOperandValueFromMemory": (p, c_int32, p, c_size_t, c_size_t),
+        "ANeuralNetworksMemory_createFromFd": (c_size_t, c_int, c_int, c_size_t, p),
+        "ANeuralNetworksMemory_free": (p,),
+        "ANeuralNetworksExecution_setInputFromMemory": (p, c_int32, POINTER(OperandType), p, c_size_t, c_size_t),
+        "ANeuralNetworksExecution_setOutputFromMemory": (p, c_int32, POINTER(OperandType), p, c_size_t, c_size_t),
         "ANeuralNetworksModel_addOperation": (p, c_int32, c_uint32, POINTER(c_uint32), c_uint32, POINTER(c_uint32)),
         "ANeuralNetworksModel_identifyInputsAndOutputs": (p, c_uint32, POINTER(c_uint32), c_uint32,
                                                           POINTER(c_uint32)),
@@ -691,6 +696,29 @@ def test_start_compute_event_and_dynamic_output_shape(lib, driver):
     torch.testing.assert_close(big[:4], torch.tanh(x))
 
 
+def test_operation_with_runtime_parameters_is_validated_at_execution(lib, driver):
+    m = Model(lib)
+    a, shape, out = m.tensor([2, 6]), m.tensor([2], TI32), m.tensor([0, 0])
+    m.op("RESHAPE", [a, shape], [out])
+    m.io([a, shape], [out])
+    m.finish()
+    comp = m.compile()
+    x = torch.arange(12.0).reshape(2, 6)
+    for new_shape, expect in (([3, -1], NO_ERROR), ([5, -1], BAD_DATA)):
+        ex = Execution(lib, comp)
+        ex.set_input(0, x)
+        ex.set_input(1, torch.tensor(new_shape, dtype=torch.int32))
+        y = torch.empty(12)
+        ex.set_output(0, y)
+        assert ex.compute() == expect, _last(lib)
+        if expect == NO_ERROR:
+            dims = (c_uint32 * 2)()
+            assert lib.ANeuralNetworksExecution_getOutputOperandDimensions(ex.handle, 0, dims) == NO_ERROR
+            assert list(dims) == [3, 4] and torch.equal(y, x.reshape(-1))
+        else:
+            assert "cannot reshape [2, 6] (12 elements) to [5, -1]" in driver.last_error
+
+
 def test_large_constants_are_read_at_finish(lib, driver):
     m = Model(lib)
     a, out = m.tensor([64]), m.tensor([64])
@@ -703,6 +731,41 @@ def test_large_constants_are_read_at_finish(lib, driver):
     (res,) = m.run([torch.ones(64)], [[64]])
     assert torch.equal(res, torch.full((64,), 2.0))
     m.set_value(w, b"\0" * 12, expect=BAD_STATE)
+
+
+def test_fd_memory_for_constants_inputs_and_outputs(lib, driver, tmp_path):
+    import mmap
+    import os
+
+    weights = torch.arange(8, dtype=torch.float32)
+    path = tmp_path / "memory.bin"
+    path.write_bytes(weights.numpy().tobytes() + bytes(mmap.PAGESIZE - 32) + torch.ones(8).numpy().tobytes()
+                     + bytes(32))
+    fd = os.open(path, os.O_RDWR)
+    mem = c_void_p()
+    try:
+        assert lib.ANeuralNetworksMemory_createFromFd(mmap.PAGESIZE + 64, 3, fd, 0, byref(mem)) == NO_ERROR, \
+            _last(lib)
+    finally:
+        os.close(fd)  # the driver keeps its mapping
+    m = Model(lib)
+    a, w, out = m.tensor([8]), m.tensor([8]), m.tensor([8])
+    assert lib.ANeuralNetworksModel_setOperandValueFromMemory(m.handle, w, mem, 2, 32) == BAD_DATA  # misaligned
+    assert lib.ANeuralNetworksModel_setOperandValueFromMemory(m.handle, w, mem, 0, 32) == NO_ERROR
+    m.op("ADD", [a, w, m.i32(0)], [out])
+    m.io([a], [out])
+    m.finish()
+    ex = Execution(lib, m.compile())
+    assert lib.ANeuralNetworksExecution_setInputFromMemory(ex.handle, 0, None, mem, mmap.PAGESIZE, 32) == NO_ERROR
+    assert lib.ANeuralNetworksExecution_setOutputFromMemory(ex.handle, 0, None, mem, mmap.PAGESIZE + 64, 32) \
+        == BAD_DATA  # past the end
+    assert lib.ANeuralNetworksExecution_setOutputFromMemory(ex.handle, 0, None, mem, mmap.PAGESIZE + 32, 32) \
+        == NO_ERROR
+    lib.ANeuralNetworksMemory_free(mem)  # still referenced by the model and the execution
+    assert ex.compute() == NO_ERROR, _last(lib)
+    data = path.read_bytes()
+    result = torch.frombuffer(bytearray(data[mmap.PAGESIZE + 32:mmap.PAGESIZE + 64]), dtype=torch.float32)
+    assert torch.equal(result, weights + 1)
 
 
 def test_quantized_compute_not_implemented_yet(lib, driver):
@@ -751,16 +814,27 @@ def test_null_arguments(lib, driver):
     lib.ANeuralNetworksModel_free(None)  # a no-op
 
 
-def test_counters(lib, driver):
+def test_counters_and_handles(lib, driver):
     driver.reset_counters()
+    live = driver.live_handles()
     m = Model(lib)
     a, out = m.tensor([2]), m.tensor([2])
     m.op("RELU", [a], [out])
     m.io([a], [out])
-    m.run([torch.ones(2)], [[2]])
-    assert (driver.models_finished, driver.compilations_finished, driver.executions_computed) == (1, 1, 1)
+    m.finish()
+    comp = m.compile()
+    for _ in range(2):
+        ex = Execution(lib, comp)
+        ex.set_input(0, torch.ones(2))
+        ex.set_output(0, torch.empty(2))
+        assert ex.compute() == NO_ERROR
+        lib.ANeuralNetworksExecution_free(ex.handle)
+    assert (driver.models_finished, driver.compilations_finished, driver.executions_computed) == (1, 1, 2)
     driver.reset_counters()
     assert driver.executions_computed == 0
+    lib.ANeuralNetworksCompilation_free(comp)
+    lib.ANeuralNetworksModel_free(m.handle)
+    assert driver.live_handles() == live
 
 
 # -- devices --------------------------------------------------------------------------------------------

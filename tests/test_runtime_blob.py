@@ -11,6 +11,7 @@ The end-to-end tests at the bottom run a hand-made ADD model on the host NNAPI d
 
 from __future__ import annotations
 
+import functools
 import os
 import struct
 import zlib
@@ -22,6 +23,7 @@ import pytest
 import torch
 from torch.export import Dim, export
 
+from executorch.exir._serialize._named_data_store import NamedDataStore
 from executorch.exir import EdgeCompileConfig, ExecutorchBackendConfig, to_edge
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 from executorch.exir.lowered_backend_module import LoweredBackendModule
@@ -297,17 +299,44 @@ def make_pte_with_blob(
     compile_specs: Sequence[CompileSpec] = (),
     dynamic: bool = True,
     extract_delegate_segments: bool = True,
+    named_data: Sequence[tuple] = (),
 ) -> bytes:
     """A .pte whose only delegate call (x [n,4] -> [n,4]) carries ``blob`` as processed bytes.
+
+    ``named_data`` holds (key, bytes) pairs put into the program's named data map.
 
     The LoweredBackendModule is built directly, without exir's BackendDetails registry
     (which looks backends up by class name and would clash with the project's own
     ``NnapiBackend`` preprocess class); the runtime only sees the id "NnapiBackend".
     """
+    return _make_pte(blob, tuple((spec.key, spec.value) for spec in compile_specs), dynamic,
+                     extract_delegate_segments, tuple(named_data))
+
+
+def _dynamic_shapes(dynamic: bool):
+    return {"x": {0: Dim("n", min=1, max=16)}} if dynamic else None
+
+
+@functools.lru_cache(maxsize=None)
+def _inner_program(dynamic: bool):
+    # What the delegate stands for; only traced through, never run.
+    return to_edge(export(_AddConst(), (torch.randn(3, 4),), dynamic_shapes=_dynamic_shapes(dynamic))).exported_program()
+
+
+@functools.lru_cache(maxsize=64)
+def _make_pte(blob: bytes, compile_specs: tuple, dynamic: bool, extract_delegate_segments: bool,
+              named_data: tuple) -> bytes:
     x = torch.randn(3, 4)
-    dynamic_shapes = {"x": {0: Dim("n", min=1, max=16)}} if dynamic else None
-    edge = to_edge(export(_AddConst(), (x,), dynamic_shapes=dynamic_shapes))
-    lowered = LoweredBackendModule(edge.exported_program(), "NnapiBackend", blob, list(compile_specs))
+    dynamic_shapes = _dynamic_shapes(dynamic)
+    specs = [CompileSpec(key, value) for key, value in compile_specs]
+    store = None
+    if named_data:
+        data_store = NamedDataStore()
+        for key, data in named_data:
+            data_store.add_named_data(key, data, alignment=16)
+        store = data_store.get_named_data_store_output()
+    lowered = LoweredBackendModule(_inner_program(dynamic), "NnapiBackend", blob, specs,
+                                   named_data_store_output=store)
     program = to_edge(
         export(_CallDelegate(lowered), (x,), dynamic_shapes=dynamic_shapes),
         compile_config=EdgeCompileConfig(_check_ir_validity=False),
@@ -401,24 +430,26 @@ def test_flipped_byte_is_refused(nnapi_shim: str, capfd, where: str) -> None:
         "crc_field": crc32_field_position(blob) + 1,
         "last": len(blob) - 1,
     }[where]
-    damaged = bytearray(blob)
-    damaged[pos] ^= 0x10
     needle = "file identifier is 'N^AB'" if where == "identifier" else "corrupted"
-    assert_refused(make_pte_with_blob(bytes(damaged)), capfd, REFUSAL, needle)
+    assert_refused(_pte_with_flipped_blob_byte(blob, pos, 0x10), capfd, REFUSAL, needle)
+
+
+def _pte_with_flipped_blob_byte(blob: bytes, pos: int, mask: int) -> bytes:
+    # Building a .pte per damaged blob is slow; the processed bytes are stored verbatim
+    # in the delegate segment, so patch them inside one .pte instead.
+    pte = bytearray(make_pte_with_blob(blob))
+    start = pte.find(blob)
+    assert start >= 0 and pte.find(blob, start + 1) < 0
+    pte[start + pos] ^= mask
+    return bytes(pte)
 
 
 def test_every_single_byte_flip_is_refused_without_crash(nnapi_shim: str) -> None:
-    # Exhaustive over positions (one .pte per flip would be slow: patch the processed
-    # bytes inside one .pte instead, they are stored verbatim).
     blob = build_blob(add_blob_spec())
-    pte = make_pte_with_blob(blob)
-    start = pte.find(blob)
-    assert start >= 0
     for pos in range(len(blob)):
-        damaged = bytearray(pte)
-        damaged[start + pos] ^= 0x01
+        backend_library.clear_last_error()
         with pytest.raises(RuntimeError):
-            load_forward(bytes(damaged))
+            load_forward(_pte_with_flipped_blob_byte(blob, pos, 0x01))
         message = backend_library.last_error()
         assert message.startswith(REFUSAL), (pos, message)
 
@@ -511,6 +542,30 @@ def test_semantically_invalid_blob_is_refused(nnapi_shim: str, capfd, case: str)
     assert_refused(make_pte_with_blob(build_blob(_broken(mutate))), capfd, REFUSAL, needle)
 
 
+def named_const_spec(key: str = "c", dynamic: bool = True) -> BlobSpec:
+    spec = add_blob_spec(dynamic=dynamic)
+    spec.operands[1] = OperandSpec(TENSOR_FLOAT32, [1, 4], source=SRC_NAMED, named_data_key=key,
+                                   debug_name="c")
+    return spec
+
+
+CONST_BYTES = CONST.numpy().astype("<f4").tobytes()
+
+
+def test_named_data_blob_loads(nnapi_shim: str) -> None:
+    load_forward(make_pte_with_blob(build_blob(named_const_spec()), named_data=[("c", CONST_BYTES)]))
+
+
+def test_named_data_of_wrong_size_is_refused(nnapi_shim: str, capfd) -> None:
+    pte = make_pte_with_blob(build_blob(named_const_spec()), named_data=[("c", CONST_BYTES[:8])])
+    assert_refused(pte, capfd, REFUSAL, "named data 'c' has 8 bytes but the operand's type needs 16")
+
+
+def test_named_data_key_not_found_is_refused(nnapi_shim: str, capfd) -> None:
+    pte = make_pte_with_blob(build_blob(named_const_spec("weights")), named_data=[("c", CONST_BYTES)])
+    assert_refused(pte, capfd, REFUSAL, "needs the named data 'weights'")
+
+
 def test_bad_compile_spec_is_refused(nnapi_shim: str, capfd) -> None:
     pte = make_pte_with_blob(build_blob(add_blob_spec()),
                              compile_specs=[CompileSpec("max_cached_shapes", b"\x01\x00")])
@@ -562,6 +617,13 @@ def test_static_add_runs(driver: str) -> None:
     torch.testing.assert_close(out, x + CONST)
 
 
+def test_add_with_named_data_runs(driver: str) -> None:
+    method = load_forward(make_pte_with_blob(build_blob(named_const_spec()), named_data=[("c", CONST_BYTES)]))
+    for n in [2, 7]:
+        x = torch.randn(n, 4)
+        torch.testing.assert_close(method.execute([x])[0], x + CONST)
+
+
 def test_dynamic_add_runs_for_several_sizes(driver: str) -> None:
     # Two cache slots, four sizes, revisited: exercises build, hit and eviction.
     pte = make_pte_with_blob(build_blob(add_blob_spec()),
@@ -600,3 +662,46 @@ def test_dim_check_failure_is_reported(driver: str, capfd) -> None:
         method.execute([torch.randn(5, 4)])
     expected = "input 0 dimension 0 is 5 but the exported program requires it to equal 2*(s0//2) = 4"
     assert expected in capfd.readouterr().err
+
+
+# Each expression evaluates to 4 (= x.size(1)) only with Python's integer semantics.
+PYTHON_ARITHMETIC = {
+    "-(-7 // 2)": [(PUSH_CONST, 0, -7), (PUSH_CONST, 0, 2), (FLOOR_DIV, 0, 0), (NEG, 0, 0)],
+    "-1 % 5": [(PUSH_CONST, 0, -1), (PUSH_CONST, 0, 5), (MOD, 0, 0)],
+    "-(7 % -3) + 2": [(PUSH_CONST, 0, 7), (PUSH_CONST, 0, -3), (MOD, 0, 0), (NEG, 0, 0),
+                      (PUSH_CONST, 0, 2), (ADD, 0, 0)],
+    "ceil(7 / 2)": [(PUSH_CONST, 0, 7), (PUSH_CONST, 0, 2), (CEIL_DIV, 0, 0)],
+    "ceil(-9 / -2) - 1": [(PUSH_CONST, 0, -9), (PUSH_CONST, 0, -2), (CEIL_DIV, 0, 0),
+                          (PUSH_CONST, 0, 1), (SUB, 0, 0)],
+    "max(min(9, 4), 1)": [(PUSH_CONST, 0, 9), (PUSH_CONST, 0, 4), (MIN, 0, 0), (PUSH_CONST, 0, 1),
+                          (MAX, 0, 0)],
+    "3 * 2 - 2": [(PUSH_CONST, 0, 3), (PUSH_CONST, 0, 2), (MUL, 0, 0), (PUSH_CONST, 0, 2), (SUB, 0, 0)],
+}
+
+
+def test_shape_arithmetic_follows_python(driver: str) -> None:
+    spec = add_blob_spec()
+    for text, code in PYTHON_ARITHMETIC.items():
+        spec.checks.append((0, 1, len(spec.expressions)))
+        spec.expressions.append(ExprSpec(code, text))
+    method = load_forward(make_pte_with_blob(build_blob(spec)))
+    x = torch.randn(3, 4)
+    torch.testing.assert_close(method.execute([x])[0], x + CONST)
+
+
+@pytest.mark.parametrize("code, text, needle", [
+    ([(PUSH_INPUT_DIM, 0, 0), (PUSH_CONST, 0, 0), (FLOOR_DIV, 0, 0)], "s0 // 0", "s0 // 0 divides by zero"),
+    ([(PUSH_INPUT_DIM, 0, 0), (PUSH_CONST, 0, 0), (MOD, 0, 0)], "s0 % 0", "s0 % 0 divides by zero"),
+    ([(PUSH_CONST, 0, 2**63 - 1), (PUSH_INPUT_DIM, 0, 0), (ADD, 0, 0)], "big + s0", "big + s0 overflows int64"),
+])
+def test_shape_evaluation_errors_are_reported(nnapi_shim: str, capfd, code, text: str, needle: str) -> None:
+    # Evaluated at execute, before any NNAPI call: no driver needed.
+    spec = add_blob_spec()
+    spec.checks.append((0, 1, len(spec.expressions)))
+    spec.expressions.append(ExprSpec(code, text))
+    method = load_forward(make_pte_with_blob(build_blob(spec)))
+    capfd.readouterr()
+    with pytest.raises(RuntimeError):
+        method.execute([torch.randn(3, 4)])
+    assert needle in capfd.readouterr().err
+    assert needle in backend_library.last_error()

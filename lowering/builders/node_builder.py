@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 import torch
@@ -35,13 +36,20 @@ class CheckContext:
 
     def is_constant(self, node: Any) -> bool:
         """Whether ``node`` is a parameter, buffer or lifted constant (known at lowering time)."""
-        from executorch.backends.transforms.utils import is_param_node
-
         if not isinstance(node, Node):
             return False
-        if node.op == "placeholder" and self.exported_program is not None:
-            return is_param_node(self.exported_program, node)
+        if node.op == "placeholder":
+            return node.name in self._constant_placeholders
         return node.op == "get_attr"
+
+    @functools.cached_property
+    def _constant_placeholders(self) -> frozenset[str]:
+        # Computed once: torch's is_param/is_buffer rebuild their lookups on every call.
+        sig = getattr(self.exported_program, "graph_signature", None)
+        if sig is None:
+            return frozenset()
+        return frozenset(sig.inputs_to_parameters) | frozenset(sig.inputs_to_buffers) | frozenset(
+            sig.inputs_to_lifted_tensor_constants)
 
     def constant(self, node: Node) -> torch.Tensor | None:
         from executorch.backends.transforms.utils import get_param_tensor

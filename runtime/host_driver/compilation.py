@@ -7,14 +7,17 @@ materialized once in an environment template. Running the plan is then a tight l
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Callable, Optional, Sequence
 
 import torch
 
-from .errors import OP_FAILED, DriverError, bad_data, bad_state, op_failed
+from .errors import OP_FAILED, DriverError, bad_data, bad_state, op_failed, summarize_exception
 from .model import CONSTANT, Model, Operation, merge_dims, validate_operation
 from .operand_types import QUANTIZED, TENSOR_FLOAT16, TORCH_DTYPE, OperandType, type_name
 from .operations.common import RUN, OperandSource
+
+logger = logging.getLogger("executorch_nnapi.host_driver")
 
 PREFER_LOW_POWER, PREFER_FAST_SINGLE_ANSWER, PREFER_SUSTAINED_SPEED = 0, 1, 2
 PRIORITY_LOW, PRIORITY_MEDIUM, PRIORITY_HIGH = 90, 100, 110
@@ -123,7 +126,8 @@ class Plan:
             except DriverError as e:
                 raise DriverError(e.code, f"{op.name} (operation #{op.index}): {e.message}") from None
             except Exception as e:  # a kernel failure is the execution's failure
-                raise op_failed(f"{op.name} (operation #{op.index}) failed: {type(e).__name__}: {e}") from e
+                logger.debug("%s (operation #%d) failed", op.name, op.index, exc_info=True)
+                raise op_failed(f"{op.name} (operation #{op.index}) failed: {summarize_exception(e, 1)}") from e
             for o, t, s, dt in zip(st.outs, results, shapes, st.dtypes):
                 if t.shape != s or t.dtype != dt:
                     raise op_failed(f"host driver bug: {op.name} (operation #{op.index}) produced "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import traceback
+
 NO_ERROR = 0
 OUT_OF_MEMORY = 1
 INCOMPLETE = 2
@@ -70,3 +72,10 @@ def feature_level_name(level: int) -> str:
     if level > 1000000:
         return f"FL{level - 1000000} ({level})"
     return str(level)
+
+
+def summarize_exception(e: BaseException, frames: int = 3) -> str:
+    """'Type: message [at innermost (file:line) <- caller ...]' for last_error."""
+    tb = traceback.extract_tb(e.__traceback__)[-frames:]
+    where = " <- ".join(f"{f.name} ({f.filename.rsplit('/', 1)[-1]}:{f.lineno})" for f in reversed(tb))
+    return f"{type(e).__name__}: {e}" + (f" [at {where}]" if where else "")

@@ -155,7 +155,6 @@ class Model:
         self.shapes: list[Optional[tuple[int, ...]]] = []
         self.values: list[Any] = []
         self.params: list[Optional[Params]] = []
-        self.static = False
 
     # -- building ---------------------------------------------------------------------------------
     def _modifiable(self) -> None:
@@ -379,8 +378,6 @@ class Model:
             self.params[k] = c.p
             for j, idx in enumerate(op.outs):
                 self.shapes[idx] = merge_dims(op, j, idx, self.operands[idx].type.dims, c.out_dims[j])
-        self.static = all(p is not None for p in self.params) and all(
-            self.operands[i].type.fully_specified for i in self.inputs)
 
     # -- queries ----------------------------------------------------------------------------------
     def operation_supported(self, op: Operation) -> bool:
@@ -388,11 +385,4 @@ class Model:
         if op.module.QUANT_COMPUTE:
             return True
         return not any(self.operands[i].type.type in QUANTIZED for i in (*op.ins, *op.outs))
-
-    def expected_dtype(self, idx: int) -> Optional[torch.dtype]:
-        t = self.operands[idx].type.type
-        return TORCH_DTYPE.get(t)
-
-    def describe_operand(self, idx: int) -> str:
-        return f"operand {idx} ({self.operands[idx].type.describe()})"
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import ctypes
 import logging
-import traceback
 from ctypes import c_bool, c_float, c_int, c_int32, c_int64, c_size_t, c_uint16, c_uint32, c_uint64, c_void_p
 from typing import Any, Callable, Optional
 
 from . import cmem
 from .compilation import BYTE_SIZE_OF_CACHE_TOKEN, Compilation
 from .driver import DEVICE_TYPE_CPU, Device, HostDriver, Memory
-from .errors import OP_FAILED, DriverError, bad_data, bad_state, feature_level_name, unexpected_null
+from .errors import (
+    OP_FAILED, DriverError, bad_data, bad_state, feature_level_name, summarize_exception, unexpected_null,
+)
 from .execution import (
     COMPUTING, DEFAULT_LOOP_TIMEOUT_NS, MAXIMUM_LOOP_TIMEOUT_NS, Burst, Event, Execution,
 )
@@ -546,12 +547,6 @@ _PASSIVE = frozenset({"executorch_nnapi_host_last_error", "ANeuralNetworks_getRu
                       "ANeuralNetworks_getDefaultLoopTimeout", "ANeuralNetworks_getMaximumLoopTimeout"})
 
 
-def _summary(e: BaseException) -> str:
-    frames = traceback.extract_tb(e.__traceback__)[-3:]
-    where = " <- ".join(f"{f.name} ({f.filename.rsplit('/', 1)[-1]}:{f.lineno})" for f in reversed(frames))
-    return f"{type(e).__name__}: {e} [at {where}]"
-
-
 def _wrap(driver: HostDriver, name: str, since: int, restype: Any, fn: Callable) -> Callable:
     """Serialize, gate by feature level, and turn every exception into a result code."""
     if restype is None:
@@ -560,7 +555,7 @@ def _wrap(driver: HostDriver, name: str, since: int, restype: Any, fn: Callable)
                 try:
                     fn(*args)
                 except BaseException as e:  # never raise into C
-                    driver.last_error = f"{name}: internal error: {_summary(e)}"
+                    driver.last_error = f"{name}: internal error: {summarize_exception(e)}"
                     logger.exception("%s failed", name)
         return void_call
 
@@ -586,7 +581,7 @@ def _wrap(driver: HostDriver, name: str, since: int, restype: Any, fn: Callable)
             except DriverError as e:
                 return driver.record(name, e)
             except BaseException as e:  # never raise into C
-                driver.last_error = f"{name}: internal error: {_summary(e)}"
+                driver.last_error = f"{name}: internal error: {summarize_exception(e)}"
                 logger.exception("%s failed", name)
                 return OP_FAILED
     return call

@@ -206,26 +206,40 @@ std::shared_ptr<const NnapiApi> load_library(const std::string& path,
 }  // namespace
 
 std::shared_ptr<const NnapiApi> nnapi_api(std::string* error) {
+  // No call into the library happens under the mutex: on the host those
+  // calls enter the Python driver, which must not wait on our lock.
   LoaderState& state = loader_state();
-  std::lock_guard<std::mutex> lock(state.mutex);
-  const std::string path = effective_path(state);
-  if (state.api != nullptr && state.api->library_path == path) {
+  std::string path;
+  std::shared_ptr<const NnapiApi> cached;
+  {
+    std::lock_guard<std::mutex> lock(state.mutex);
+    path = effective_path(state);
+    if (state.api != nullptr && state.api->library_path == path) {
+      cached = state.api;
+    }
+  }
+  if (cached != nullptr) {
     // The level is re-read: a host driver can be installed into an already
     // loaded shim (which answers 0 until then). A change yields a new table,
     // so holders of the old one are unaffected.
-    const int64_t level = device_feature_level(*state.api);
-    if (level != state.api->feature_level) {
-      auto updated = std::make_shared<NnapiApi>(*state.api);
-      updated->feature_level = level;
+    const int64_t level = device_feature_level(*cached);
+    if (level == cached->feature_level) {
+      return cached;
+    }
+    auto updated = std::make_shared<NnapiApi>(*cached);
+    updated->feature_level = level;
+    std::lock_guard<std::mutex> lock(state.mutex);
+    if (state.api == cached) {
       state.api = updated;
     }
-    return state.api;
+    return updated;
   }
   // A previous table (other path) is dropped from the cache but its library
   // is never dlclosed: models compiled with it may still be alive and hold
   // its function pointers, and unloading a driver that may have started
   // threads is unsafe. Failures are not cached, so a fixed path can be
-  // retried.
+  // retried. Two threads loading at once both dlopen the same (refcounted)
+  // library; the last table stored wins, and both are valid.
   std::string why;
   std::shared_ptr<const NnapiApi> api = load_library(path, &why);
   if (api == nullptr) {
@@ -234,7 +248,10 @@ std::shared_ptr<const NnapiApi> nnapi_api(std::string* error) {
     }
     return nullptr;
   }
-  state.api = api;
+  std::lock_guard<std::mutex> lock(state.mutex);
+  if (effective_path(state) == path) {
+    state.api = api;
+  }
   return api;
 }
 

@@ -53,6 +53,3 @@ OPERATIONS: dict[int, ModuleType] = {m.CODE: m for m in _MODULES}
 assert len(OPERATIONS) == len(_MODULES), "two operation modules share an opcode"
 assert all(OPERATION_NAMES[code] == m.NAME for code, m in OPERATIONS.items()), "opcode/name mismatch"
 
-
-def operation_name(code: int) -> str:
-    return OPERATION_NAMES.get(code, f"operation {code}")

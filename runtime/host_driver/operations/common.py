@@ -31,11 +31,11 @@ from typing import Any, Collection, NoReturn, Optional, Sequence
 import torch
 
 from ..errors import OP_FAILED, DriverError, bad_data, feature_level_name
-from ..operand_types import (
+from ..operand_types import (  # BOOL, INT32 are re-exported for the operation modules
     BOOL, FLOAT16, FLOAT32, INT32, QUANTIZED, TENSOR_BOOL8, TENSOR_FLOAT16, TENSOR_FLOAT32,
     TENSOR_INT32, TENSOR_QUANT8_ASYMM, TENSOR_QUANT8_ASYMM_SIGNED, TENSOR_QUANT8_SYMM,
     TENSOR_QUANT8_SYMM_PER_CHANNEL, TENSOR_QUANT16_ASYMM, TENSOR_QUANT16_SYMM, OperandType,
-    is_tensor, type_name,
+    type_name,
 )
 
 F32 = TENSOR_FLOAT32
@@ -164,9 +164,6 @@ class Ctx:
         """Check input i's tensor type against `table` (type -> since level); return it."""
         return self._check_table(self.type(i), table, self._in_name(i, what))
 
-    def out_tensor(self, j: int, table: dict[int, int], what: str = "") -> int:
-        return self._check_table(self.out_type(j), table, self._out_name(j, what))
-
     def scalar(self, i: int, code: int | Collection[int], what: str = "") -> int:
         codes = (code,) if isinstance(code, int) else tuple(code)
         t = self.type(i)
@@ -229,7 +226,8 @@ class Ctx:
         if self.stage == ADD:
             raise Deferred
         d = self.src.dims(self.ins[i])
-        if d is None or 0 in d:
+        # A 0 is an unknown dim until execution, where it is a real (zero-sized) dim.
+        if d is None or (self.stage == FINISH and 0 in d):
             raise Deferred
         return d
 
@@ -436,8 +434,3 @@ def broadcast_dims(c: Ctx, a: Sequence[int], b: Sequence[int]) -> tuple[int, ...
 def f32(x: float) -> float:
     """Round a Python float to float32 (AOSP forms several scale products in float32)."""
     return struct.unpack("<f", struct.pack("<f", x))[0]
-
-
-def quantized_inputs(c: Ctx) -> bool:
-    return any(c.type(i) in QUANTIZED for i in range(c.n_in) if is_tensor(c.type(i)))
-

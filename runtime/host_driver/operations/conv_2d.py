@@ -4,7 +4,7 @@ from ._conv import (
     CONV_TYPES, channels_last, check_bias, check_per_channel, conv2d, conv_types, geometry, prepare_bias,
     scalars,
 )
-from .common import BOOL, INT32, Ctx, fuse_code, layout_dims, layout_flag, layout_value, nhwc_dims
+from .common import INT32, Ctx, fuse_code, layout_dims, layout_flag, layout_value, nhwc_dims
 
 NAME, CODE, SINCE = "CONV_2D", 3, 27
 QUANT_COMPUTE = False
@@ -26,8 +26,6 @@ def validate(c: Ctx) -> None:
         act_at, layout_at, dil_at, pad_at, stride_at = 6, 7, 8, 3, 4
     layout_flag(c, layout_at)
     if n > dil_at:
-        if c.type(layout_at) != BOOL:
-            c.fail(f"input {layout_at} (NCHW layout) must be BOOL when dilation is given")
         scalars(c, dil_at, ["dilation_w", "dilation_h"])
         c.require_level(29, "dilation")
     c.p.act = fuse_code(c, act_at)
