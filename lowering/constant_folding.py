@@ -18,12 +18,8 @@ MAX_FOLDED_ELEMENTS = 1 << 24
 _FOLDABLE_DTYPES = (torch.float32, torch.float16, torch.int32, torch.int64, torch.bool)
 
 
-def is_foldable(node: Node, is_constant: Callable[[Node], bool], _memo: dict | None = None) -> bool:
-    """True if ``node`` depends only on constants and yields a small tensor."""
-    memo = _memo if _memo is not None else {}
-    if node in memo:
-        return memo[node]
-    memo[node] = False
+def _foldable_op(node: Node) -> bool:
+    """The node's own conditions: a deterministic op yielding small static tensors."""
     if node.op != "call_function":
         return False
     op = aten_op(node)
@@ -36,10 +32,17 @@ def is_foldable(node: Node, is_constant: Callable[[Node], bool], _memo: dict | N
             return False
         if not all(isinstance(d, int) for d in v.shape) or v.numel() > MAX_FOLDED_ELEMENTS:
             return False
-    inputs = node.all_input_nodes
-    ok = all(is_constant(i) or is_foldable(i, is_constant, memo) for i in inputs)
-    memo[node] = ok
-    return ok
+    return True
+
+
+def foldable_nodes(graph: torch.fx.Graph, is_constant: Callable[[Node], bool]) -> set[Node]:
+    """Every node of ``graph`` that depends only on constants (one pass in
+    topological order, so deep graphs cost no recursion)."""
+    foldable: set[Node] = set()
+    for node in graph.nodes:
+        if _foldable_op(node) and all(is_constant(i) or i in foldable for i in node.all_input_nodes):
+            foldable.add(node)
+    return foldable
 
 
 def evaluate(node: Node, constant_of: Callable[[Node], Any]) -> Any:

@@ -64,9 +64,9 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions):
 
     nodes = [n for n in fx_graph.nodes if n.op == "call_function"]
     # Constants first, so that the passes see folded values as constants.
-    memo: dict = {}
+    foldable = constant_folding.foldable_nodes(fx_graph, graph.is_constant)
     for node in nodes:
-        if constant_folding.is_foldable(node, graph.is_constant, memo):
+        if node in foldable:
             graph.set_constant(node, constant_folding.evaluate(node, graph.constant))
     fold_batch_norms(lc, nodes)
     fuse_activations(lc, nodes)

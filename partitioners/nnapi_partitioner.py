@@ -49,12 +49,12 @@ class NnapiOperatorSupport(OperatorSupportBase):
         self.ctx = CheckContext(feature_level, exported_program)
         self.table = table_by_op()
         self.decisions: dict[Node, NodeDecision] = {}
-        self._fold_memo: dict = {}
+        self.foldable = constant_folding.foldable_nodes(exported_program.graph, self.ctx.is_constant)
 
     def refusal(self, node: Node) -> Optional[str]:
         """None if NNAPI takes ``node``, else the reason it does not."""
         op = aten_op(node)
-        if constant_folding.is_foldable(node, self.ctx.is_constant, self._fold_memo):
+        if node in self.foldable:
             return None  # computed at lowering time, no NNAPI operation needed
         row = self.table.get(op)
         if row is None:
@@ -133,7 +133,7 @@ class NnapiPartitioner(Partitioner):
         tags: dict[str, DelegationSpec] = {}
         for partition in partitions:
             # A partition of constant computations alone has nothing for NNAPI to run.
-            if all(constant_folding.is_foldable(n, support.ctx.is_constant) for n in partition.nodes):
+            if all(n in support.foldable for n in partition.nodes):
                 continue
             tag = f"nnapi_{partition.id}"
             for node in partition.nodes:
