@@ -101,8 +101,8 @@ def bench_model(name: str, runs: int) -> Row:
     lower_xnn, _, xnn_pte = _lower(model, x, XnnpackPartitioner())
 
     runtime = Runtime.get()
-    nnapi_method = runtime.load_program(nnapi_pte).load_method("forward")
-    xnn_method = runtime.load_program(xnn_pte).load_method("forward")
+    programs = [runtime.load_program(nnapi_pte), runtime.load_program(xnn_pte)]  # keep alive for the Methods
+    nnapi_method, xnn_method = (p.load_method("forward") for p in programs)
     nnapi_ms = _median_ms(lambda: nnapi_method.execute([x]), runs)
     xnn_ms = _median_ms(lambda: xnn_method.execute([x]), runs)
     with torch.no_grad():

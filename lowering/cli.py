@@ -100,7 +100,8 @@ def _verify(model, pte: bytes, shape: Sequence[int], args) -> int:
     from executorch_nnapi.runtime.host_driver import get_driver
 
     get_driver().feature_level = int(args.feature_level)
-    method = Runtime.get().load_program(pte).load_method("forward")
+    program = Runtime.get().load_program(pte)  # the Method does not keep its Program alive
+    method = program.load_method("forward")
     shapes = [list(shape)]
     for dim, _, lo, hi in args.dynamic or []:
         for other in (lo, hi):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import torch
 from torch.fx import Node
@@ -11,6 +11,9 @@ from .graph import NnapiGraph, identity, permute_shape
 from .nnapi_codes import FuseCode
 from .node_utils import tensor_dtype, tensor_shape
 from .shape_program import Dim
+
+if TYPE_CHECKING:
+    from .passes.channel_shuffle import ChannelShuffleMatch
 
 
 class LoweringContext:
@@ -30,6 +33,8 @@ class LoweringContext:
         self.aliases: dict[Node, Node] = {}
         # conv/linear node -> (weight, bias) after batch-norm folding
         self.folded_parameters: dict[Node, tuple[torch.Tensor, torch.Tensor]] = {}
+        # first view of a channel shuffle -> the pattern it emits as one CHANNEL_SHUFFLE
+        self.channel_shuffles: dict[Node, "ChannelShuffleMatch"] = {}
 
     # ----------------------------------------------------------------- queries
     def resolve(self, node: Node) -> Node:

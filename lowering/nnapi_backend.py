@@ -17,11 +17,11 @@ from executorch.exir.backend.compile_spec_schema import CompileSpec
 from . import constant_folding
 from .builders import get_builder
 from .compile_specs import NnapiCompileOptions
-from .graph import LoweringError, NnapiGraph, identity
+from .graph import NHWC, LoweringError, NnapiGraph, identity, permute_shape
 from .lowering_context import LoweringContext
 from .nnapi_codes import OperationCode
 from .node_utils import aten_op, op_name, tensor_shape
-from .passes import fold_batch_norms, fuse_activations
+from .passes import fold_batch_norms, fuse_activations, record_channel_shuffles
 from .serialization.blob_writer import ArgumentKind, serialize_graph
 from .shape_program import ShapeProgramBuilder
 
@@ -32,6 +32,25 @@ SCALAR_TYPE_CODES = {
     torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4,
     torch.float16: 5, torch.float32: 6, torch.float64: 7, torch.bool: 11,
 }
+
+
+# Ops that read their main input in NHWC order.
+NHWC_CONSUMERS = frozenset({
+    torch.ops.aten.convolution.default,
+    torch.ops.aten.max_pool2d_with_indices.default,
+    torch.ops.aten.avg_pool2d.default,
+    torch.ops.aten._adaptive_avg_pool2d.default,
+    torch.ops.aten.upsample_nearest2d.vec,
+    torch.ops.aten.upsample_bilinear2d.vec,
+})
+
+
+def preferred_input_order(node: Node, rank: int) -> tuple[int, ...]:
+    """NHWC for a 4-D input that a spatial operation reads, else PyTorch's order."""
+    if rank == 4 and any(user.op == "call_function" and aten_op(user) in NHWC_CONSUMERS and user.args[0] is node
+                         for user in node.users):
+        return NHWC
+    return identity(rank)
 
 
 def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions):
@@ -56,10 +75,13 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions):
             continue
         shape = tensor_shape(node)
         graph.shape_program.bind_input(arg_index, shape)
-        operand = graph.emit_tensor(shape or [1], val.dtype, debug_name=node.name)
+        # The runtime permutes inputs while copying them in, so an input read by
+        # NHWC operations is declared NHWC and needs no TRANSPOSE.
+        order = preferred_input_order(node, len(shape))
+        operand = graph.emit_tensor(permute_shape(shape, order) or [1], val.dtype, debug_name=node.name)
         graph.model_inputs.append(operand)
-        graph.set_value(node, operand, identity(len(shape)), shape)
-        input_args.append((ArgumentKind.TENSOR, operand, SCALAR_TYPE_CODES[val.dtype]))
+        graph.set_value(node, operand, order, shape)
+        input_args.append((ArgumentKind.TENSOR, operand, SCALAR_TYPE_CODES[val.dtype], order))
     graph.shape_program.finish_inputs()
 
     nodes = [n for n in fx_graph.nodes if n.op == "call_function"]
@@ -69,6 +91,7 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions):
         if node in foldable:
             graph.set_constant(node, constant_folding.evaluate(node, graph.constant))
     fold_batch_norms(lc, nodes)
+    record_channel_shuffles(lc, fx_graph)
     fuse_activations(lc, nodes)
 
     for node in nodes:
@@ -87,7 +110,10 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions):
             raise LoweringError(f"partition output {out!r} is not a tensor")
         source = lc.resolve(out)
         shape = tensor_shape(out)
-        operand = graph.operand_of(source, identity(len(shape)) if shape else None)
+        # Outputs leave in the order they were produced; the runtime permutes
+        # them back to PyTorch's order while copying out.
+        order = graph.produced_order(source)
+        operand = graph.operand_of(source, order)
         if operand in used_as_output or operand in graph.model_inputs or graph.operands[operand].source != 0:
             # NNAPI outputs must be distinct non-constant, non-input operands: copy.
             copy = graph.emit_tensor(graph.operands[operand].dims, out.meta["val"].dtype, debug_name=f"{out.name}.copy")
@@ -97,7 +123,7 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions):
             operand = copy
         used_as_output.add(operand)
         graph.model_outputs.append(operand)
-        output_args.append((ArgumentKind.TENSOR, operand, SCALAR_TYPE_CODES[out.meta["val"].dtype]))
+        output_args.append((ArgumentKind.TENSOR, operand, SCALAR_TYPE_CODES[out.meta["val"].dtype], order))
     return graph, input_args, output_args
 
 

@@ -14,9 +14,11 @@ from typing import Any
 
 import torch
 
+import executorch.exir.passes.dim_order_ops_registry  # noqa: F401  (registers torch.ops.dim_order_ops)
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 
 aten = torch.ops.aten
+dim_order_ops = torch.ops.dim_order_ops
 L27, L28, L29, L30 = (FeatureLevel.ANDROID_8_1, FeatureLevel.ANDROID_9, FeatureLevel.ANDROID_10,
                       FeatureLevel.ANDROID_11)
 
@@ -55,7 +57,8 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = (
     OpSupport(aten.mul.Tensor, L27, "MUL", f"{_F32}, rank <= 4, broadcasting, scalar operand"),
     OpSupport(aten.div.Tensor, L28, "DIV", f"{_F32}, rank <= 4, broadcasting, scalar operand"),
     OpSupport(aten.mean.dim, L28, "MEAN", f"{_F32}, rank <= 4"),
-    OpSupport(aten.view_copy.default, L27, "RESHAPE", f"{_F32}, rank <= 4"),
+    OpSupport(aten.view_copy.default, L27, "RESHAPE; CHANNEL_SHUFFLE (API 29) for a channel shuffle",
+              f"{_F32}, rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles"),
     OpSupport(aten._native_batch_norm_legit_no_training.default, L27, "folded into conv/linear, else MUL + ADD",
               f"{_F32}, constant statistics, only the normalized output used"),
     # --- activations and elementwise math ---
@@ -92,7 +95,13 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = (
     OpSupport(aten.amax.default, L29, "REDUCE_MAX", f"{_F32}, rank <= 4"),
     OpSupport(aten.cat.default, L27, "CONCATENATION", f"{_F32}, rank <= 4, equal ranks, no empty inputs"),
     OpSupport(aten.permute_copy.default, L28, "(relabels the dim order; TRANSPOSE where needed)",
-              f"{_F32}, rank <= 4"),
+              f"{_F32}, rank <= 4; rank 5 only inside a channel shuffle (API 29)"),
+    OpSupport(dim_order_ops._clone_dim_order.default, L27, "(no operation: alias of the input)",
+              f"{_F32}, rank <= 4 (5 inside a channel shuffle), contiguous dim_order"),
+    OpSupport(dim_order_ops._to_dim_order_copy.default, L27, "(no operation: alias of the input)",
+              f"{_F32}, rank <= 4, same dtype, contiguous dim_order"),
+    OpSupport(aten.clone.default, L27, "(no operation: alias of the input)",
+              f"{_F32}, rank <= 4 (5 inside a channel shuffle), contiguous memory format"),
     OpSupport(aten.squeeze_copy.dims, L27, "RESHAPE (or relabel)", f"{_F32}, rank <= 4, static squeezed dims"),
     OpSupport(aten.squeeze_copy.dim, L27, "RESHAPE (or relabel)", f"{_F32}, rank <= 4, static squeezed dim"),
     OpSupport(aten.squeeze_copy.default, L27, "RESHAPE (or relabel)", f"{_F32}, rank <= 4"),

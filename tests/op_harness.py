@@ -56,7 +56,8 @@ def lower(module: torch.nn.Module, example_inputs: Sequence[torch.Tensor], *, dy
 
 def run_pte(pte: bytes, inputs: Sequence[torch.Tensor], feature_level: int = 30) -> list[torch.Tensor]:
     get_driver().feature_level = feature_level
-    method = Runtime.get().load_program(pte).load_method("forward")
+    program = Runtime.get().load_program(pte)  # keep it alive: the Method does not
+    method = program.load_method("forward")
     return list(method.execute(list(inputs)))
 
 

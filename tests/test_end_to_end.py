@@ -43,8 +43,9 @@ def test_docs_model_is_one_subgraph_with_nothing_on_cpu(docs_model_lowering):
     (blob,) = lowered.blobs
     assert [s[1:] for s in blob.symbols] == [(16, 1024), (16, 1024)]
     assert blob.count("CONV_2D") == 2 and blob.count("FULLY_CONNECTED") == 1
-    # Only the input is transposed (NCHW -> NHWC); relu is fused into the convolutions.
-    assert blob.count("TRANSPOSE") == 1 and blob.count("RELU") == 0
+    # The runtime permutes the input while copying it in: no TRANSPOSE at all;
+    # relu is fused into the convolutions.
+    assert blob.count("TRANSPOSE") == 0 and blob.count("RELU") == 0
 
 
 @pytest.mark.parametrize("order", [DOCS_SIZES, DOCS_SIZES[::-1], [DOCS_SIZES[i] for i in (2, 0, 3, 1, 2, 0)]])
@@ -52,7 +53,8 @@ def test_docs_model_matches_eager_at_every_size_in_any_order(docs_model_lowering
     model, lowered = docs_model_lowering
     from executorch.runtime import Runtime
 
-    method = Runtime.get().load_program(lowered.pte).load_method("forward")
+    program = Runtime.get().load_program(lowered.pte)  # the Method does not keep its Program alive
+    method = program.load_method("forward")
     for h, w in order:
         x = torch.randn(1, 1, h, w)
         (got,) = method.execute([x])
@@ -67,7 +69,8 @@ def test_docs_model_compiles_each_shape_once(docs_model_lowering):
     from executorch_nnapi.runtime.host_driver import get_driver
 
     _, lowered = docs_model_lowering
-    method = Runtime.get().load_program(lowered.pte).load_method("forward")
+    program = Runtime.get().load_program(lowered.pte)  # the Method does not keep its Program alive
+    method = program.load_method("forward")
     driver = get_driver()
     driver.reset_counters()
     for h, w in [(20, 30), (40, 50), (20, 30), (40, 50), (20, 30)]:
@@ -82,7 +85,8 @@ def test_size_outside_exported_bounds_is_a_clear_error(docs_model_lowering, size
     from executorch_nnapi.runtime import last_error
 
     _, lowered = docs_model_lowering
-    method = Runtime.get().load_program(lowered.pte).load_method("forward")
+    program = Runtime.get().load_program(lowered.pte)  # the Method does not keep its Program alive
+    method = program.load_method("forward")
     with pytest.raises(Exception):
         method.execute([torch.randn(1, 1, *size)])
     message = last_error() + capfd.readouterr().err
@@ -125,3 +129,15 @@ def test_torchvision_model_fully_delegated_in_one_subgraph(name):
     x = torch.randn(1, 3, 224, 224)
     lowered = check_delegated_and_matches(model, (x,))
     assert lowered.num_delegates == 1
+
+
+def test_android_8_1_runs_convolutions_without_transpose_operations():
+    # API 27 has no TRANSPOSE: the runtime permutes NCHW inputs/outputs itself.
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+                                torch.nn.Conv2d(8, 4, 1)).eval()
+    x = torch.randn(1, 3, 16, 12)
+    lowered = check_delegated_and_matches(model, (x,), feature_level=27)
+    assert lowered.num_delegates == 1
+    assert "TRANSPOSE" not in lowered.nnapi_operations
+    assert all(b.min_feature_level == 27 for b in lowered.blobs)

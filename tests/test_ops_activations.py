@@ -124,27 +124,27 @@ def softmax_inputs() -> tuple[torch.Tensor, ...]:
 
 
 # (id, module, inputs, NNAPI operations that must appear, TRANSPOSEs) -- all at feature level 30.
-# The TRANSPOSE count shows the op worked on the NHWC value: one for the conv's input and one
-# per output computed from the conv, none in between.
+# The TRANSPOSE count shows the op worked on the NHWC value: the runtime permutes the
+# delegate's inputs and outputs, so none is needed unless two layouts meet inside.
 ALONE = [
-    ("sigmoid_silu", ConvThen(lambda t: (torch.sigmoid(t), F.silu(t))), conv_inputs(3.0), ["LOGISTIC", "MUL"], 3),
-    ("tanh", ConvThen(torch.tanh), conv_inputs(2.0), ["TANH"], 2),
+    ("sigmoid_silu", ConvThen(lambda t: (torch.sigmoid(t), F.silu(t))), conv_inputs(3.0), ["LOGISTIC", "MUL"], 0),
+    ("tanh", ConvThen(torch.tanh), conv_inputs(2.0), ["TANH"], 0),
     # hardsigmoid is hardswish's gate (same builder code): one lowering for both.
     ("hardswish_hardsigmoid", ConvThen(lambda t: (F.hardswish(t), F.hardsigmoid(t))), conv_inputs(4.0),
-     ["HARD_SWISH", "ADD", "MUL"], 3),
-    ("gelu_tanh", ConvThen(lambda t: F.gelu(t, approximate="tanh")), conv_inputs(3.0), ["TANH", "MUL", "ADD"], 2),
-    ("elu", ConvThen(lambda t: (F.elu(t), F.elu(t, 0.3))), conv_inputs(2.0), ["ELU"], 3),
-    ("prelu_leaky_relu", PreluModule(), (*conv_inputs(), randn(2, 7, 5)), ["PRELU"], 5),
+     ["HARD_SWISH", "ADD", "MUL"], 0),
+    ("gelu_tanh", ConvThen(lambda t: F.gelu(t, approximate="tanh")), conv_inputs(3.0), ["TANH", "MUL", "ADD"], 0),
+    ("elu", ConvThen(lambda t: (F.elu(t), F.elu(t, 0.3))), conv_inputs(2.0), ["ELU"], 0),
+    ("prelu_leaky_relu", PreluModule(), (*conv_inputs(), randn(2, 7, 5)), ["PRELU"], 0),
     ("abs_neg_exp_sqrt_rsqrt",
      ConvThen(lambda t: (torch.abs(t), torch.neg(t), torch.exp(t), torch.sqrt(positive(t)),
                          torch.rsqrt(positive(t)))),
-     conv_inputs(), ["ABS", "NEG", "EXP", "SQRT", "RSQRT"], 6),
+     conv_inputs(), ["ABS", "NEG", "EXP", "SQRT", "RSQRT"], 0),
     ("pow", ConvThen(lambda t: (t ** 2, positive(t) ** 0.5, t ** 3, positive(t) ** -1.5)),
-     conv_inputs(), ["MUL", "SQRT", "POW"], 5),
+     conv_inputs(), ["MUL", "SQRT", "POW"], 0),
     # + z brought to NHWC for maximum(t, z), t brought to NCHW for minimum(z, t).
     ("maximum_minimum", MaxMinModule(), (randn(2, 3, 5, 6), randn(2, 4, 5, 6), randn(4, 7), randn(7)),
-     ["MAXIMUM", "MINIMUM"], 5),
-    ("softmax_log_softmax", SoftmaxModule(), softmax_inputs(), ["SOFTMAX", "LOG_SOFTMAX"], 5),
+     ["MAXIMUM", "MINIMUM"], 2),
+    ("softmax_log_softmax", SoftmaxModule(), softmax_inputs(), ["SOFTMAX", "LOG_SOFTMAX"], 0),
 ]
 
 

@@ -12,6 +12,7 @@ from ..nnapi_codes import FeatureLevel
 
 if TYPE_CHECKING:
     from ..lowering_context import LoweringContext
+    from ..passes.channel_shuffle import ChannelShuffleMatch
 
 
 class Refused(Exception):
@@ -28,11 +29,29 @@ class CheckContext:
     def __init__(self, feature_level: FeatureLevel, exported_program: Any = None) -> None:
         self.feature_level = FeatureLevel(feature_level)
         self.exported_program = exported_program
+        # FX graph -> its channel-shuffle matches, found once per graph
+        self._channel_shuffles: dict[Any, dict[Node, "ChannelShuffleMatch"]] = {}
 
     def require(self, level: FeatureLevel, what: str) -> None:
         """Refuses with "``what`` needs API N" if the target level is lower."""
         if self.feature_level < level:
             raise Refused(f"{what} needs {FeatureLevel(level).label}; the target is {self.feature_level.label}")
+
+    def channel_shuffle(self, node: Node) -> "ChannelShuffleMatch | None":
+        """The complete channel-shuffle pattern ``node`` belongs to, or None.
+
+        Its rank-5 nodes are delegable only as part of such a match; refuses
+        below API 29, where NNAPI has no CHANNEL_SHUFFLE.
+        """
+        from ..passes.channel_shuffle import find_channel_shuffles
+
+        matches = self._channel_shuffles.get(node.graph)
+        if matches is None:
+            matches = self._channel_shuffles[node.graph] = find_channel_shuffles(node.graph)
+        match = matches.get(node)
+        if match is not None:
+            self.require(FeatureLevel.ANDROID_10, "channel shuffle")
+        return match
 
     def is_constant(self, node: Any) -> bool:
         """Whether ``node`` is a parameter, buffer or lifted constant (known at lowering time)."""

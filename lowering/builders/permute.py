@@ -32,6 +32,9 @@ class PermuteBuilder(NodeBuilder):
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
+        # Rank 5 only inside a channel shuffle (which becomes one CHANNEL_SHUFFLE).
+        if ctx.channel_shuffle(node) is not None:
+            return
         # The relabeled value may need a TRANSPOSE later (API 28, rank <= 4).
         check_rank(node, MAX_RANK, what="output")
 

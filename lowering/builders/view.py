@@ -1,20 +1,24 @@
 """aten.view_copy (view / reshape / flatten) -> RESHAPE, without a transpose when
-the input's physical order already lists its non-unit dims in PyTorch order."""
+the input's physical order already lists its non-unit dims in PyTorch order.
+The first view of a channel shuffle (passes/channel_shuffle.py) -> CHANNEL_SHUFFLE."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import torch
 from torch.fx import Node
 
-from ..graph import identity
+from ..graph import LoweringError, identity
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import OperationCode
 from ..shape_program import Dim
 from . import register_builder
-from .common import MAX_RANK, check_float_tensors, check_rank
+from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis
 from .node_builder import CheckContext, NodeBuilder
+
+if TYPE_CHECKING:
+    from ..passes.channel_shuffle import ChannelShuffleMatch
 
 aten = torch.ops.aten
 
@@ -48,8 +52,29 @@ class ViewBuilder(NodeBuilder):
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
-        check_rank(node.args[0], MAX_RANK, what="input")
-        check_rank(node, MAX_RANK, what="output")
+        # Rank 5 only inside a channel shuffle (which becomes one CHANNEL_SHUFFLE).
+        if ctx.channel_shuffle(node) is None:
+            check_rank(node.args[0], MAX_RANK, what="input")
+            check_rank(node, MAX_RANK, what="output")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
+        match = lc.channel_shuffles.get(node)
+        if match is not None:
+            emit_channel_shuffle(lc, node, match)
+            return
+        if max(len(lc.shape(node)), len(lc.shape(node.args[0]))) > MAX_RANK:
+            raise LoweringError(f"{node.name}: rank-5 view outside a complete channel shuffle (partitioner bug)")
         emit_reshape(lc, node, node.args[0], lc.shape(node))
+
+
+def emit_channel_shuffle(lc: LoweringContext, node: Node, match: "ChannelShuffleMatch") -> None:
+    """CHANNEL_SHUFFLE of ``match.input`` in its own physical order (no TRANSPOSE);
+    ``node`` (the pattern's first view) holds the shuffled value, which has the
+    input's logical shape, and the pattern's other nodes alias it."""
+    x = match.input
+    order = lc.order(x)
+    g = lc.graph
+    out = lc.emit_output(node, order, shape=lc.shape(x))
+    g.emit_operation(OperationCode.CHANNEL_SHUFFLE,
+                     [lc.operand(x, order), g.emit_int32(match.groups), g.emit_int32(physical_axis(order, match.axis))],
+                     [out], debug_name=match.merge.name)

@@ -60,7 +60,8 @@ def serialize_graph(
     """Serializes ``graph``.
 
     ``inputs``/``outputs`` list the delegate arguments as (ArgumentKind,
-    operand index, c10 ScalarType code).
+    operand index, c10 ScalarType code[, dim order of the NNAPI operand
+    relative to the ExecuTorch tensor]).
     """
     b = flatbuffers.Builder(1024 + sum(len(op.data or b"") for op in graph.operands))
     program = graph.shape_program
@@ -129,8 +130,17 @@ def serialize_graph(
 
     def arguments(start_fn, args) -> int:
         offsets = []
-        for kind, operand, scalar_type in args:
+        for kind, operand, scalar_type, *rest in args:
+            dim_order = list(rest[0]) if rest and rest[0] is not None else []
+            order_vec = 0
+            if dim_order and dim_order != list(range(len(dim_order))):
+                fb_argument.StartDimOrderVector(b, len(dim_order))
+                for d in reversed(dim_order):
+                    b.PrependUint8(d)
+                order_vec = b.EndVector()
             fb_argument.Start(b)
+            if order_vec:
+                fb_argument.AddDimOrder(b, order_vec)
             fb_argument.AddKind(b, kind)
             fb_argument.AddOperand(b, operand)
             fb_argument.AddScalarType(b, scalar_type)

@@ -635,6 +635,33 @@ Error load_blob(FreeableBuffer* processed, const NamedDataMap* named_data,
                                      loaded->describe_operand(info.operand)
                                          .c_str()));
       }
+      if (vsize(arg->dim_order()) != 0) {
+        // Must be a permutation of the operand's dimensions.
+        std::vector<bool> seen(rank, false);
+        bool valid = vsize(arg->dim_order()) == rank;
+        for (uint32_t d = 0; valid && d < rank; ++d) {
+          const uint8_t src = arg->dim_order()->Get(d);
+          valid = src < rank && !seen[src];
+          if (valid) {
+            seen[src] = true;
+          }
+        }
+        if (!valid) {
+          return reject(Error::InvalidProgram,
+                        format_message("%s argument %u has a dim_order that "
+                                       "is not a permutation of its %u "
+                                       "dimensions",
+                                       side.name, a, rank));
+        }
+        bool identity = true;
+        for (uint32_t d = 0; d < rank; ++d) {
+          identity = identity && arg->dim_order()->Get(d) == d;
+        }
+        if (!identity) {
+          info.dim_order.assign(arg->dim_order()->begin(),
+                                arg->dim_order()->end());
+        }
+      }
       if (side.infos == &loaded->inputs_) {
         input_ranks.push_back(static_cast<int>(rank));
       }

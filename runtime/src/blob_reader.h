@@ -46,6 +46,9 @@ struct ArgumentInfo {
   /// Position in the model's input (or output) list: the index passed to
   /// ANeuralNetworksExecution_setInput/setOutput.
   uint32_t io_index = 0;
+  /// NNAPI dimension i is dimension dim_order[i] of the ExecuTorch tensor;
+  /// empty when the orders are the same (no permutation at the boundary).
+  std::vector<uint8_t> dim_order;
 };
 
 /// A validated blob plus everything it refers to, kept alive together.

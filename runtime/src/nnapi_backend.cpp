@@ -17,6 +17,7 @@
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 
 #include "blob_reader.h"
+#include "layout.h"
 #include "error_log.h"
 #include "nnapi_api.h"
 #include "nnapi_model.h"
@@ -58,6 +59,9 @@ struct NnapiHandle {
   size_t max_cached_shapes = kDefaultMaxCachedShapes;
   // Most recently used first.
   std::list<CacheEntry> cache;
+  // Scratch for arguments whose NNAPI layout differs from ExecuTorch's.
+  std::vector<std::vector<uint8_t>> input_staging;
+  std::vector<std::vector<uint8_t>> output_staging;
 };
 
 std::string format_dims(const int64_t* dims, size_t rank) {
@@ -300,7 +304,8 @@ class NnapiBackend final : public et::BackendInterface {
       const std::vector<uint32_t>& want = model->input_dims(a);
       bool same = static_cast<size_t>(dims[a].size()) == want.size();
       for (size_t d = 0; same && d < want.size(); ++d) {
-        same = dims[a][d] == static_cast<int64_t>(want[d]);
+        const size_t src = arg.dim_order.empty() ? d : arg.dim_order[d];
+        same = dims[a][src] == static_cast<int64_t>(want[d]);
       }
       if (!same) {
         NNAPI_LOG_ERROR("input %zu has shape %s, but for these input sizes "
@@ -318,6 +323,15 @@ class NnapiBackend final : public et::BackendInterface {
         return Error::InvalidProgram;
       }
       input_ptrs[a] = t.const_data_ptr();
+      if (!arg.dim_order.empty()) {
+        // NNAPI reads this input in another dimension order: permute a copy.
+        h->input_staging.resize(num_inputs);
+        std::vector<uint8_t>& staging = h->input_staging[a];
+        staging.resize(t.nbytes());
+        permute_copy(static_cast<const uint8_t*>(t.const_data_ptr()), dims[a],
+                     arg.dim_order, t.element_size(), staging.data());
+        input_ptrs[a] = staging.data();
+      }
     }
 
     // 4. Outputs: resize to the evaluated dims, then bind.
@@ -348,7 +362,12 @@ class NnapiBackend final : public et::BackendInterface {
                           o, static_cast<ssize_t>(t.dim()), want.size());
           return Error::InvalidArgument;
         }
-        std::vector<SizesType> new_sizes(want.begin(), want.end());
+        // ExecuTorch sizes: NNAPI dim i is ExecuTorch dim dim_order[i].
+        std::vector<SizesType> new_sizes(want.size());
+        for (size_t d = 0; d < want.size(); ++d) {
+          new_sizes[arg.dim_order.empty() ? d : arg.dim_order[d]] =
+              static_cast<SizesType>(want[d]);
+        }
         err = executorch::runtime::resize_tensor(
             t, ArrayRef<SizesType>(new_sizes.data(), new_sizes.size()));
         if (err != Error::Ok) {
@@ -370,10 +389,31 @@ class NnapiBackend final : public et::BackendInterface {
         return Error::InvalidProgram;
       }
       output_ptrs[o] = t.mutable_data_ptr();
+      if (!arg.dim_order.empty()) {
+        h->output_staging.resize(num_outputs);
+        h->output_staging[o].resize(t.nbytes());
+        output_ptrs[o] = h->output_staging[o].data();
+      }
     }
 
-    // 5. Run.
-    return model->execute(blob, input_ptrs, output_ptrs);
+    // 5. Run, then bring permuted outputs back to ExecuTorch's order.
+    err = model->execute(blob, input_ptrs, output_ptrs);
+    if (err != Error::Ok) {
+      return err;
+    }
+    for (size_t o = 0; o < num_outputs; ++o) {
+      const ArgumentInfo& arg = blob.outputs()[o];
+      if (!arg.is_tensor || arg.dim_order.empty()) {
+        continue;
+      }
+      Tensor& t = args[num_inputs + o]->toTensor();
+      const std::vector<uint32_t>& nnapi_dims = model->output_dims(o);
+      permute_copy(h->output_staging[o].data(),
+                   std::vector<int64_t>(nnapi_dims.begin(), nnapi_dims.end()),
+                   inverse_permutation(arg.dim_order), t.element_size(),
+                   static_cast<uint8_t*>(t.mutable_data_ptr()));
+    }
+    return Error::Ok;
   }
 
   void destroy(et::DelegateHandle* handle) const override {

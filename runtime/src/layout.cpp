@@ -1,0 +1,71 @@
+#include "layout.h"
+
+#include <cstring>
+
+namespace executorch_nnapi {
+
+std::vector<uint8_t> inverse_permutation(const std::vector<uint8_t>& perm) {
+  std::vector<uint8_t> inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) {
+    inverse[perm[i]] = static_cast<uint8_t>(i);
+  }
+  return inverse;
+}
+
+void permute_copy(const uint8_t* src, const std::vector<int64_t>& src_dims,
+                  const std::vector<uint8_t>& perm, size_t element_size,
+                  uint8_t* dst) {
+  const size_t rank = src_dims.size();
+  if (rank == 0) {
+    std::memcpy(dst, src, element_size);
+    return;
+  }
+  // Strides of src, in elements; then the dst walk in row-major order.
+  std::vector<int64_t> src_strides(rank, 1);
+  for (size_t d = rank - 1; d > 0; --d) {
+    src_strides[d - 1] = src_strides[d] * src_dims[d];
+  }
+  std::vector<int64_t> dst_dims(rank), step(rank);
+  int64_t total = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    dst_dims[i] = src_dims[perm[i]];
+    step[i] = src_strides[perm[i]];
+    total *= dst_dims[i];
+  }
+  if (total == 0) {
+    return;
+  }
+  // Odometer over dst indices; the innermost dimension is a strided gather.
+  std::vector<int64_t> index(rank, 0);
+  const int64_t inner = dst_dims[rank - 1];
+  const int64_t inner_step = step[rank - 1];
+  int64_t src_offset = 0;
+  uint8_t* out = dst;
+  for (int64_t done = 0; done < total; done += inner) {
+    const uint8_t* in = src + src_offset * static_cast<int64_t>(element_size);
+    if (element_size == 4) {
+      const uint32_t* in32 = reinterpret_cast<const uint32_t*>(in);
+      uint32_t* out32 = reinterpret_cast<uint32_t*>(out);
+      for (int64_t k = 0; k < inner; ++k) {
+        out32[k] = in32[k * inner_step];
+      }
+    } else {
+      for (int64_t k = 0; k < inner; ++k) {
+        std::memcpy(out + k * element_size, in + k * inner_step * element_size,
+                    element_size);
+      }
+    }
+    out += inner * static_cast<int64_t>(element_size);
+    // Advance the outer dimensions.
+    for (size_t d = rank - 1; d-- > 0;) {
+      src_offset += step[d];
+      if (++index[d] < dst_dims[d]) {
+        break;
+      }
+      src_offset -= step[d] * dst_dims[d];
+      index[d] = 0;
+    }
+  }
+}
+
+}  // namespace executorch_nnapi
