@@ -24,6 +24,7 @@ from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
 from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
 
+from .layout_constraints import api27_layout_refusal, nhwc_values
 from .op_support import NO_NNAPI_EQUIVALENT, table_by_op
 
 logger = logging.getLogger(__name__)
@@ -50,6 +51,8 @@ class NnapiOperatorSupport(OperatorSupportBase):
         self.table = table_by_op()
         self.decisions: dict[Node, NodeDecision] = {}
         self.foldable = constant_folding.foldable_nodes(exported_program.graph, self.ctx.is_constant)
+        # API 27 has no TRANSPOSE: find the values that will be NHWC to refuse readers needing another order.
+        self.nhwc = nhwc_values(exported_program.graph) if feature_level < FeatureLevel.ANDROID_9 else None
 
     def refusal(self, node: Node) -> Optional[str]:
         """None if NNAPI takes ``node``, else the reason it does not."""
@@ -73,6 +76,8 @@ class NnapiOperatorSupport(OperatorSupportBase):
             get_builder(op).check(node, self.ctx)
         except Refused as refused:
             return refused.reason
+        if self.nhwc is not None:
+            return api27_layout_refusal(node, self.nhwc, self.ctx.is_constant)
         return None
 
     def is_node_supported(self, submodules: Any, node: Node) -> bool:

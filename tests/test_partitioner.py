@@ -98,3 +98,12 @@ def test_report_lists_cpu_nodes_with_reason_and_location():
     assert "test_partitioner.py" in cpu.location
     text = report.format()
     assert "subgraph" in text and "aten.cumsum.default" in text
+
+
+def test_api27_refuses_reading_nhwc_in_pytorch_order_instead_of_failing():
+    # conv -> flatten of a [N, C, H, W] activation with H, W > 1 needs a TRANSPOSE (API 28).
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.Flatten(), torch.nn.Linear(4 * 4 * 4, 2))
+    edge, p = _lower(model, torch.randn(1, 3, 6, 6), feature_level=27)
+    assert "needs TRANSPOSE (API 28)" in _reasons(p)["aten.view_copy.default"]
+    report = delegation_report(edge, p.decisions)
+    assert len(report.partitions) == 2  # conv, then linear after the CPU-side view
