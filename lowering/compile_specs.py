@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import struct
 from typing import Sequence
 
@@ -13,6 +14,29 @@ from .nnapi_codes import FeatureLevel
 FEATURE_LEVEL_KEY = "feature_level"
 MAX_CACHED_SHAPES_KEY = "max_cached_shapes"  # read by the C++ runtime
 RELAX_FP32_TO_FP16_KEY = "relax_fp32_to_fp16"
+SYMBOL_RANGES_KEY = "symbol_ranges"  # JSON {symbol: [min, max]} as torch.export validated them
+
+
+def symbol_ranges(exported_program) -> dict[str, tuple[int, int]]:
+    """{symbol name: (min, max)} of an ExportedProgram's range constraints (finite bounds only)."""
+    ranges = {}
+    for sym, vr in exported_program.range_constraints.items():
+        try:
+            ranges[str(sym)] = (int(vr.lower), int(vr.upper))
+        except (TypeError, OverflowError):
+            continue
+    return ranges
+
+
+def symbol_ranges_spec(ranges: dict[str, tuple[int, int]]) -> CompileSpec:
+    return CompileSpec(SYMBOL_RANGES_KEY, json.dumps(ranges, sort_keys=True).encode())
+
+
+def ranges_from_compile_specs(specs: Sequence[CompileSpec]) -> dict[str, tuple[int, int]]:
+    for spec in specs:
+        if spec.key == SYMBOL_RANGES_KEY:
+            return {k: (int(v[0]), int(v[1])) for k, v in json.loads(bytes(spec.value).decode()).items()}
+    return {}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -16,7 +16,7 @@ from executorch.exir.backend.compile_spec_schema import CompileSpec
 
 from . import constant_folding
 from .builders import get_builder
-from .compile_specs import NnapiCompileOptions
+from .compile_specs import NnapiCompileOptions, ranges_from_compile_specs
 from .graph import NHWC, LoweringError, NnapiGraph, identity, permute_shape
 from .lowering_context import LoweringContext
 from .nnapi_codes import OperationCode
@@ -53,9 +53,10 @@ def preferred_input_order(node: Node, rank: int) -> tuple[int, ...]:
     return identity(rank)
 
 
-def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions):
+def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
+                   export_ranges: dict[str, tuple[int, int]] | None = None):
     """Emits the NNAPI graph of a partition; returns (graph, inputs, outputs) for serialize_graph."""
-    graph = NnapiGraph(options.feature_level, ShapeProgramBuilder(edge_program.range_constraints))
+    graph = NnapiGraph(options.feature_level, ShapeProgramBuilder(edge_program.range_constraints, export_ranges))
     lc = LoweringContext(graph, edge_program)
     fx_graph = edge_program.graph_module.graph
     user_inputs = list(edge_program.graph_signature.user_inputs)
@@ -134,7 +135,7 @@ class NnapiBackend(BackendDetails):
     @staticmethod
     def preprocess(edge_program: ExportedProgram, compile_specs: list[CompileSpec]) -> PreprocessResult:
         options = NnapiCompileOptions.from_compile_specs(compile_specs)
-        graph, inputs, outputs = lower_to_graph(edge_program, options)
+        graph, inputs, outputs = lower_to_graph(edge_program, options, ranges_from_compile_specs(compile_specs))
         blob = serialize_graph(graph, inputs, outputs, relax_fp32_to_fp16=options.relax_fp32_to_fp16)
         store = NamedDataStore()
         for key, data in graph.named_data.items():

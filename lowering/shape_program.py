@@ -155,10 +155,14 @@ class ShapeProgramBuilder:
     other expression may then refer to them.
     """
 
-    def __init__(self, range_constraints: dict | None = None) -> None:
+    def __init__(self, range_constraints: dict | None = None,
+                 export_ranges: dict[str, tuple[int, int]] | None = None) -> None:
         self._ranges = {}
         for sym, vr in (range_constraints or {}).items():
             self._ranges[str(sym)] = (vr.lower, vr.upper)
+        # Ranges as torch.export validated them take precedence over the edge
+        # program's, which to_edge narrows (a Dim(min=1) comes back as [2, ...]).
+        self._ranges.update(export_ranges or {})
         self.symbols: list[SymbolDef] = []
         self._symbol_index: dict[str, int] = {}
         self.expressions: list[Expression] = []

@@ -18,7 +18,7 @@ from executorch.exir.backend.utils import tag_constant_data
 
 from executorch_nnapi.lowering import constant_folding
 from executorch_nnapi.lowering.builders import CheckContext, Refused, get_builder
-from executorch_nnapi.lowering.compile_specs import NnapiCompileOptions
+from executorch_nnapi.lowering.compile_specs import NnapiCompileOptions, symbol_ranges, symbol_ranges_spec
 from executorch_nnapi.lowering.nnapi_backend import NnapiBackend
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
@@ -112,6 +112,7 @@ class NnapiPartitioner(Partitioner):
         self.options = NnapiCompileOptions(FeatureLevel.parse(feature_level), max_cached_shapes, relax_fp32_to_fp16)
         self.delegation_spec = DelegationSpec(NnapiBackend.__name__, self.options.to_compile_specs())
         self.decisions: list[NodeDecision] = []
+        self._export_ranges: dict[str, tuple[int, int]] = {}
 
     @property
     def feature_level(self) -> FeatureLevel:
@@ -120,6 +121,9 @@ class NnapiPartitioner(Partitioner):
     def ops_to_not_decompose(
         self, ep: ExportedProgram
     ) -> tuple[list[torch._ops.OpOverload], Optional[Callable[[Node], bool]]]:
+        # to_edge re-traces the program and narrows a Dim(min=1) to [2, ...]
+        # (0/1 specialization); remember the ranges export validated.
+        self._export_ranges = symbol_ranges(ep)
         kept = [row.op for row in table_by_op().values() if row.keep]
         support = NnapiOperatorSupport(ep, self.feature_level)
 
@@ -136,6 +140,9 @@ class NnapiPartitioner(Partitioner):
         )
         partitions = partitioner.propose_partitions()
         tags: dict[str, DelegationSpec] = {}
+        spec = self.delegation_spec
+        if self._export_ranges:
+            spec = DelegationSpec(spec.backend_id, [*spec.compile_specs, symbol_ranges_spec(self._export_ranges)])
         for partition in partitions:
             # A partition of constant computations alone has nothing for NNAPI to run.
             if all(n in support.foldable for n in partition.nodes):
@@ -143,7 +150,7 @@ class NnapiPartitioner(Partitioner):
             tag = f"nnapi_{partition.id}"
             for node in partition.nodes:
                 node.meta["delegation_tag"] = tag
-            tags[tag] = self.delegation_spec
+            tags[tag] = spec
         tag_constant_data(exported_program)
         self.decisions = list(support.decisions.values())
         for d in self.decisions:

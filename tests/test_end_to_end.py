@@ -141,3 +141,12 @@ def test_android_8_1_runs_convolutions_without_transpose_operations():
     assert lowered.num_delegates == 1
     assert "TRANSPOSE" not in lowered.nnapi_operations
     assert all(b.min_feature_level == 27 for b in lowered.blobs)
+
+
+def test_dim_with_min_1_accepts_size_1():
+    # to_edge narrows Dim(min=1) to [2, ...]; the delegate keeps the range export validated.
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.ReLU()).eval()
+    dynamic = {"input": {0: Dim("batch", min=1, max=8)}}
+    check_delegated_and_matches(model, (torch.randn(4, 3, 8, 8),), dynamic_shapes=dynamic,
+                                run_inputs=[(torch.randn(1, 3, 8, 8),), (torch.randn(8, 3, 8, 8),)])

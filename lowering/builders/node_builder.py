@@ -13,6 +13,7 @@ from ..nnapi_codes import FeatureLevel
 if TYPE_CHECKING:
     from ..lowering_context import LoweringContext
     from ..passes.channel_shuffle import ChannelShuffleMatch
+    from ..passes.high_rank_views import ViewRegions
 
 
 class Refused(Exception):
@@ -31,6 +32,9 @@ class CheckContext:
         self.exported_program = exported_program
         # FX graph -> its channel-shuffle matches, found once per graph
         self._channel_shuffles: dict[Any, dict[Node, "ChannelShuffleMatch"]] = {}
+        # FX graph -> nodes computable from constants / rank > 4 view regions, found once per graph
+        self._foldable: dict[Any, set[Node]] = {}
+        self._view_regions: dict[Any, "ViewRegions"] = {}
 
     def require(self, level: FeatureLevel, what: str) -> None:
         """Refuses with "``what`` needs API N" if the target level is lower."""
@@ -52,6 +56,28 @@ class CheckContext:
         if match is not None:
             self.require(FeatureLevel.ANDROID_10, "channel shuffle")
         return match
+
+    def is_foldable(self, node: Any) -> bool:
+        """Whether ``node`` is a constant or computed from constants only (folded at lowering time)."""
+        if self.is_constant(node):
+            return True
+        if not isinstance(node, Node):
+            return False
+        from ..constant_folding import foldable_nodes
+
+        found = self._foldable.get(node.graph)
+        if found is None:
+            found = self._foldable[node.graph] = foldable_nodes(node.graph, self.is_constant)
+        return node in found
+
+    def view_regions(self, node: Node) -> "ViewRegions":
+        """The rank > 4 view regions of ``node``'s graph (passes/high_rank_views.py)."""
+        from ..passes.high_rank_views import find_view_regions
+
+        regions = self._view_regions.get(node.graph)
+        if regions is None:
+            regions = self._view_regions[node.graph] = find_view_regions(node.graph, self.is_foldable)
+        return regions
 
     def is_constant(self, node: Any) -> bool:
         """Whether ``node`` is a parameter, buffer or lifted constant (known at lowering time)."""

@@ -1,0 +1,79 @@
+"""aten.expand_copy -> nothing (same shape), RESHAPE (new leading size-1 dims),
+TILE (API 29) or, below API 29, ADD of a -0.0 constant holding the expanded dims.
+
+Everything works in the input's physical dim order; new leading dims are put
+first physically, which keeps the element order, so no TRANSPOSE is needed.
+-0.0 is the exact additive identity (x + -0.0 == x bit for bit, -0.0 included),
+so the broadcasting ADD copies values exactly.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..graph import permute_shape
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
+from ..node_utils import tensor_shape
+from ..shape_program import Dim, is_static
+from . import register_builder
+from .common import MAX_RANK, check_float_tensors, check_rank
+from .node_builder import CheckContext, NodeBuilder, Refused
+
+aten = torch.ops.aten
+
+
+def expansion(node: Node) -> tuple[list[Dim], list[Dim]]:
+    """(input shape aligned to the output rank, output shape)."""
+    in_shape, out_shape = tensor_shape(node.args[0]), tensor_shape(node)
+    return [1] * (len(out_shape) - len(in_shape)) + list(in_shape), list(out_shape)
+
+
+def multiples(aligned: list[Dim], out_shape: list[Dim]) -> list[Dim]:
+    """How many times each logical dim is repeated (1 where the input already has the size)."""
+    return [o if (is_static(i) and i == 1) else 1 for i, o in zip(aligned, out_shape)]
+
+
+@register_builder
+class ExpandBuilder(NodeBuilder):
+    targets = (aten.expand_copy.default,)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        x = node.args[0]
+        check_float_tensors(node, x)
+        check_rank(node, MAX_RANK, what="output")
+        aligned, out_shape = expansion(node)
+        reps = multiples(aligned, out_shape)
+        if all(is_static(m) and m == 1 for m in reps):
+            return
+        if ctx.feature_level < FeatureLevel.ANDROID_10 and not all(is_static(m) for m in reps):
+            ctx.require(FeatureLevel.ANDROID_10, "expand along a dynamic dim (TILE)")
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        x = node.args[0]
+        g = lc.graph
+        aligned, out_shape = expansion(node)
+        # A 0-d input is stored as [1]: it stands for the last aligned dim.
+        new_dims = len(out_shape) - max(len(tensor_shape(x)), 1)
+        x_value = g.value(lc.resolve(x))
+        # New leading dims first physically: the element order is unchanged.
+        order = tuple(range(new_dims)) + tuple(d + new_dims for d in x_value.dim_order)
+        source = x_value.operand
+        if new_dims:
+            source = g.emit_tensor(permute_shape(aligned, order), debug_name=f"{node.name}.rank")
+            g.emit_operation(OperationCode.RESHAPE,
+                             [x_value.operand, g.emit_int32_vector(permute_shape(aligned, order))], [source],
+                             debug_name=node.name)
+        reps = multiples(aligned, out_shape)
+        if all(is_static(m) and m == 1 for m in reps):
+            g.set_value(node, source, order, out_shape)
+            return
+        out = lc.emit_output(node, order)
+        if g.feature_level >= FeatureLevel.ANDROID_10:
+            g.emit_operation(OperationCode.TILE, [source, g.emit_int32_vector(permute_shape(reps, order))], [out],
+                             debug_name=node.name)
+            return
+        zeros = torch.full([int(m) for m in permute_shape(reps, order)], -0.0, dtype=torch.float32)
+        g.emit_operation(OperationCode.ADD, [source, g.emit_constant_tensor(zeros), g.emit_int32(int(FuseCode.NONE))],
+                         [out], debug_name=node.name)
