@@ -21,9 +21,13 @@ def symbol_ranges(exported_program) -> dict[str, tuple[int, int]]:
     """{symbol name: (min, max)} of an ExportedProgram's range constraints (finite bounds only)."""
     ranges = {}
     for sym, vr in exported_program.range_constraints.items():
+        lower, upper = vr.lower, vr.upper
+        if getattr(lower, "is_finite", True) is False:
+            continue
+        unbounded = getattr(upper, "is_finite", True) is False  # int_oo
         try:
-            ranges[str(sym)] = (int(vr.lower), int(vr.upper))
-        except (TypeError, OverflowError):
+            ranges[str(sym)] = (int(lower), 2**63 - 1 if unbounded else int(upper))
+        except (TypeError, OverflowError, AttributeError):
             continue
     return ranges
 

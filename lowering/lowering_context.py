@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import torch
 from torch.fx import Node
@@ -35,6 +35,8 @@ class LoweringContext:
         self.folded_parameters: dict[Node, tuple[torch.Tensor, torch.Tensor]] = {}
         # first view of a channel shuffle -> the pattern it emits as one CHANNEL_SHUFFLE
         self.channel_shuffles: dict[Node, "ChannelShuffleMatch"] = {}
+        # node -> function emitting it in place of its builder (rank > 4 view regions)
+        self.emitters: dict[Node, Callable[[Node, "LoweringContext"], None]] = {}
 
     # ----------------------------------------------------------------- queries
     def resolve(self, node: Node) -> Node:

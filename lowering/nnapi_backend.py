@@ -21,7 +21,7 @@ from .graph import NHWC, LoweringError, NnapiGraph, identity, permute_shape
 from .lowering_context import LoweringContext
 from .nnapi_codes import OperationCode
 from .node_utils import aten_op, op_name, tensor_shape
-from .passes import fold_batch_norms, fuse_activations, record_channel_shuffles
+from .passes import fold_batch_norms, fuse_activations, record_channel_shuffles, record_view_regions
 from .serialization.blob_writer import ArgumentKind, serialize_graph
 from .shape_program import ShapeProgramBuilder
 
@@ -93,10 +93,14 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
             graph.set_constant(node, constant_folding.evaluate(node, graph.constant))
     fold_batch_norms(lc, nodes)
     record_channel_shuffles(lc, fx_graph)
+    record_view_regions(lc, fx_graph)
     fuse_activations(lc, nodes)
 
     for node in nodes:
         if node in lc.aliases or graph.is_constant(node):
+            continue
+        if node in lc.emitters:  # a pass took the node over
+            lc.emitters[node](node, lc)
             continue
         builder = get_builder(aten_op(node))
         if builder is None:

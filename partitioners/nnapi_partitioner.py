@@ -22,6 +22,7 @@ from executorch_nnapi.lowering.compile_specs import NnapiCompileOptions, symbol_
 from executorch_nnapi.lowering.nnapi_backend import NnapiBackend
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
+from executorch_nnapi.lowering.passes.high_rank_views import REGION_FEATURE_LEVEL
 from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
 
 from .layout_constraints import api27_layout_refusal, nhwc_values
@@ -72,6 +73,16 @@ class NnapiOperatorSupport(OperatorSupportBase):
                 reason = describe_unsupported([as_dim(d) for d in v.shape])
                 if reason:
                     return reason
+        # Rank > 4 view chains are taken or refused as a whole (lowering/passes/high_rank_views.py).
+        regions = self.ctx.view_regions(node)
+        if node in regions.members:
+            try:
+                self.ctx.require(REGION_FEATURE_LEVEL, "a rank > 4 view chain done at rank 4 (TRANSPOSE)")
+            except Refused as refused:
+                return refused.reason
+            return None
+        if node in regions.refusals:
+            return regions.refusals[node]
         try:
             get_builder(op).check(node, self.ctx)
         except Refused as refused:
@@ -124,14 +135,18 @@ class NnapiPartitioner(Partitioner):
         # to_edge re-traces the program and narrows a Dim(min=1) to [2, ...]
         # (0/1 specialization); remember the ranges export validated.
         self._export_ranges = symbol_ranges(ep)
-        kept = [row.op for row in table_by_op().values() if row.keep]
+        # Keep an op whole only if NNAPI takes every node of it in this program
+        # (a kept op without a CPU kernel that we then refuse breaks lowering).
+        # Deciding per op rather than per node (no filter callable) lets
+        # to_edge_transform_and_lower skip two of its decomposition passes.
         support = NnapiOperatorSupport(ep, self.feature_level)
-
-        def keep(node: Node) -> bool:
-            # Keep an op whole only if NNAPI will take it; otherwise let it decompose.
-            return support.refusal(node) is None
-
-        return kept, keep
+        candidates = {row.op for row in table_by_op().values() if row.keep}
+        refused: set = set()
+        for node in ep.graph.nodes:
+            if node.op == "call_function" and aten_op(node) in candidates:
+                if node in support.foldable or support.refusal(node) is not None:
+                    refused.add(aten_op(node))
+        return sorted(candidates - refused, key=str), None
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
         support = NnapiOperatorSupport(exported_program, self.feature_level)

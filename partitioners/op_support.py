@@ -56,9 +56,16 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = (
     OpSupport(aten.sub.Tensor, L28, "SUB", f"{_F32}, rank <= 4, broadcasting, scalar operand, alpha"),
     OpSupport(aten.mul.Tensor, L27, "MUL", f"{_F32}, rank <= 4, broadcasting, scalar operand"),
     OpSupport(aten.div.Tensor, L28, "DIV", f"{_F32}, rank <= 4, broadcasting, scalar operand"),
+    OpSupport(aten.add.Scalar, L27, "ADD", f"{_F32}, rank <= 4, number operand, alpha"),
+    OpSupport(aten.sub.Scalar, L27, "ADD (of the negated number)", f"{_F32}, rank <= 4, number operand, alpha"),
+    OpSupport(aten.mul.Scalar, L27, "MUL", f"{_F32}, rank <= 4, number operand"),
+    OpSupport(aten.div.Scalar, L28, "DIV", f"{_F32}, rank <= 4, number operand"),
+    OpSupport(aten.native_layer_norm.default, L29, "MEAN, SUB, MUL, MEAN, ADD, RSQRT, MUL (+ MUL, ADD affine)",
+              f"{_F32}, rank <= 4, trailing normalized dims, constant weight/bias, only output 0 used"),
     OpSupport(aten.mean.dim, L28, "MEAN", f"{_F32}, rank <= 4"),
     OpSupport(aten.view_copy.default, L27, "RESHAPE; CHANNEL_SHUFFLE (API 29) for a channel shuffle",
-              f"{_F32}, rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles"),
+              f"{_F32}, rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
+              "rank > 4 in view chains that reduce to rank 4 (API 28)"),
     OpSupport(aten._native_batch_norm_legit_no_training.default, L27, "folded into conv/linear, else MUL + ADD",
               f"{_F32}, constant statistics, only the normalized output used"),
     # --- activations and elementwise math ---
@@ -94,8 +101,14 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = (
     OpSupport(aten.sum.dim_IntList, L29, "REDUCE_SUM", f"{_F32}, rank <= 4"),
     OpSupport(aten.amax.default, L29, "REDUCE_MAX", f"{_F32}, rank <= 4"),
     OpSupport(aten.cat.default, L27, "CONCATENATION", f"{_F32}, rank <= 4, equal ranks, no empty inputs"),
+    OpSupport(aten.expand_copy.default, L27, "nothing / RESHAPE / TILE (API 29); ADD of -0.0 below",
+              f"{_F32}, output rank <= 4; dynamic expanded dims need API 29"),
+    OpSupport(aten.as_strided_copy.default, L27, "RESHAPE",
+              f"{_F32}, rank <= 4, contiguous input, contiguous strides, offset 0 (a pure re-view)"),
+    OpSupport(aten.index_select.default, L29, "GATHER", f"{_F32}, rank <= 4, indices known at lowering time"),
     OpSupport(aten.permute_copy.default, L28, "(relabels the dim order; TRANSPOSE where needed)",
-              f"{_F32}, rank <= 4; rank 5 only inside a channel shuffle (API 29)"),
+              f"{_F32}, rank <= 4; rank 5 only inside a channel shuffle (API 29) or a view chain that reduces "
+              "to rank 4"),
     OpSupport(dim_order_ops._clone_dim_order.default, L27, "(no operation: alias of the input)",
               f"{_F32}, rank <= 4 (5 inside a channel shuffle), contiguous dim_order"),
     OpSupport(dim_order_ops._to_dim_order_copy.default, L27, "(no operation: alias of the input)",
@@ -120,8 +133,8 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = (
               f"{_F32}, 4-D; scale_factor only where 1/scale equals in/out"),
     OpSupport(aten.bmm.default, L29, "MUL + REDUCE_SUM (BATCH_MATMUL from feature level 6)",
               f"{_F32}, B*M*K*N <= 2^24 before feature level 6"),
-    OpSupport(operator.getitem, L27, "(output selection)", "output 0 of batch norm / max_pool2d_with_indices; "
-              "any output of split"),
+    OpSupport(operator.getitem, L27, "(output selection)", "output 0 of batch norm / layer norm / "
+              "max_pool2d_with_indices; any output of split"),
 )
 
 
@@ -133,9 +146,16 @@ def table_by_op() -> dict[Any, OpSupport]:
 NO_NNAPI_EQUIVALENT: dict[str, str] = {
     "aten.cumsum.default": "NNAPI has no cumulative-sum operation",
     "aten.erf.default": "NNAPI has no erf operation",
-    "aten.native_layer_norm.default": "NNAPI has no layer-norm operation",
     "aten.embedding.default": "int64 indices (NNAPI has no 64-bit integers)",
     "aten.argmax.default": "int64 output (NNAPI's ARGMAX returns int32)",
-    "aten.where.self": "boolean condition tensors are not delegated on the float path",
+    "aten.where.self": "SELECT with a bool condition is not lowered yet (the delegate has no TENSOR_BOOL8 path)",
+    "aten.eq.Scalar": "comparison to a bool mask (EQUAL) is not lowered yet (the delegate has no TENSOR_BOOL8 path)",
+    "aten.ne.Scalar": "comparison to a bool mask (NOT_EQUAL) is not lowered yet (the delegate has no TENSOR_BOOL8 "
+                      "path)",
+    "aten.logical_not.default": "LOGICAL_NOT of a bool mask is not lowered yet (the delegate has no TENSOR_BOOL8 "
+                                "path)",
+    "aten.any.dim": "REDUCE_ANY of a bool mask is not lowered yet (the delegate has no TENSOR_BOOL8 path)",
+    "aten.full_like.default": "full_like is not lowered (a constant fill; in attention it feeds the CPU where() of "
+                              "the masked softmax)",
     "aten.sym_size.int": "shape arithmetic stays on the CPU (the delegate recomputes sizes itself)",
 }

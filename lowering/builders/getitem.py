@@ -19,6 +19,7 @@ aten = torch.ops.aten
 PROVIDED_OUTPUTS = {
     aten._native_batch_norm_legit_no_training.default: {0},
     aten.max_pool2d_with_indices.default: {0},
+    aten.native_layer_norm.default: {0},
     aten.split_with_sizes_copy.default: None,  # every index
     aten.split_copy.Tensor: None,
 }
