@@ -55,6 +55,7 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = (
     OpSupport(aten.add.Tensor, L27, "ADD", f"{_F32}, rank <= 4, broadcasting, scalar operand, alpha"),
     OpSupport(aten.sub.Tensor, L28, "SUB", f"{_F32}, rank <= 4, broadcasting, scalar operand, alpha"),
     OpSupport(aten.mul.Tensor, L27, "MUL", f"{_F32}, rank <= 4, broadcasting, scalar operand"),
+    OpSupport(aten.reciprocal.default, L28, "DIV", f"{_F32}, rank <= 4 (c / x becomes c * reciprocal(x))"),
     OpSupport(aten.div.Tensor, L28, "DIV", f"{_F32}, rank <= 4, broadcasting, scalar operand"),
     OpSupport(aten.add.Scalar, L27, "ADD", f"{_F32}, rank <= 4, number operand, alpha"),
     OpSupport(aten.sub.Scalar, L27, "ADD (of the negated number)", f"{_F32}, rank <= 4, number operand, alpha"),

@@ -14,6 +14,7 @@ from executorch.exir import to_edge_transform_and_lower
 from executorch.runtime import Runtime
 
 import executorch_nnapi.runtime  # noqa: F401  (registers NnapiBackend, starts the host driver)
+from executorch_nnapi.lowering.node_utils import op_name
 from executorch_nnapi.lowering.serialization import read_blob
 from executorch_nnapi.partitioners import NnapiPartitioner
 from executorch_nnapi.runtime.host_driver import get_driver
@@ -45,10 +46,10 @@ def lower(module: torch.nn.Module, example_inputs: Sequence[torch.Tensor], *, dy
             continue
         if node.target is torch.ops.higher_order.executorch_call_delegate:
             delegates.append(getattr(gm, node.args[0].target))
-        elif node.target is operator.getitem:
-            continue
+        elif node.target is operator.getitem or op_name(node.target) == "aten.sym_size.int":
+            continue  # output selection / shape arithmetic: no tensor compute
         else:
-            cpu_ops.append(str(getattr(node.target, "_op", node.target)))
+            cpu_ops.append(op_name(node.target))
     blobs = [read_blob(d.processed_bytes) for d in delegates]
     pte = edge.to_executorch().buffer
     return Lowered(pte, partitioner, cpu_ops, len(delegates), blobs)

@@ -1,0 +1,32 @@
+"""aten.reciprocal (what ``c / x`` becomes) -> DIV of a [1] constant 1.0 by x."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel, OperationCode
+from . import register_builder
+from .common import MAX_RANK, check_float_tensors, check_rank
+from .node_builder import CheckContext, NodeBuilder
+
+aten = torch.ops.aten
+
+
+@register_builder
+class ReciprocalBuilder(NodeBuilder):
+    targets = (aten.reciprocal.default,)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        check_float_tensors(node, node.args[0])
+        check_rank(node, MAX_RANK)
+        ctx.require(FeatureLevel.ANDROID_9, "reciprocal (DIV)")
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        x = node.args[0]
+        order = lc.order(x)
+        g = lc.graph
+        one = g.emit_constant_tensor(torch.ones(1, dtype=torch.float32))
+        out = lc.emit_output(node, order)
+        g.emit_operation(OperationCode.DIV, [one, lc.operand(x, order), g.emit_int32(0)], [out], debug_name=node.name)
