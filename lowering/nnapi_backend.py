@@ -21,7 +21,8 @@ from .graph import NHWC, LoweringError, NnapiGraph, identity, permute_shape
 from .lowering_context import LoweringContext
 from .nnapi_codes import OperationCode
 from .node_utils import aten_op, op_name, tensor_shape
-from .passes import fold_batch_norms, fuse_activations, record_channel_shuffles, record_view_regions
+from .passes import (fold_batch_norms, fuse_activations, record_channel_shuffles, record_safe_softmaxes,
+                     record_view_regions)
 from .serialization.blob_writer import ArgumentKind, serialize_graph
 from .shape_program import ShapeProgramBuilder
 
@@ -94,6 +95,7 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
     fold_batch_norms(lc, nodes)
     record_channel_shuffles(lc, fx_graph)
     record_view_regions(lc, fx_graph)
+    record_safe_softmaxes(lc, fx_graph)
     fuse_activations(lc, nodes)
 
     for node in nodes:

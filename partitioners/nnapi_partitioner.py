@@ -23,9 +23,11 @@ from executorch_nnapi.lowering.nnapi_backend import NnapiBackend
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
 from executorch_nnapi.lowering.passes.high_rank_views import REGION_FEATURE_LEVEL
+from executorch_nnapi.lowering.passes.safe_softmax import SAFE_SOFTMAX_FEATURE_LEVEL
 from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
 
 from .layout_constraints import api27_layout_refusal, nhwc_values
+from .node_groups import keep_groups_whole
 from .op_support import NO_NNAPI_EQUIVALENT, table_by_op
 
 logger = logging.getLogger(__name__)
@@ -74,7 +76,7 @@ class NnapiOperatorSupport(OperatorSupportBase):
                 if reason:
                     return reason
         # Rank > 4 view chains are taken or refused as a whole (lowering/passes/high_rank_views.py).
-        regions = self.ctx.view_regions(node)
+        regions = self.ctx.view_regions(node.graph)
         if node in regions.members:
             try:
                 self.ctx.require(REGION_FEATURE_LEVEL, "a rank > 4 view chain done at rank 4 (TRANSPOSE)")
@@ -83,6 +85,14 @@ class NnapiOperatorSupport(OperatorSupportBase):
             return None
         if node in regions.refusals:
             return regions.refusals[node]
+        # Attention's masked softmax is emitted with float operations (lowering/passes/safe_softmax.py).
+        softmax = self.ctx.safe_softmaxes(node.graph).get(node)
+        if softmax is not None and node is not softmax.softmax:
+            try:
+                self.ctx.require(SAFE_SOFTMAX_FEATURE_LEVEL, "masked softmax (REDUCE_MAX, EXP, REDUCE_SUM)")
+            except Refused as refused:
+                return refused.reason
+            return None
         try:
             get_builder(op).check(node, self.ctx)
         except Refused as refused:
@@ -100,6 +110,32 @@ class NnapiOperatorSupport(OperatorSupportBase):
             if reason:
                 node.meta[REASON_META_KEY] = reason
         return self.decisions[node].supported
+
+
+CONSTANT_ONLY_REASON = "computed from constants only and read by no NNAPI operation (stays on the CPU)"
+
+
+def needed_nodes(nodes: Any, foldable: set[Node]) -> set[Node]:
+    """The nodes of a proposed partition minus the constant computations no
+    other node of it reads.
+
+    CapabilityBasedPartitioner also merges unconnected nodes, so a constant
+    computation feeding only the CPU (e.g. the int64 indices of an index_select
+    NNAPI refuses) can land in a partition; it would then be a partition
+    output, which NNAPI cannot produce (and has no int64 type for).
+    """
+    nodes = set(nodes)
+    needed: set[Node] = set()
+    for node in sorted(nodes, key=_position(nodes), reverse=True):  # users first
+        if node not in foldable or any(u in needed for u in node.users):
+            needed.add(node)
+    return needed
+
+
+def _position(nodes: set[Node]) -> Callable[[Node], int]:
+    graph = next(iter(nodes)).graph if nodes else None
+    order = {n: i for i, n in enumerate(graph.nodes)} if graph is not None else {}
+    return order.__getitem__
 
 
 class NnapiPartitioner(Partitioner):
@@ -154,16 +190,24 @@ class NnapiPartitioner(Partitioner):
             exported_program.graph_module, support, allows_single_node_partition=True
         )
         partitions = partitioner.propose_partitions()
+        # Nodes lowering emits together must share a partition.
+        graph = exported_program.graph
+        softmaxes = {id(m): m.nodes for m in support.ctx.safe_softmaxes(graph).values()}
+        keep_groups_whole(partitions, [*support.ctx.view_regions(graph).groups(), *softmaxes.values()],
+                          support.ctx.is_foldable)
         tags: dict[str, DelegationSpec] = {}
         spec = self.delegation_spec
         if self._export_ranges:
             spec = DelegationSpec(spec.backend_id, [*spec.compile_specs, symbol_ranges_spec(self._export_ranges)])
         for partition in partitions:
+            nodes = needed_nodes(partition.nodes, support.foldable)
+            for node in set(partition.nodes) - nodes:
+                support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, CONSTANT_ONLY_REASON)
             # A partition of constant computations alone has nothing for NNAPI to run.
-            if all(n in support.foldable for n in partition.nodes):
+            if not nodes:
                 continue
             tag = f"nnapi_{partition.id}"
-            for node in partition.nodes:
+            for node in nodes:
                 node.meta["delegation_tag"] = tag
             tags[tag] = spec
         tag_constant_data(exported_program)

@@ -134,6 +134,13 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = (
               f"{_F32}, 4-D; scale_factor only where 1/scale equals in/out"),
     OpSupport(aten.bmm.default, L29, "MUL + REDUCE_SUM (BATCH_MATMUL from feature level 6)",
               f"{_F32}, B*M*K*N <= 2^24 before feature level 6"),
+    # Attention's masked softmax (bool mask of fully -inf rows): float operations only.
+    OpSupport(aten.where.self, L29, "REDUCE_MAX, MAXIMUM, SUB, EXP, REDUCE_SUM, MAXIMUM, DIV (with the softmax)",
+              f"{_F32}, only as where(all(x == -inf), 0, softmax(x)) of a masked softmax, rank <= 4"),
+    OpSupport(aten.eq.Scalar, L29, "(part of a masked softmax)", "only x == -inf of a masked softmax"),
+    OpSupport(aten.logical_not.default, L29, "(part of a masked softmax)", "only inside a masked softmax"),
+    OpSupport(aten.any.dim, L29, "(part of a masked softmax)", "only inside a masked softmax"),
+    OpSupport(aten.full_like.default, L29, "(part of a masked softmax)", "only the zeros of a masked softmax"),
     OpSupport(operator.getitem, L27, "(output selection)", "output 0 of batch norm / layer norm / "
               "max_pool2d_with_indices; any output of split"),
 )
@@ -149,14 +156,6 @@ NO_NNAPI_EQUIVALENT: dict[str, str] = {
     "aten.erf.default": "NNAPI has no erf operation",
     "aten.embedding.default": "int64 indices (NNAPI has no 64-bit integers)",
     "aten.argmax.default": "int64 output (NNAPI's ARGMAX returns int32)",
-    "aten.where.self": "SELECT with a bool condition is not lowered yet (the delegate has no TENSOR_BOOL8 path)",
-    "aten.eq.Scalar": "comparison to a bool mask (EQUAL) is not lowered yet (the delegate has no TENSOR_BOOL8 path)",
-    "aten.ne.Scalar": "comparison to a bool mask (NOT_EQUAL) is not lowered yet (the delegate has no TENSOR_BOOL8 "
-                      "path)",
-    "aten.logical_not.default": "LOGICAL_NOT of a bool mask is not lowered yet (the delegate has no TENSOR_BOOL8 "
-                                "path)",
-    "aten.any.dim": "REDUCE_ANY of a bool mask is not lowered yet (the delegate has no TENSOR_BOOL8 path)",
-    "aten.full_like.default": "full_like is not lowered (a constant fill; in attention it feeds the CPU where() of "
-                              "the masked softmax)",
+    "aten.ne.Scalar": "comparison to a bool mask (NOT_EQUAL) is not lowered (the delegate has no TENSOR_BOOL8 path)",
     "aten.sym_size.int": "shape arithmetic stays on the CPU (the delegate recomputes sizes itself)",
 }

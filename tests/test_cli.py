@@ -40,3 +40,14 @@ def test_ops_prints_the_matrix(capsys):
     text = capsys.readouterr().out
     assert "| `aten.convolution.default` | yes | yes | yes | yes |" in text
     assert "| `aten.sub.Tensor` | - | yes | yes | yes |" in text
+
+
+def test_published_op_matrix_is_up_to_date(capsys):
+    """docs/op_support.md is `executorch-nnapi ops` output; regenerate it when the table changes:
+    executorch-nnapi ops > docs/op_support.md"""
+    import pathlib
+
+    main(["ops"])
+    generated = capsys.readouterr().out
+    published = (pathlib.Path(__file__).parent.parent / "docs" / "op_support.md").read_text()
+    assert generated.strip() in published, "docs/op_support.md is stale: run `executorch-nnapi ops > docs/op_support.md`"

@@ -65,7 +65,9 @@ def build(name: str) -> tuple[torch.nn.Module, int]:
     if name in SEGMENTATION:
         model = SegmentationOutput(torchvision.models.get_model(name, weights=None, weights_backbone=None))
     else:
-        model = torchvision.models.get_model(name, weights=None)
+        # googlenet: opt in to the future default init (silences torchvision's warning).
+        extra = {"init_weights": True} if name == "googlenet" else {}
+        model = torchvision.models.get_model(name, weights=None, **extra)
     size = INPUT_SIZE[name]
     calibrate_batch_norms(model, size)
     return model, size

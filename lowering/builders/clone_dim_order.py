@@ -39,7 +39,7 @@ def noop_copy_refusal(node: Node) -> str | None:
     if op == dim_order_ops._to_dim_order_copy.default:
         dtype = node.kwargs.get("dtype")
         if dtype is not None and dtype != tensor_dtype(x):
-            return f"dtype conversion {_name(tensor_dtype(x))} -> {_name(dtype)} (NNAPI float path copies float32 only)"
+            return f"dtype conversion {_name(tensor_dtype(x))} -> {_name(dtype)} (the float path delegates float32 only)"
     rank = len(tensor_shape(node))
     if op == aten.clone.default:
         fmt = node.kwargs.get("memory_format")
@@ -79,5 +79,6 @@ class CloneDimOrderBuilder(NodeBuilder):
             check_rank(node, MAX_RANK, min_rank=0, what="output")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
+        # Same operand, same physical order: consumers see the input's value.
         value = lc.graph.value(lc.resolve(node.args[0]))
         lc.graph.set_value(node, value.operand, value.dim_order, lc.graph.logical_shape(lc.resolve(node.args[0])))

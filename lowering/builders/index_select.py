@@ -10,6 +10,7 @@ time are refused.
 from __future__ import annotations
 
 import torch
+from torch._subclasses.fake_tensor import FakeTensor
 from torch.fx import Node
 
 from ..graph import LoweringError
@@ -40,8 +41,9 @@ class IndexSelectBuilder(NodeBuilder):
         if not is_static(size):
             raise Refused("index_select along a dynamic dim (GATHER needs indices checked in bounds)")
         value = ctx.constant(index) if ctx.is_constant(index) else None
-        if value is not None and (value.numel() == 0 or value.min() < 0 or value.max() >= size):
-            raise Refused(f"index_select with indices outside [0, {size}) or empty")
+        if isinstance(value, torch.Tensor) and not isinstance(value, FakeTensor):  # fake before to_edge
+            if value.numel() == 0 or value.min() < 0 or value.max() >= size:
+                raise Refused(f"index_select with indices outside [0, {size}) or empty")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         x, dim, index = node.args[:3]

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ..lowering_context import LoweringContext
     from ..passes.channel_shuffle import ChannelShuffleMatch
     from ..passes.high_rank_views import ViewRegions
+    from ..passes.safe_softmax import SafeSoftmaxMatch
 
 
 class Refused(Exception):
@@ -35,6 +36,7 @@ class CheckContext:
         # FX graph -> nodes computable from constants / rank > 4 view regions, found once per graph
         self._foldable: dict[Any, set[Node]] = {}
         self._view_regions: dict[Any, "ViewRegions"] = {}
+        self._safe_softmaxes: dict[Any, dict[Node, "SafeSoftmaxMatch"]] = {}
 
     def require(self, level: FeatureLevel, what: str) -> None:
         """Refuses with "``what`` needs API N" if the target level is lower."""
@@ -70,14 +72,23 @@ class CheckContext:
             found = self._foldable[node.graph] = foldable_nodes(node.graph, self.is_constant)
         return node in found
 
-    def view_regions(self, node: Node) -> "ViewRegions":
-        """The rank > 4 view regions of ``node``'s graph (passes/high_rank_views.py)."""
+    def view_regions(self, graph: Any) -> "ViewRegions":
+        """The rank > 4 view regions of ``graph`` (passes/high_rank_views.py)."""
         from ..passes.high_rank_views import find_view_regions
 
-        regions = self._view_regions.get(node.graph)
+        regions = self._view_regions.get(graph)
         if regions is None:
-            regions = self._view_regions[node.graph] = find_view_regions(node.graph, self.is_foldable)
+            regions = self._view_regions[graph] = find_view_regions(graph, self.is_foldable)
         return regions
+
+    def safe_softmaxes(self, graph: Any) -> dict[Node, "SafeSoftmaxMatch"]:
+        """Node -> the masked softmax it belongs to, in ``graph`` (passes/safe_softmax.py)."""
+        from ..passes.safe_softmax import find_safe_softmaxes
+
+        found = self._safe_softmaxes.get(graph)
+        if found is None:
+            found = self._safe_softmaxes[graph] = find_safe_softmaxes(graph)
+        return found
 
     def is_constant(self, node: Any) -> bool:
         """Whether ``node`` is a parameter, buffer or lifted constant (known at lowering time)."""

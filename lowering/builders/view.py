@@ -63,7 +63,10 @@ class ViewBuilder(NodeBuilder):
             emit_channel_shuffle(lc, node, match)
             return
         if max(len(lc.shape(node)), len(lc.shape(node.args[0]))) > MAX_RANK:
-            raise LoweringError(f"{node.name}: rank-5 view outside a complete channel shuffle (partitioner bug)")
+            # Rank > 4 views exist only inside a channel shuffle or a view region, whose
+            # passes emit them; reaching here means the pattern was split (partitioner bug).
+            raise LoweringError(f"{node.name}: rank > 4 view outside a complete channel shuffle or view region "
+                                "(partitioner bug)")
         emit_reshape(lc, node, node.args[0], lc.shape(node))
 
 

@@ -9,5 +9,7 @@ from .activation_fusion import fuse_activations
 from .batch_norm_folding import fold_batch_norms
 from .channel_shuffle import record_channel_shuffles
 from .high_rank_views import record_view_regions
+from .safe_softmax import record_safe_softmaxes
 
-__all__ = ["fold_batch_norms", "fuse_activations", "record_channel_shuffles", "record_view_regions"]
+__all__ = ["fold_batch_norms", "fuse_activations", "record_channel_shuffles", "record_safe_softmaxes",
+           "record_view_regions"]

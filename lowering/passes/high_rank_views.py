@@ -308,6 +308,11 @@ class ViewRegions:
     members: dict[Node, ViewRegion] = dataclasses.field(default_factory=dict)
     refusals: dict[Node, str] = dataclasses.field(default_factory=dict)
 
+    def groups(self) -> list[list[Node]]:
+        """The nodes of each region (which must share one partition), in graph order."""
+        unique = {id(r): r for r in self.members.values()}
+        return [r.nodes for r in unique.values()]
+
 
 # ------------------------------------------------------------------ matching
 def _rank(node: Any) -> int:
@@ -445,13 +450,21 @@ def _reshape(lc: LoweringContext, operand: int, dims: list[int], shape: Sequence
     return out
 
 
-def emit_end(node: Node, lc: LoweringContext, plan: EndPlan) -> None:
-    """Emits ``node``'s value (an end of a region) from the region's base."""
+def emit_end(node: Node, lc: LoweringContext, plan: EndPlan, grids: dict | None = None) -> None:
+    """Emits ``node``'s value (an end of a region) from the region's base.
+
+    ``grids`` caches the base reshaped for slicing, shared by the ends of one
+    region (e.g. the q, k and v selects of a packed projection).
+    """
     g = lc.graph
     name = node.name
     operand, dims = _memory_ordered(lc, plan.layout.base, plan.layout.base_shape)
     if plan.slice_shape is not None:
-        operand = _reshape(lc, operand, dims, plan.slice_shape, f"{name}.grid")
+        key = (plan.layout.base, plan.slice_shape)
+        grids = {} if grids is None else grids
+        if key not in grids:
+            grids[key] = _reshape(lc, operand, dims, plan.slice_shape, f"{name}.grid")
+        operand = grids[key]
         sliced = [e - b for b, e in zip(plan.slice_begin, plan.slice_end)]
         out = g.emit_tensor(sliced, debug_name=f"{name}.slice")
         rank = len(sliced)
@@ -504,12 +517,14 @@ def record_view_regions(lc: LoweringContext, graph: Graph) -> None:
     """Takes over the emission of every region's nodes (``lc.emitters``): ends and
     elementwise ops emit from the base; the other nodes emit nothing."""
     regions = find_view_regions(graph, lambda n: isinstance(n, Node) and lc.graph.is_constant(n))
+    grids: dict[int, dict] = {}  # per region: see emit_end
     for node, region in regions.members.items():
         if node in lc.aliases or node in lc.channel_shuffles:
             continue
         if node in region.ends:
             plan = region.ends[node]
-            lc.emitters[node] = lambda n, c, p=plan: emit_end(n, c, p)
+            cache = grids.setdefault(id(region), {})
+            lc.emitters[node] = lambda n, c, p=plan, k=cache: emit_end(n, c, p, k)
         elif node in region.elementwise:
             plan = region.elementwise[node]
             lc.emitters[node] = lambda n, c, p=plan: emit_elementwise(n, c, p)
