@@ -3,7 +3,7 @@
 TRANSPOSE inside it -- and the .pte matches eager on the host NNAPI driver.
 
 One model per family (the cheapest) keeps the module within CI's budget; each
-test lowers a whole network, which takes 30-150 s on a 2-core machine.
+test lowers a whole network, 10-75 s on a 2-core machine (the module ~6-8 min).
 """
 
 from __future__ import annotations
