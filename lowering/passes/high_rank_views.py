@@ -21,7 +21,8 @@ An end is then emitted as: RESHAPE of the base so that the selected factors
 become ranges of one dim each, STRIDED_SLICE, RESHAPE to the free factors
 (merging those that stay adjacent), and either a relabeled dim order (no
 operation) or TRANSPOSE + RESHAPE. A region whose plan needs a rank > 4
-operand anywhere is refused, with that reason, by the partitioner.
+operand anywhere is refused, with that reason, by the partitioner, which
+also keeps each region inside one partition (partitioners/node_groups.py).
 
 Elementwise ops inside a region (Swin's mask add) must see their region input
 in the base's own element order (a reshape of it); they run on the value with
@@ -76,7 +77,7 @@ class Layout:
     dim, how many consecutive ids of ``order`` it spans (0 for a size-1 dim).
     """
 
-    base: Node
+    base: Node | None
     base_shape: tuple[int, ...]
     factors: tuple[tuple[int, int], ...]
     fixed: tuple[tuple[int, int], ...]
@@ -106,8 +107,7 @@ class Layout:
 _ids = itertools.count()
 
 
-def base_layout(base: Node, shape: Sequence[int], logical_rank: int | None = None,
-                unit_dims: Sequence[int] = ()) -> Layout:
+def base_layout(base: Node | None, shape: Sequence[int], unit_dims: Sequence[int] = ()) -> Layout:
     """The layout of ``base`` itself (optionally with extra size-1 dims at ``unit_dims``)."""
     factors = tuple((next(_ids), int(s)) for s in shape if s != 1)
     groups = [1 if s != 1 else 0 for s in shape]
@@ -381,6 +381,8 @@ def _grow(start: Node, source: Node, is_known: Callable[[Any], bool], region: Vi
                                  unit_dims=[d for d, s in enumerate(plan.out_shape) if s == 1])
         else:
             layout = _apply(node, layout_in)
+        if _rank(node) == 0:
+            raise _NoMatch(f"{node.name} is 0-d")
         if _rank(node) <= MAX_RANK:
             region.ends[node] = plan_end(layout, [int(d) for d in tensor_shape(node)])
             continue

@@ -20,7 +20,9 @@ finite, and exactly 0 where none is. ``find_safe_softmaxes`` recognizes the
 pattern for the partitioner's checks (through CheckContext) and for
 ``record_safe_softmaxes`` in preprocess; the ``where`` node then emits the
 operations, the bool nodes emit nothing, and the softmax itself is emitted as
-SOFTMAX only if something outside the pattern reads it.
+SOFTMAX only if something outside the pattern reads it. The partitioner keeps
+a pattern's nodes in one partition (partitioners/node_groups.py), so no bool
+value crosses a partition boundary.
 """
 
 from __future__ import annotations
