@@ -123,7 +123,8 @@ def test_unsupported_op_in_the_middle_splits_into_two_subgraphs():
 
 @pytest.mark.parametrize("name", ["mobilenet_v2", "resnet18"])
 def test_torchvision_model_fully_delegated_in_one_subgraph(name):
-    torchvision = pytest.importorskip("torchvision")
+    import torchvision  # a dev requirement (requirements-dev.txt)
+
     torch.manual_seed(0)
     model = torchvision.models.get_model(name, weights=None).eval()
     x = torch.randn(1, 3, 224, 224)

@@ -16,7 +16,7 @@ from executorch.exir import to_edge_transform_and_lower
 
 from op_harness import relative_max_error, run_pte
 
-torchvision = pytest.importorskip("torchvision")
+import torchvision  # noqa: E402  (a dev requirement: requirements-dev.txt)
 
 from executorch_nnapi.lowering.report import delegation_report  # noqa: E402
 from executorch_nnapi.lowering.serialization import read_blob  # noqa: E402

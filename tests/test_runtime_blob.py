@@ -356,8 +356,7 @@ def _shim_path() -> str:
 def nnapi_shim() -> str:
     """Points the backend at the host shim (loadable even with no driver installed)."""
     path = _shim_path()
-    if not os.path.exists(path):
-        pytest.skip(f"host NNAPI shim not built: {path}")
+    assert os.path.exists(path), f"host NNAPI shim not built: {path} (pip install . builds it)"
     backend_library.set_nnapi_library(path)
     backend_library.clear_last_error()
     return path
@@ -594,10 +593,8 @@ def test_missing_library_makes_backend_unavailable(capfd) -> None:
 
 @pytest.fixture(scope="module")
 def host_driver() -> str:
-    try:
-        from executorch_nnapi.runtime.host_driver import install
-    except ImportError as e:  # Written in parallel; run these once it exists.
-        pytest.skip(f"host NNAPI driver not available: {e}")
+    from executorch_nnapi.runtime.host_driver import install
+
     path = install(feature_level=30)
     backend_library.set_nnapi_library(path)
     return path
