@@ -19,6 +19,7 @@ from executorch.exir.backend.utils import tag_constant_data
 from executorch_nnapi.lowering import constant_folding
 from executorch_nnapi.lowering.builders import CheckContext, Refused, get_builder
 from executorch_nnapi.lowering.compile_specs import NnapiCompileOptions, symbol_ranges, symbol_ranges_spec
+from executorch_nnapi.lowering.composite_ops import decompose_composites
 from executorch_nnapi.lowering.nnapi_backend import NnapiBackend
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
@@ -171,6 +172,11 @@ class NnapiPartitioner(Partitioner):
         # to_edge re-traces the program and narrows a Dim(min=1) to [2, ...]
         # (0/1 specialization); remember the ranges export validated.
         self._export_ranges = symbol_ranges(ep)
+        # ExecuTorch passes the functional program it is about to convert; with
+        # its composites rewritten into core ATen, the second decomposition pass
+        # has nothing to do and is skipped (about half of to_edge's time). Were
+        # this a copy, only that saving would be lost.
+        decompose_composites(ep)
         # Keep an op whole only if NNAPI takes every node of it in this program
         # (a kept op without a CPU kernel that we then refuse breaks lowering).
         # Deciding per op rather than per node (no filter callable) lets

@@ -1,0 +1,92 @@
+"""Composite ATen ops (conv2d, max_pool2d, adaptive_avg_pool2d, silu) rewritten
+into core ATen before to_edge, so that its second decomposition pass is skipped."""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch.export import Dim, ExportedProgram, export
+
+from executorch.exir import to_edge_transform_and_lower
+
+from executorch_nnapi.lowering.composite_ops import COMPOSITE_OPS, decompose_composites
+from executorch_nnapi.partitioners import NnapiPartitioner
+
+from op_harness import Lambda, check_delegated_and_matches, lower, run_pte, relative_max_error
+
+
+class SmallCnn(torch.nn.Module):
+    """Every composite op once, with a composite (silu) as the program output."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.conv2 = torch.nn.Conv2d(8, 8, 3, stride=2, groups=8)
+
+    def forward(self, x):
+        y = F.max_pool2d(F.silu(self.conv(x)), 3, stride=2, padding=1)
+        y = F.adaptive_avg_pool2d(self.conv2(y), 1)
+        return F.silu(y)
+
+
+def test_functional_program_loses_every_composite():
+    ep = export(SmallCnn().eval(), (torch.randn(1, 3, 32, 32),)).run_decompositions({})
+    before = sum(n.target in COMPOSITE_OPS for n in ep.graph.nodes)
+    assert before == 6
+    assert decompose_composites(ep) == before
+    assert not any(n.target in COMPOSITE_OPS for n in ep.graph.nodes)
+    # The output renamed by the rewrite is still the one the signature names.
+    output_names = [a.name for a in ep.graph.output_node().args[0]]
+    assert [spec.arg.name for spec in ep.graph_signature.output_specs] == output_names
+    x = torch.randn(1, 3, 32, 32)
+    torch.testing.assert_close(ep.module()(x), _eager_from_state(ep, x))
+
+
+def _eager_from_state(ep: ExportedProgram, x: torch.Tensor) -> torch.Tensor:
+    model = SmallCnn().eval()
+    model.load_state_dict(ep.state_dict)
+    with torch.no_grad():
+        return model(x)
+
+
+def test_lowering_decomposes_the_program_once(monkeypatch):
+    calls = []
+    original = ExportedProgram.run_decompositions
+
+    def counting(self, *args, **kwargs):
+        calls.append(args[0] if args else kwargs.get("decomp_table"))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(ExportedProgram, "run_decompositions", counting)
+    to_edge_transform_and_lower(export(SmallCnn().eval(), (torch.randn(1, 3, 32, 32),)),
+                                partitioner=[NnapiPartitioner()])
+    # Only the functionalization pass ({}); the table-driven pass found nothing to do.
+    assert len(calls) == 1 and not calls[0]
+
+
+def test_composites_are_delegated_and_match_eager():
+    torch.manual_seed(0)
+    model = SmallCnn()
+    lowered = check_delegated_and_matches(model, (torch.randn(1, 3, 32, 32),),
+                                          expect_operations=("CONV_2D", "MAX_POOL_2D", "LOGISTIC"))
+    assert lowered.num_delegates == 1
+
+
+def test_composites_with_dynamic_size():
+    torch.manual_seed(0)
+    size = Dim("size", min=16, max=64)
+    check_delegated_and_matches(SmallCnn(), (torch.randn(1, 3, 32, 32),),
+                                dynamic_shapes=({2: size, 3: size},),
+                                run_inputs=[(torch.randn(1, 3, 17, 17),), (torch.randn(1, 3, 64, 64),)])
+
+
+def test_refused_composite_runs_on_the_cpu():
+    # A dilated max pool has no NNAPI form: it must stay on the CPU as core ATen.
+    model = Lambda(lambda x: F.max_pool2d(torch.relu(x), 3, stride=1, dilation=2))
+    x = torch.randn(1, 4, 12, 12)
+    lowered = lower(model, (x,))
+    assert "aten.max_pool2d_with_indices.default" in lowered.cpu_ops
+    reasons = {d.op: d.reason for d in lowered.partitioner.decisions if not d.supported}
+    assert "dilat" in reasons["aten.max_pool2d_with_indices.default"]
+    (got,) = run_pte(lowered.pte, (x,))
+    assert relative_max_error(got, model(x)) < 1e-6
