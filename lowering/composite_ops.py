@@ -17,8 +17,10 @@ import operator
 from typing import Any, Callable
 
 import torch
+import torch.utils._pytree as pytree
 from torch.fx import Graph, GraphModule, Node
 
+from torch._guards import detect_fake_mode
 from torch.export import ExportedProgram
 from torch.export.graph_signature import TensorArgument
 
@@ -50,8 +52,7 @@ def _call(graph: Graph, origin: Node, target: Any, args: tuple) -> Node:
     if target is operator.getitem:
         new.meta["val"] = _fake(args[0])[args[1]]
     else:
-        fake_mode = origin.meta["val"].fake_mode
-        with fake_mode:
+        with detect_fake_mode(pytree.tree_leaves(origin.meta["val"])):
             new.meta["val"] = target(*(_fake(a) for a in args))
     return new
 
@@ -81,12 +82,48 @@ def _silu(graph: Graph, node: Node) -> Node:
     return _call(graph, node, aten.mul.Tensor, (x, _call(graph, node, aten.sigmoid.default, (x,))))
 
 
-# Composite op -> rewrite into core ATen (the same ops torch's default decomposition yields).
-COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node]] = {
+def _split(graph: Graph, node: Node) -> Node | None:
+    a = _bound_args(node)
+    length = _fake(a["self"]).shape[a["dim"]]
+    if not isinstance(length, int):
+        return None  # chunk count depends on a dynamic size: leave it to the decomposition
+    step = a["split_size"]
+    sizes = [min(step, length - start) for start in range(0, length, step)] or [0]
+    return _call(graph, node, aten.split_with_sizes.default, (a["self"], sizes, a["dim"]))
+
+
+def _transpose(graph: Graph, node: Node) -> Node:
+    a = _bound_args(node)
+    rank = _fake(a["self"]).dim()
+    perm = list(range(rank))
+    d0, d1 = a["dim0"] % max(rank, 1), a["dim1"] % max(rank, 1)
+    perm[d0], perm[d1] = perm[d1], perm[d0]
+    return _call(graph, node, aten.permute.default, (a["self"], perm))
+
+
+def _squeeze_dim(graph: Graph, node: Node) -> Node:
+    a = _bound_args(node)
+    return _call(graph, node, aten.squeeze.dims, (a["self"], [a["dim"]]))
+
+
+def _layer_norm(graph: Graph, node: Node) -> Node:
+    a = _bound_args(node)
+    normed = _call(graph, node, aten.native_layer_norm.default,
+                   (a["input"], list(a["normalized_shape"]), a["weight"], a["bias"], a["eps"]))
+    return _call(graph, node, operator.getitem, (normed, 0))
+
+
+# Composite op -> rewrite into core ATen (the same ops torch's default
+# decomposition yields), or None to leave a node to that decomposition.
+COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
     aten.conv2d.default: _conv2d,
     aten.max_pool2d.default: _max_pool2d,
     aten.adaptive_avg_pool2d.default: _adaptive_avg_pool2d,
     aten.silu.default: _silu,
+    aten.split.Tensor: _split,
+    aten.transpose.int: _transpose,
+    aten.squeeze.dim: _squeeze_dim,
+    aten.layer_norm.default: _layer_norm,
 }
 
 
@@ -102,6 +139,8 @@ def decompose_composites(program: ExportedProgram) -> int:
             continue
         with graph.inserting_before(node):
             replacement = rewrite(graph, node)
+        if replacement is None:
+            continue
         node.replace_all_uses_with(replacement)
         renamed[node.name] = replacement.name
         graph.erase_node(node)

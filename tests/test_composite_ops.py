@@ -29,6 +29,19 @@ class SmallCnn(torch.nn.Module):
         return F.silu(y)
 
 
+class ShapeOps(torch.nn.Module):
+    """split / transpose / squeeze(dim) / layer_norm, the composites of channel shuffles and transformers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.norm = torch.nn.LayerNorm(6)
+
+    def forward(self, x):  # x: [1, 8, 4, 6]
+        a, b = x.split(4, dim=1)
+        y = torch.cat([b, a], dim=1).transpose(1, 2)
+        return self.norm(y).squeeze(0)
+
+
 def test_functional_program_loses_every_composite():
     ep = export(SmallCnn().eval(), (torch.randn(1, 3, 32, 32),)).run_decompositions({})
     before = sum(n.target in COMPOSITE_OPS for n in ep.graph.nodes)
@@ -47,6 +60,19 @@ def _eager_from_state(ep: ExportedProgram, x: torch.Tensor) -> torch.Tensor:
     model.load_state_dict(ep.state_dict)
     with torch.no_grad():
         return model(x)
+
+
+def test_shape_composites_rewritten_delegated_and_match_eager():
+    torch.manual_seed(0)
+    x = torch.randn(1, 8, 4, 6)
+    ep = export(ShapeOps().eval(), (x,)).run_decompositions({})
+    assert decompose_composites(ep) == 4
+    assert not any(n.target in COMPOSITE_OPS for n in ep.graph.nodes)
+    model = ShapeOps()
+    with torch.no_grad():
+        model.norm.weight.normal_()
+        model.norm.bias.normal_()
+    check_delegated_and_matches(model, (x,))
 
 
 def test_lowering_decomposes_the_program_once(monkeypatch):
