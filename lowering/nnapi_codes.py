@@ -141,6 +141,8 @@ class OperationCode(enum.IntEnum):
     POW = 70
     PRELU = 71
     QUANTIZE = 72
+    REDUCE_ALL = 75
+    REDUCE_ANY = 76
     REDUCE_MAX = 77
     REDUCE_MIN = 78
     REDUCE_PROD = 79

@@ -23,6 +23,8 @@ L27, L28, L29, L30 = (FeatureLevel.ANDROID_8_1, FeatureLevel.ANDROID_9, FeatureL
                       FeatureLevel.ANDROID_11)
 
 _F32 = "float32"
+_CMP = "float32, int32 or bool inputs of the dtype PyTorch compares in"
+_LOGICAL = "bool inputs (float32 / int32: x != 0)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,7 +65,8 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = (
     OpSupport(aten.div.Scalar, L28, "DIV", f"{_F32}, rank <= 4, number operand"),
     OpSupport(aten.native_layer_norm.default, L29, "MEAN, SUB, MUL, MEAN, ADD, RSQRT, MUL (+ MUL, ADD affine)",
               f"{_F32}, rank <= 4, trailing normalized dims, constant weight/bias, only output 0 used"),
-    OpSupport(aten.mean.dim, L28, "MEAN", f"{_F32}, rank <= 4"),
+    OpSupport(aten.mean.dim, L27, "MEAN (API 28); AVERAGE_POOL_2D at API 27",
+              f"{_F32}, rank <= 4; at API 27 only over H and W of a 4-D input with static H, W"),
     OpSupport(aten.view_copy.default, L27, "RESHAPE; CHANNEL_SHUFFLE (API 29) for a channel shuffle",
               f"{_F32}, rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
               "rank > 4 in view chains that reduce to rank 4 (API 28)"),
@@ -134,12 +137,25 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = (
               f"{_F32}, 4-D; scale_factor only where 1/scale equals in/out"),
     OpSupport(aten.bmm.default, L29, "MUL + REDUCE_SUM (BATCH_MATMUL from feature level 6)",
               f"{_F32}, B*M*K*N <= 2^24 before feature level 6"),
-    # Attention's masked softmax (bool mask of fully -inf rows): float operations only.
-    OpSupport(aten.where.self, L29, "REDUCE_MAX, MAXIMUM, SUB, EXP, REDUCE_SUM, MAXIMUM, DIV (with the softmax)",
-              f"{_F32}, only as where(all(x == -inf), 0, softmax(x)) of a masked softmax, rank <= 4"),
-    OpSupport(aten.eq.Scalar, L29, "(part of a masked softmax)", "only x == -inf of a masked softmax"),
-    OpSupport(aten.logical_not.default, L29, "(part of a masked softmax)", "only inside a masked softmax"),
-    OpSupport(aten.any.dim, L29, "(part of a masked softmax)", "only inside a masked softmax"),
+    # --- comparisons, bool masks, where (bool tensors stay in PyTorch's dim order) ---
+    *(OpSupport(op, L29, code, f"{_CMP}, broadcasting; numbers and constants converted") for op, code in (
+        (aten.eq.Tensor, "EQUAL"), (aten.ne.Tensor, "NOT_EQUAL"), (aten.gt.Tensor, "GREATER"),
+        (aten.ge.Tensor, "GREATER_EQUAL"), (aten.lt.Tensor, "LESS"), (aten.le.Tensor, "LESS_EQUAL"),
+        (aten.eq.Scalar, "EQUAL"), (aten.ne.Scalar, "NOT_EQUAL"), (aten.gt.Scalar, "GREATER"),
+        (aten.ge.Scalar, "GREATER_EQUAL"), (aten.lt.Scalar, "LESS"), (aten.le.Scalar, "LESS_EQUAL"))),
+    *(OpSupport(op, L29, code, f"{_LOGICAL}, broadcasting") for op, code in (
+        (aten.logical_and.default, "LOGICAL_AND"), (aten.logical_or.default, "LOGICAL_OR"),
+        (aten.logical_xor.default, "NOT_EQUAL"))),
+    OpSupport(aten.logical_not.default, L29, "LOGICAL_NOT", _LOGICAL),
+    *(OpSupport(op, L29, code, "bool tensors, broadcasting") for op, code in (
+        (aten.bitwise_and.Tensor, "LOGICAL_AND"), (aten.bitwise_or.Tensor, "LOGICAL_OR"),
+        (aten.bitwise_xor.Tensor, "NOT_EQUAL"))),
+    OpSupport(aten.bitwise_not.default, L29, "LOGICAL_NOT", "bool tensors"),
+    *(OpSupport(op, L29, "REDUCE_ANY", f"{_LOGICAL}, input rank 1-4, non-empty dims") for op in (
+        aten.any.dim, aten.any.dims, aten.any.default)),
+    OpSupport(aten.where.self, L29, "SELECT (+ EXPAND_DIMS / TILE / LOGICAL_OR to broadcast); in a masked "
+              "softmax: REDUCE_MAX, MAXIMUM, SUB, EXP, REDUCE_SUM, MAXIMUM, DIV",
+              "bool condition; float32 or int32 values (constants converted); broadcasting"),
     OpSupport(aten.full_like.default, L29, "(part of a masked softmax)", "only the zeros of a masked softmax"),
     OpSupport(operator.getitem, L27, "(output selection)", "output 0 of batch norm / layer norm / "
               "max_pool2d_with_indices; any output of split"),
@@ -156,6 +172,5 @@ NO_NNAPI_EQUIVALENT: dict[str, str] = {
     "aten.erf.default": "NNAPI has no erf operation",
     "aten.embedding.default": "int64 indices (NNAPI has no 64-bit integers)",
     "aten.argmax.default": "int64 output (NNAPI's ARGMAX returns int32)",
-    "aten.ne.Scalar": "comparison to a bool mask (NOT_EQUAL) is not lowered (the delegate has no TENSOR_BOOL8 path)",
     "aten.sym_size.int": "shape arithmetic stays on the CPU (the delegate recomputes sizes itself)",
 }

@@ -32,6 +32,15 @@ class Lowered:
     def nnapi_operations(self) -> list[str]:
         return [t for b in self.blobs for t in b.operation_types]
 
+    @property
+    def reasons(self) -> dict[str, list[str]]:
+        """ATen op -> the partitioner's reasons for each of its nodes left on the CPU."""
+        out: dict[str, list[str]] = {}
+        for d in self.partitioner.decisions:
+            if not d.supported:
+                out.setdefault(d.op, []).append(d.reason)
+        return out
+
 
 def lower(module: torch.nn.Module, example_inputs: Sequence[torch.Tensor], *, dynamic_shapes=None,
           feature_level: int = 30) -> Lowered:
@@ -63,6 +72,9 @@ def run_pte(pte: bytes, inputs: Sequence[torch.Tensor], feature_level: int = 30)
 
 
 def relative_max_error(actual: torch.Tensor, expected: torch.Tensor) -> float:
+    if not expected.is_floating_point():
+        # Bool and integer results must match exactly (and in dtype).
+        return 0.0 if actual.dtype == expected.dtype and torch.equal(actual, expected) else float("inf")
     scale = expected.abs().max().item() if expected.numel() else 0.0
     diff = (actual - expected).abs().max().item() if expected.numel() else 0.0
     return diff / max(scale, 1e-6)

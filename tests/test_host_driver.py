@@ -18,7 +18,7 @@ from executorch_nnapi.runtime.host_driver.operations import OPERATION_NAMES
 NO_ERROR, UNEXPECTED_NULL, BAD_DATA, OP_FAILED, BAD_STATE, OUTPUT_INSUFFICIENT_SIZE = 0, 3, 4, 5, 6, 8
 # Operand types.
 FLOAT32, INT32, BOOL = 0, 1, 6
-TF32, TI32, QA8, TF16 = 3, 4, 5, 8
+TF32, TI32, QA8, TF16, TB8 = 3, 4, 5, 8, 9
 OP = {name: code for code, name in OPERATION_NAMES.items()}
 FL6 = 1000006
 
@@ -127,7 +127,7 @@ class Model:
 
     def const(self, value: torch.Tensor, type_: Optional[int] = None, **kw) -> int:
         type_ = type_ if type_ is not None else {torch.float32: TF32, torch.int32: TI32,
-                                                 torch.float16: TF16}[value.dtype]
+                                                 torch.float16: TF16, torch.bool: TB8}[value.dtype]
         idx = self.tensor(list(value.shape), type_, **kw)
         self.set_value(idx, value.contiguous().numpy().tobytes())
         return idx
@@ -535,6 +535,56 @@ def test_cast_and_float16(lib, driver):
     assert c.tolist() == [[3, -5, 600]]  # truncation toward zero
 
 
+COMPARISON_CASES = [
+    ("EQUAL", torch.eq), ("NOT_EQUAL", torch.ne), ("GREATER", torch.gt), ("GREATER_EQUAL", torch.ge),
+    ("LESS", torch.lt), ("LESS_EQUAL", torch.le),
+]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int32, torch.bool], ids=str)
+@pytest.mark.parametrize("name,ref", COMPARISON_CASES, ids=[c[0] for c in COMPARISON_CASES])
+def test_comparison_broadcasts_to_bool8(lib, driver, name, ref, dtype):
+    g = torch.Generator().manual_seed(0)
+    x, y = (torch.randint(-1, 2, shape, generator=g).to(dtype) for shape in ((2, 1, 4), (3, 1)))
+    t = {torch.float32: TF32, torch.int32: TI32, torch.bool: TB8}[dtype]
+    m = Model(lib)
+    a, b, out = m.tensor([2, 1, 4], t), m.tensor([3, 1], t), m.tensor([2, 3, 4], TB8)
+    m.op(name, [a, b], [out])
+    m.io([a, b], [out])
+    (res,) = m.run([x, y], [[2, 3, 4]], torch.bool)
+    assert torch.equal(res, ref(x, y))
+
+
+def test_logical_select_and_reduce_any_all(lib, driver):
+    g = torch.Generator().manual_seed(1)
+    c, d = torch.rand(2, 3, generator=g) > 0.5, torch.tensor([True, False, True])
+    x, y = torch.randn(2, 3, generator=g), torch.randn(2, 3, generator=g)
+    m = Model(lib)
+    ic, id_, ix, iy = m.tensor([2, 3], TB8), m.tensor([3], TB8), m.tensor([2, 3]), m.tensor([2, 3])
+    both, either, neither, sel = (m.tensor([2, 3], t) for t in (TB8, TB8, TB8, TF32))
+    any_, all_ = m.tensor([2], TB8), m.tensor([1, 3], TB8)
+    m.op("LOGICAL_AND", [ic, id_], [both])
+    m.op("LOGICAL_OR", [ic, id_], [either])
+    m.op("LOGICAL_NOT", [either], [neither])
+    m.op("SELECT", [both, ix, iy], [sel])
+    m.op("REDUCE_ANY", [ic, m.const(torch.tensor([-1], dtype=torch.int32)), m.bool(False)], [any_])
+    m.op("REDUCE_ALL", [either, m.const(torch.tensor([0], dtype=torch.int32)), m.bool(True)], [all_])
+    m.io([ic, id_, ix, iy], [neither, sel, any_, all_])
+    m.finish()
+    ex = Execution(lib, m.compile())
+    # NNAPI: any nonzero byte of a TENSOR_BOOL8 input is true.
+    for j, v in enumerate((c.to(torch.uint8) * 7, d, x, y)):
+        ex.set_input(j, v)
+    outs = [torch.empty(2, 3, dtype=torch.bool), torch.empty(2, 3), torch.empty(2, dtype=torch.bool),
+            torch.empty(1, 3, dtype=torch.bool)]
+    for j, o in enumerate(outs):
+        ex.set_output(j, o)
+    assert ex.compute() == NO_ERROR, _last(lib)
+    assert torch.equal(outs[0], ~(c | d))
+    assert torch.equal(outs[1], torch.where(c & d, x, y))
+    assert torch.equal(outs[2], c.any(-1)) and torch.equal(outs[3], (c | d).all(0, keepdim=True))
+
+
 # -- validation -----------------------------------------------------------------------------------------
 def test_wrong_operand_count_is_bad_data(lib, driver):
     m = Model(lib)
@@ -568,6 +618,52 @@ def test_operation_above_feature_level_is_bad_data(lib, driver):
     i = m.tensor([2], TI32)
     m.op("ADD", [i, i, m.i32(0)], [m.tensor([2], TI32)], expect=BAD_DATA)
     assert "TENSOR_INT32 needs feature level 30" in driver.last_error
+
+
+def test_bool_operations_below_feature_level_29_are_bad_data(lib, driver):
+    driver.feature_level = 28
+    m = Model(lib)
+    m.operand(TB8, [2], expect=BAD_DATA)
+    assert "TENSOR_BOOL8 needs feature level 29" in driver.last_error
+    a, b, out = m.tensor([2]), m.tensor([2]), m.tensor([2])
+    for name in ("EQUAL", "GREATER", "LESS_EQUAL", "LOGICAL_AND", "LOGICAL_NOT", "SELECT", "REDUCE_ANY"):
+        m.op(name, [a, b], [out], expect=BAD_DATA)
+        assert f"{name} (operation #0) needs feature level 29" in driver.last_error
+
+
+def test_bool_operation_types_are_checked(lib, driver):
+    m = Model(lib)
+    a, b, c = m.tensor([2]), m.tensor([2]), m.tensor([2], TB8)
+    m.op("GREATER", [a, b], [m.tensor([2])], expect=BAD_DATA)
+    assert "output 0 has type TENSOR_FLOAT32, expected TENSOR_BOOL8" in driver.last_error
+    m.op("EQUAL", [c, a], [m.tensor([2], TB8)], expect=BAD_DATA)
+    assert "input 1 has type TENSOR_FLOAT32, expected TENSOR_BOOL8" in driver.last_error
+    m.op("LOGICAL_AND", [a, b], [m.tensor([2], TB8)], expect=BAD_DATA)
+    assert "input 0 has type TENSOR_FLOAT32; allowed: TENSOR_BOOL8" in driver.last_error
+    m.op("SELECT", [a, a, b], [m.tensor([2])], expect=BAD_DATA)
+    assert "input 0 (condition) has type TENSOR_FLOAT32" in driver.last_error
+    m.op("SELECT", [c, a, c], [m.tensor([2])], expect=BAD_DATA)
+    assert "input 2 has type TENSOR_BOOL8, expected TENSOR_FLOAT32" in driver.last_error
+    m.op("REDUCE_ALL", [a, m.const(torch.tensor([0], dtype=torch.int32)), m.bool(False)], [m.tensor([1])],
+         expect=BAD_DATA)
+    assert "allowed: TENSOR_BOOL8" in driver.last_error
+
+
+def test_select_does_not_broadcast_but_comparisons_do(lib, driver):
+    m = Model(lib)
+    c, x, y, out = m.tensor([2, 3], TB8), m.tensor([2, 3]), m.tensor([3]), m.tensor([2, 3])
+    m.op("SELECT", [c, x, y], [out])  # shapes are checked at Model_finish
+    m.io([c, x, y], [out])
+    m.finish(expect=BAD_DATA)
+    assert "SELECT does not broadcast" in driver.last_error
+    m = Model(lib)
+    x, y, out = m.tensor([2, 3]), m.tensor([3]), m.tensor([2, 3], TB8)
+    m.op("LESS", [x, y], [out])
+    bad = m.tensor([4])
+    m.op("LESS", [x, bad], [m.tensor([2, 4], TB8)])
+    m.io([x, y, bad], [out])
+    m.finish(expect=BAD_DATA)
+    assert "LESS (operation #1)" in driver.last_error and "not broadcast-compatible" in driver.last_error
 
 
 def test_operand_type_above_feature_level_and_bad_quantization(lib, driver):

@@ -209,14 +209,6 @@ def test_dynamic_batch_and_spatial_dims():
 
 # --- refusals: the node stays on the CPU with the reason ---
 
-def _reasons(lowered) -> dict[str, list[str]]:
-    reasons: dict[str, list[str]] = {}
-    for d in lowered.partitioner.decisions:
-        if not d.supported:
-            reasons.setdefault(d.op, []).append(d.reason)
-    return reasons
-
-
 class BelowApi29(torch.nn.Module):
     """Every op of this file that needs API 29 (at API 28 they stay on the CPU or, for prelu,
     are decomposed by to_edge into ops that run partly on the CPU)."""
@@ -241,7 +233,7 @@ def test_api29_ops_stay_on_cpu_at_api28_and_the_program_still_runs():
     module = BelowApi29().eval()
     inputs = (randn(4, 7), randn(7))
     lowered = lower(module, inputs, feature_level=28)
-    reasons = _reasons(lowered)
+    reasons = lowered.reasons
     for op in API29_OPS:
         assert op in lowered.cpu_ops, f"{op} was delegated at API 28"
         assert reasons.get(op) and all("needs API 29" in r for r in reasons[op]), (op, reasons.get(op))
@@ -256,11 +248,11 @@ def test_api29_ops_stay_on_cpu_at_api28_and_the_program_still_runs():
 
 def test_refusals_with_specific_reasons():
     # prelu with a weight computed at run time: check refuses it, so to_edge decomposes it
-    # (gt / where on the CPU, mul delegated) instead of keeping it whole for NNAPI.
+    # (gt / where / mul, delegated as such) instead of keeping it whole for NNAPI.
     module = Lambda(lambda y, r, w: (F.gelu(y), F.selu(y), torch.softmax(r, 1), torch.prelu(y, w)))
     inputs = (randn(4, 7), randn(1, 2, 3, 2, 2), randn(7))
     lowered = lower(module, inputs, feature_level=30)
-    reasons = _reasons(lowered)
+    reasons = lowered.reasons
     assert reasons["aten.gelu.default"] == ["gelu with approximate='none' (NNAPI has no erf)"]
     assert "NNAPI's ELU has alpha only" in reasons["aten.elu.default"][0]
     assert "rank 5" in reasons["aten._softmax.default"][0]

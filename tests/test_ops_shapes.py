@@ -172,14 +172,6 @@ def test_dynamic_ceil_mode_pooling():
 
 # --- refusals: the node stays on the CPU, with the reason ---
 
-def _reasons(lowered) -> dict[str, list[str]]:
-    reasons: dict[str, list[str]] = {}
-    for d in lowered.partitioner.decisions:
-        if not d.supported:
-            reasons.setdefault(d.op, []).append(d.reason)
-    return reasons
-
-
 REFUSALS = [
     # (id, feature level, module, inputs, {op: [substring of each reason]})
     ("api29", 29, Lambda(lambda x: (F.interpolate(x, size=(7, 5), mode="bilinear"),
@@ -215,7 +207,7 @@ REFUSALS = [
 @pytest.mark.parametrize("level, module, inputs, expected", [c[1:] for c in REFUSALS], ids=[c[0] for c in REFUSALS])
 def test_refused_with_reason(level, module, inputs, expected):
     lowered = lower(module, inputs, feature_level=level)
-    reasons = _reasons(lowered)
+    reasons = lowered.reasons
     for op, fragments in expected.items():
         assert op in lowered.cpu_ops, f"{op} was delegated; CPU ops: {lowered.cpu_ops}"
         got = reasons.get(op, [])

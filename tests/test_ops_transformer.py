@@ -43,14 +43,6 @@ def _affine(norm: torch.nn.LayerNorm) -> torch.nn.LayerNorm:
     return norm
 
 
-def reasons(lowered) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for d in lowered.partitioner.decisions:
-        if not d.supported:
-            out.setdefault(d.op, []).append(d.reason)
-    return out
-
-
 # ------------------------------------------------------------------ layer norm
 
 class LayerNorms(torch.nn.Module):
@@ -105,9 +97,9 @@ def test_layer_norm_refusals():
     norm = _affine(torch.nn.LayerNorm(8))
     lowered = lower(Lambda(lambda x, w: (norm(x), F.layer_norm(x, [8], w))), (randn(2, 8), randn(8)),
                     feature_level=29)
-    assert reasons(lowered)["aten.native_layer_norm.default"] == ["layer norm with non-constant weight or bias"]
+    assert lowered.reasons["aten.native_layer_norm.default"] == ["layer norm with non-constant weight or bias"]
     lowered = lower(norm, (randn(2, 8),), feature_level=28)
-    assert any("needs API 29" in r for r in reasons(lowered)["aten.native_layer_norm.default"])
+    assert any("needs API 29" in r for r in lowered.reasons["aten.native_layer_norm.default"])
 
 
 # ------------------------------------------------------------------ scalar ops
@@ -125,7 +117,7 @@ def test_scalar_elementwise_below_api_28():
     module = Lambda(lambda x: (aten.mul.Scalar(x, 0.25), aten.sub.Scalar(x, 1.5), aten.div.Scalar(x, 3.0)))
     lowered = lower(module, (randn(2, 3),), feature_level=27)
     assert lowered.cpu_ops == ["aten.div.Scalar"]
-    assert any("needs API 28" in r for r in reasons(lowered)["aten.div.Scalar"])
+    assert any("needs API 28" in r for r in lowered.reasons["aten.div.Scalar"])
     outputs = run_pte(lowered.pte, [randn(2, 3)], 27)
     assert len(outputs) == 3
 
@@ -172,7 +164,7 @@ def test_as_strided_with_other_strides_is_refused():
     lowered = lower(Lambda(lambda x: (torch.as_strided(x + 1, (2, 3), (1, 2)) * 2,    # a transposed view
                                       torch.as_strided(x + 1, (3, 3), (1, 1)) * 2)),   # overlapping windows
                     (randn(6),))
-    got = reasons(lowered)["aten.as_strided_copy.default"]
+    got = lowered.reasons["aten.as_strided_copy.default"]
     assert sorted(got) == ["as_strided to 9 elements of 6",
                            "as_strided with non-contiguous strides [1, 2] for size [2, 3] (NNAPI has no strided views)"]
 
@@ -208,7 +200,7 @@ def test_index_select_below_api_29_leaves_its_int64_indices_on_the_cpu():
 
 def test_index_select_with_run_time_indices_is_refused():
     lowered = lower(Lambda(lambda x, i: x.index_select(0, i) * 2), (randn(4, 3), torch.tensor([1, 2])))
-    (reason,) = reasons(lowered)["aten.index_select.default"]
+    (reason,) = lowered.reasons["aten.index_select.default"]
     assert "indices computed at run time" in reason
 
 
@@ -311,13 +303,14 @@ def test_softmax_read_outside_the_mask_is_also_emitted():
     assert torch.isnan(got[1][:, :, 1]).all() and torch.isnan(want[1][:, :, 1]).all()
 
 
-def test_bool_ops_outside_a_masked_softmax_are_refused():
-    lowered = lower(Lambda(lambda x, y: torch.where(x == 0.5, x, y) * 2), (randn(2, 3), randn(2, 3)))
-    got = reasons(lowered)
-    assert "outside a masked softmax is not lowered" in got["aten.where.self"][0]
+def test_bool_ops_outside_a_masked_softmax_are_plain_operations():
+    # Outside the pattern they are lowered one by one (tests/test_ops_bool.py); the masked softmax
+    # itself needs API 29 like them.
+    check_delegated_and_matches(Lambda(lambda x, y: torch.where(x == 0.5, x, y) * 2), (randn(2, 3), randn(2, 3)),
+                                expect_operations=["EQUAL", "SELECT"])
     lowered = lower(Lambda(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, attn_mask=_MASK)),
                     (randn(1, 2, 5, 4), randn(1, 2, 5, 4), randn(1, 2, 5, 4)), feature_level=28)
-    assert any("needs API 29" in r for r in reasons(lowered)["aten.where.self"])
+    assert any("needs API 29" in r for r in lowered.reasons["aten.where.self"])
 
 
 def test_view_chain_needing_a_rank5_transpose_is_refused():
@@ -326,7 +319,7 @@ def test_view_chain_needing_a_rank5_transpose_is_refused():
         return y.view(24, 30) + 1
 
     lowered = lower(Lambda(fn), (randn(6, 20, 6),))
-    got = reasons(lowered)
+    got = lowered.reasons
     assert "aten.permute_copy.default" in got, got
     assert "rank-5 transpose after merging adjacent dims" in got["aten.permute_copy.default"][0]
 
@@ -334,7 +327,7 @@ def test_view_chain_needing_a_rank5_transpose_is_refused():
 def test_view_chain_below_api_28_is_refused():
     weight = randn(12, 4)
     lowered = lower(Lambda(lambda x: mha_in_projection(x, weight)), (randn(5, 2, 4),), feature_level=27)
-    assert any("needs API 28" in r for r in reasons(lowered).get("aten.unsqueeze_copy.default", []))
+    assert any("needs API 28" in r for r in lowered.reasons.get("aten.unsqueeze_copy.default", []))
 
 
 def test_view_chain_stays_in_one_partition_when_cpu_nodes_split_its_users():

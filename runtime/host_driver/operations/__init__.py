@@ -1,20 +1,20 @@
-"""The host driver's operations: one module per NNAPI operation, registered here by opcode.
+"""The host driver's operations, registered here by opcode.
 
-See `common.py` for what a module defines (NAME, CODE, SINCE, QUANT_COMPUTE, validate, compute).
+An operation is a module (NAME, CODE, SINCE, QUANT_COMPUTE, validate, compute; see `common.py`) or,
+for a family of near-identical operations, a row of the family module's table (an `OperationDef`
+with the same attributes, listed in the module's OPERATIONS).
 """
 
 from __future__ import annotations
 
-from types import ModuleType
+from typing import Any
 
 from . import (
-    abs, add, average_pool_2d, batch_matmul, cast, channel_shuffle, concatenation, conv_2d, depth_to_space,
-    depthwise_conv_2d, div, elu, exp, expand_dims, floor, fully_connected, gather, grouped_conv_2d,
-    hard_swish, instance_normalization, l2_normalization, l2_pool_2d, log, log_softmax, logistic,
-    max_pool_2d, maximum, mean, minimum, mul, neg, pad, pad_v2, pow, prelu, reduce_max, reduce_min,
-    reduce_prod, reduce_sum, relu, relu1, relu6, reshape, resize_bilinear, resize_nearest_neighbor,
-    rsqrt, sin, slice, softmax, space_to_depth, split, sqrt, squeeze, strided_slice, sub, tanh, tile,
-    transpose, transpose_conv_2d,
+    average_pool_2d, batch_matmul, cast, channel_shuffle, comparison, concatenation, conv_2d, depth_to_space,
+    depthwise_conv_2d, elementwise_binary, elementwise_unary, elu, expand_dims, fully_connected, gather,
+    grouped_conv_2d, instance_normalization, l2_normalization, l2_pool_2d, log_softmax, max_pool_2d, pad, pad_v2,
+    reduce, reshape, resize_bilinear, resize_nearest_neighbor, select, slice, softmax, space_to_depth, split,
+    squeeze, strided_slice, tile, transpose, transpose_conv_2d,
 )
 
 # Every NNAPI OperationCode (reference §5.1), for messages about operations the driver lacks.
@@ -37,19 +37,18 @@ OPERATION_NAMES: dict[int, str] = dict(enumerate((
     "HARD_SWISH", "FILL", "RANK", "BATCH_MATMUL", "PACK", "MIRROR_PAD", "REVERSE",
 )))
 
-_MODULES: tuple[ModuleType, ...] = (
-    abs, add, average_pool_2d, batch_matmul, cast, channel_shuffle, concatenation, conv_2d, depth_to_space,
-    depthwise_conv_2d, div, elu, exp, expand_dims, floor, fully_connected, gather, grouped_conv_2d,
-    hard_swish, instance_normalization, l2_normalization, l2_pool_2d, log, log_softmax, logistic,
-    max_pool_2d, maximum, mean, minimum, mul, neg, pad, pad_v2, pow, prelu, reduce_max, reduce_min,
-    reduce_prod, reduce_sum, relu, relu1, relu6, reshape, resize_bilinear, resize_nearest_neighbor,
-    rsqrt, sin, slice, softmax, space_to_depth, split, sqrt, squeeze, strided_slice, sub, tanh, tile,
+_MODULES = (
+    average_pool_2d, batch_matmul, cast, channel_shuffle, concatenation, conv_2d, depth_to_space,
+    depthwise_conv_2d, elu, expand_dims, fully_connected, gather, grouped_conv_2d, instance_normalization,
+    l2_normalization, l2_pool_2d, log_softmax, max_pool_2d, pad, pad_v2, reshape, resize_bilinear,
+    resize_nearest_neighbor, select, slice, softmax, space_to_depth, split, squeeze, strided_slice, tile,
     transpose, transpose_conv_2d,
 )
+_FAMILIES = (elementwise_unary, elementwise_binary, comparison, reduce)
+_DEFINITIONS: tuple[Any, ...] = (*_MODULES, *(op for family in _FAMILIES for op in family.OPERATIONS))
 
-# Opcode -> operation module.
-OPERATIONS: dict[int, ModuleType] = {m.CODE: m for m in _MODULES}
+# Opcode -> operation (a module or an OperationDef).
+OPERATIONS: dict[int, Any] = {op.CODE: op for op in _DEFINITIONS}
 
-assert len(OPERATIONS) == len(_MODULES), "two operation modules share an opcode"
-assert all(OPERATION_NAMES[code] == m.NAME for code, m in OPERATIONS.items()), "opcode/name mismatch"
-
+assert len(OPERATIONS) == len(_DEFINITIONS), "two operations share an opcode"
+assert all(OPERATION_NAMES[code] == op.NAME for code, op in OPERATIONS.items()), "opcode/name mismatch"

@@ -1,6 +1,16 @@
-"""Shared parts of CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D and TRANSPOSE_CONV_2D."""
+"""Shared parts of CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D and TRANSPOSE_CONV_2D.
+
+Their inputs follow one pattern: 0 input, 1 filter, 2 bias, then four explicit pads (left, right,
+top, bottom) or one padding code (TRANSPOSE_CONV_2D's implicit form has an output-shape tensor
+before it), stride_w, stride_h, an op-specific INT32 for some (depth_multiplier, num_groups), the
+fused activation, the layout flag and, for CONV_2D and DEPTHWISE_CONV_2D, an optional dilation pair.
+Each op module keeps only what is specific to it: its input counts, filter layout and output size.
+"""
 
 from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Optional
 
 import torch
 import torch.nn.functional as F
@@ -8,7 +18,8 @@ import torch.nn.functional as F
 from ..operand_types import INT32, type_name
 from .common import (
     F16, F32, I32T, QA8, QA8S, QS8PC, Ctx, activate_, check_pads, check_positive, f32, from_nchw,
-    implicit_padding, out_size, pad_nhwc, padding_code, to_nchw,
+    fuse_code, implicit_padding, layout_dims, layout_flag, layout_value, nhwc_dims, out_size, pad_nhwc,
+    padding_code, to_nchw,
 )
 
 CONV_TYPES = {F32: 27, QA8: 27, F16: 29, QA8S: 30}
@@ -63,19 +74,99 @@ def scalars(c: Ctx, first: int, names: list[str]) -> None:
         c.scalar(first + k, INT32, name)
 
 
-def geometry(c: Ctx, *, explicit: bool, pad_at: int, stride_at: int, in_h: int, in_w: int, k_h: int,
-             k_w: int, dil_h: int = 1, dil_w: int = 1) -> tuple[tuple[int, int, int, int], int, int]:
+def padding_form(c: Ctx, implicit: int, explicit: int, optional: bool) -> bool:
+    """Check the input count; True for the explicit-padding form.
+
+    `implicit` / `explicit` count the inputs of each form without optional ones; with `optional`
+    the layout flag (+1) and the dilation pair (+2 more) may follow.
+    """
+    counts = {implicit, explicit}
+    if optional:
+        counts |= {implicit + 1, implicit + 3, explicit + 1, explicit + 3}
+    c.counts(counts)
+    if optional and c.n_in == implicit + 3:
+        # Explicit padding alone, or implicit with layout and dilation: the type at `implicit`
+        # (INT32 pad_bottom or BOOL layout) tells them apart.
+        return c.type(implicit) == INT32
+    return c.n_in >= explicit
+
+
+@dataclasses.dataclass(frozen=True)
+class ConvScalars:
+    """Where a convolution's padding and strides are, and its decoded op-specific scalars."""
+
+    explicit: bool
+    pad_at: int
+    stride_at: int
+    extra: Optional[int]          # depth_multiplier / num_groups (checked > 0)
+    dilation: tuple[int, int]     # (width, height); (1, 1) when not given
+
+
+def decode_scalars(c: Ctx, explicit: bool, *, first: int = 3, extra: str = "", layout_required: bool = False,
+                   dilation: bool = False) -> ConvScalars:
+    """Check the scalar inputs from `first` on; set p.act and p.nchw.
+
+    `extra` names the INT32 between the strides and the fused activation, if the op has one;
+    `dilation`: the op accepts the optional dilation pair after the layout flag (API 29).
+    """
+    names = ["pad_left", "pad_right", "pad_top", "pad_bottom"] if explicit else ["padding code"]
+    names += ["stride_w", "stride_h"] + ([extra] if extra else []) + ["fused activation"]
+    scalars(c, first, names)
+    stride_at = first + (4 if explicit else 1)
+    act_at = first + len(names) - 1
+    layout_at, dil_at = act_at + 1, act_at + 2
+    layout_flag(c, layout_at, required=layout_required)
+    has_dilation = dilation and c.n_in > dil_at
+    if has_dilation:
+        scalars(c, dil_at, ["dilation_w", "dilation_h"])
+        c.require_level(29, "dilation")
+    c.p.act = fuse_code(c, act_at)
+    c.p.nchw = layout_value(c, layout_at)
+    extra_value = None
+    if extra:
+        extra_value = c.value(stride_at + 2, extra)
+        if extra_value <= 0:
+            c.fail(f"input {stride_at + 2} ({extra}) must be > 0, got {extra_value}")
+    dil = (c.value(dil_at), c.value(dil_at + 1)) if has_dilation else (1, 1)
+    return ConvScalars(explicit, first, stride_at, extra_value, dil)
+
+
+def strides(c: Ctx, s: ConvScalars) -> tuple[int, int]:
+    """(stride_w, stride_h), checked > 0."""
+    sw, sh = c.value(s.stride_at, "stride_w"), c.value(s.stride_at + 1, "stride_h")
+    check_positive(c, stride_w=sw, stride_h=sh)
+    return sw, sh
+
+
+def input_dims(c: Ctx) -> tuple[int, int, int, int]:
+    """(N, H, W, C) of the rank-4 input 0 in the op's layout."""
+    if c.rank(0) != 4:
+        c.fail(f"input 0 must have rank 4, got {c.rank(0)}")
+    return nhwc_dims(c.dims(0), c.p.nchw)
+
+
+def filter_dims(c: Ctx, layout: str) -> tuple[int, ...]:
+    """The rank-4 filter's dims; `layout` names them for the message."""
+    fd = c.dims(1)
+    if len(fd) != 4:
+        c.fail(f"input 1 (filter) must have rank 4 [{layout}], got {list(fd)}")
+    return fd
+
+
+def geometry(c: Ctx, s: ConvScalars, *, in_h: int, in_w: int, k_h: int,
+             k_w: int) -> tuple[tuple[int, int, int, int], int, int]:
     """Decode padding and strides (width first), check them and set p.pads/p.stride/p.dilation.
 
     Returns ((left, right, top, bottom), out_h, out_w).
     """
-    if explicit:
-        left, right, top, bottom = (c.value(pad_at + k) for k in range(4))
+    if s.explicit:
+        left, right, top, bottom = (c.value(s.pad_at + k) for k in range(4))
     else:
-        code = padding_code(c, pad_at)
-    sw, sh = c.value(stride_at, "stride_w"), c.value(stride_at + 1, "stride_h")
-    check_positive(c, stride_w=sw, stride_h=sh, dilation_w=dil_w, dilation_h=dil_h)
-    if not explicit:
+        code = padding_code(c, s.pad_at)
+    dil_w, dil_h = s.dilation
+    sw, sh = strides(c, s)
+    check_positive(c, dilation_w=dil_w, dilation_h=dil_h)
+    if not s.explicit:
         left, right = implicit_padding(code, in_w, sw, k_w, dil_w)
         top, bottom = implicit_padding(code, in_h, sh, k_h, dil_h)
     ek_w, ek_h = (k_w - 1) * dil_w + 1, (k_h - 1) * dil_h + 1
@@ -95,9 +186,20 @@ def check_bias(c: Ctx, n_out: int) -> None:
         c.fail(f"input 2 (bias) must have shape [{n_out}], got {list(bd)}")
 
 
-def prepare_bias(c: Ctx) -> None:
-    """Float bias materialized once when constant."""
+def finish(c: Ctx, prepare_weight: Callable[[torch.Tensor], torch.Tensor], batches: int, out_h: int,
+           out_w: int, depth_out: int) -> None:
+    """Prepare a constant weight and float bias once, and set the output's dims."""
+    w = c.const_tensor(1)
+    c.p.weight = None if w is None else prepare_weight(w)
     c.p.bias = c.const_tensor(2) if c.type(0) in (F32, F16) else None
+    c.set_out(0, layout_dims(batches, out_h, out_w, depth_out, c.p.nchw))
+
+
+def weight_and_bias(ins, p, prepare_weight: Callable[[torch.Tensor], torch.Tensor]):
+    """The prepared weight and the bias, from validate when they were constants."""
+    w = p.weight if p.weight is not None else prepare_weight(ins[1])
+    b = p.bias if p.bias is not None else ins[2]
+    return w, b
 
 
 def conv2d(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor | None, p, groups: int = 1) -> torch.Tensor:
@@ -114,3 +216,8 @@ def conv2d(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor | None, p, groups: 
 
 def channels_last(w: torch.Tensor) -> torch.Tensor:
     return w.contiguous(memory_format=torch.channels_last)
+
+
+def ohwi_to_oihw(w: torch.Tensor) -> torch.Tensor:
+    """OHWI -> OIHW; a channels_last OIHW tensor is the OHWI buffer itself."""
+    return channels_last(w.permute(0, 3, 1, 2))

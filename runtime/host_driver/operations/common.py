@@ -7,6 +7,9 @@ An operation module defines::
     def validate(c: Ctx) -> None     # checks the operation, sets c.p (params) and output dims
     def compute(ins, p) -> list[Tensor]
 
+Families of near-identical operations (element-wise unary and binary, comparisons, reductions)
+are instead rows of a table in one module each, made into `OperationDef`s with the same attributes.
+
 `validate` runs in three stages (`c.stage`):
 
 * ``ADD`` (addOperation): types, counts and feature levels are known; asking for dims or values
@@ -25,8 +28,9 @@ modify its inputs (they may alias the caller's buffers or constants).
 
 from __future__ import annotations
 
+import dataclasses
 import struct
-from typing import Any, Collection, NoReturn, Optional, Sequence
+from typing import Any, Callable, Collection, NoReturn, Optional, Sequence
 
 import torch
 
@@ -59,6 +63,22 @@ FLOAT_ONLY_29 = {F32: 29, F16: 29}
 FLOAT_QUANT = {F32: 27, QA8: 27, F16: 29, QA8S: 30}          # the common "F16 (29), F32, QA8, QA8S (30)"
 FLOAT_QUANT_29 = {F32: 29, F16: 29, QA8: 29, QA8S: 30}       # ops introduced in 29
 FLOAT_INT_QUANT_29 = {F32: 29, F16: 29, I32T: 29, QA8: 29, QA8S: 30}
+
+
+@dataclasses.dataclass(frozen=True)
+class OperationDef:
+    """An operation defined by one row of a family table instead of a module of its own.
+
+    Its attributes are those of an operation module (upper-case names included), so the
+    registry and the driver treat both alike.
+    """
+
+    NAME: str
+    CODE: int
+    SINCE: int
+    validate: Callable[["Ctx"], None]
+    compute: Callable[[list, "Params"], list]
+    QUANT_COMPUTE: bool = False
 
 
 class Deferred(Exception):
@@ -192,6 +212,11 @@ class Ctx:
         if same_q and it.type in QUANTIZED and (ot.scale != it.scale or ot.zero_point != it.zero_point):
             self.fail(f"{self._out_name(j)} must have input {i}'s scale/zeroPoint "
                       f"({it.scale:g}, {it.zero_point}), got ({ot.scale:g}, {ot.zero_point})")
+
+    def out_is(self, j: int, code: int) -> None:
+        """Output j has type `code` whatever the inputs' type (e.g. TENSOR_BOOL8 of a comparison)."""
+        if self.out_type(j) != code:
+            self.fail(f"{self._out_name(j)} has type {type_name(self.out_type(j))}, expected {type_name(code)}")
 
     def out_fixed_q(self, j: int, scales_zps: dict[int, tuple[float, int]]) -> None:
         """Output j's quantization is fixed by the op for quantized types (e.g. LOGISTIC 1/256)."""

@@ -1,0 +1,98 @@
+"""Helpers of the builders that produce or read bool tensors (comparison.py, logical.py, where.py,
+any.py).
+
+NNAPI's TRANSPOSE, RESHAPE and TILE take no TENSOR_BOOL8, so a bool value cannot change its dim
+order once produced. Bool values are therefore always produced in PyTorch's dim order, and every
+operation reading one works in that order; its other (float or int32) inputs are transposed to it
+where they were produced otherwise (e.g. NHWC after a convolution).
+"""
+
+from __future__ import annotations
+
+from numbers import Number
+from typing import Any, Iterable
+
+import torch
+from torch.fx import Node
+
+from ..graph import identity
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import OperationCode
+from ..node_utils import fake_value, is_tensor_node, tensor_shape
+from ..shape_program import Dim
+from .node_builder import CheckContext, Refused
+
+# Tensor dtypes the bool operations compute in (their NNAPI tensor types exist from API 29).
+COMPUTE_DTYPES = (torch.float32, torch.int32, torch.bool)
+_INT32 = torch.iinfo(torch.int32)
+
+
+def dtype_name(dtype: torch.dtype | None) -> str:
+    return str(dtype).replace("torch.", "") if dtype is not None else "non-tensor"
+
+
+def shape_of(x: Any) -> list[Dim]:
+    """Logical shape of a tensor node; [] for a Python number."""
+    return tensor_shape(x) if isinstance(x, Node) else []
+
+
+def result_dtype(args: Iterable[Any]) -> torch.dtype:
+    """The dtype PyTorch computes an element-wise op of ``args`` in (its type promotion)."""
+    values = [fake_value(a) if isinstance(a, Node) else a for a in args]
+    dtype = values[0] if len(values) == 1 else torch.result_type(*values)
+    return dtype.dtype if isinstance(dtype, torch.Tensor) else dtype
+
+
+def check_inputs(ctx: CheckContext, args: Iterable[Any], dtype: torch.dtype, allowed=COMPUTE_DTYPES) -> None:
+    """Refuses unless ``dtype`` is allowed and every input computed at run time already has it.
+
+    Constants and Python numbers are converted at lowering time (as PyTorch converts them),
+    so only they may have another dtype.
+    """
+    if dtype not in allowed:
+        names = ", ".join(dtype_name(d) for d in allowed)
+        raise Refused(f"computes in {dtype_name(dtype)} (NNAPI takes {names} here)")
+    for a in args:
+        if isinstance(a, Number):
+            if dtype == torch.int32 and not _INT32.min <= a <= _INT32.max:
+                raise Refused(f"number {a} does not fit int32")
+            continue
+        if not is_tensor_node(a):
+            raise Refused(f"input of type {type(a).__name__}")
+        if ctx.is_foldable(a):
+            continue
+        if fake_value(a).dtype != dtype:
+            raise Refused(f"{dtype_name(fake_value(a).dtype)} input {a.name} of an op computing in "
+                          f"{dtype_name(dtype)} (NNAPI has no implicit conversion)")
+
+
+def operand(lc: LoweringContext, x: Any, dtype: torch.dtype) -> int:
+    """``x`` (a tensor node, constant or Python number) as an operand of ``dtype`` in PyTorch's dim order.
+
+    A 0-d value is stored as [1]; NNAPI broadcasting aligns trailing dims as PyTorch does.
+    """
+    if not isinstance(x, Node):
+        return lc.graph.emit_constant_tensor(torch.tensor([x], dtype=dtype))
+    if lc.is_constant(x) and lc.constant(x).dtype != dtype:
+        return lc.graph.emit_constant_tensor(lc.constant(x).to(dtype))
+    rank = len(tensor_shape(x))
+    # A 0-d value has one element in whatever order it was produced.
+    return lc.operand(x, identity(rank) if rank else lc.order(x))
+
+
+def as_bool(lc: LoweringContext, node: Node, x: Any, dtype: torch.dtype) -> int:
+    """``x`` as a bool operand: a float or int32 value becomes ``x != 0`` (PyTorch's truth value)."""
+    op = operand(lc, x, dtype)
+    if dtype == torch.bool:
+        return op
+    g = lc.graph
+    out = g.emit_tensor(shape_of(x) or [1], torch.bool, debug_name=f"{node.name}.as_bool")
+    zero = g.emit_constant_tensor(torch.zeros(1, dtype=dtype))
+    g.emit_operation(OperationCode.NOT_EQUAL, [op, zero], [out], debug_name=node.name)
+    return out
+
+
+def emit_result(lc: LoweringContext, node: Node) -> int:
+    """The operand of ``node``'s result, in PyTorch's dim order (a 0-d result is stored as [1])."""
+    shape = lc.shape(node)
+    return lc.emit_output(node, identity(max(len(shape), 1)), shape=shape or [1])

@@ -1,0 +1,26 @@
+"""aten.full_like: taken only as the zeros of attention's masked softmax
+(passes/safe_softmax.py), which emits no operation for it; alone it is refused."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..graph import LoweringError
+from ..lowering_context import LoweringContext
+from . import register_builder
+from .node_builder import CheckContext, NodeBuilder, Refused
+
+aten = torch.ops.aten
+
+
+@register_builder
+class FullLikeBuilder(NodeBuilder):
+    targets = (aten.full_like.default,)
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        # The partitioner takes the node before this check when it is part of a masked softmax.
+        raise Refused("full_like outside a masked softmax is not lowered")
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        raise LoweringError(f"{node.name}: full_like outside a masked softmax (partitioner bug)")

@@ -1,0 +1,40 @@
+"""The comparisons (TENSOR_BOOL8 result) and LOGICAL_AND / LOGICAL_OR, broadcasting (reference §6.7):
+one table row each. LOGICAL_NOT is in elementwise_unary.py.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+
+from .common import B8T, F16, F32, I32T, QA8, QA8S, Ctx, OperationDef
+from .elementwise_binary import validate_binary
+
+# AOSP Comparisons.cpp: every comparison takes BOOL8 as well; quantized inputs may have their own
+# scale/zeroPoint (compute() of quantized inputs is not implemented on the host).
+COMPARISON_TYPES = {B8T: 29, F16: 29, F32: 29, I32T: 29, QA8: 29, QA8S: 30}
+
+
+def _bool_result(name: str, code: int, types: dict[int, int], fn: Callable) -> OperationDef:
+    """A broadcasting operation of two same-type tensors with a TENSOR_BOOL8 output (API 29)."""
+
+    def validate(c: Ctx) -> None:
+        validate_binary(c, types, fused=False, max_rank=None, out_type=B8T)
+
+    def compute(ins, p):
+        return [fn(ins[0], ins[1])]
+
+    return OperationDef(name, code, 29, validate, compute)
+
+
+OPERATIONS: tuple[OperationDef, ...] = (
+    _bool_result("EQUAL", 48, COMPARISON_TYPES, torch.eq),
+    _bool_result("NOT_EQUAL", 68, COMPARISON_TYPES, torch.ne),
+    _bool_result("GREATER", 53, COMPARISON_TYPES, torch.gt),
+    _bool_result("GREATER_EQUAL", 54, COMPARISON_TYPES, torch.ge),
+    _bool_result("LESS", 58, COMPARISON_TYPES, torch.lt),
+    _bool_result("LESS_EQUAL", 59, COMPARISON_TYPES, torch.le),
+    _bool_result("LOGICAL_AND", 61, {B8T: 29}, torch.logical_and),
+    _bool_result("LOGICAL_OR", 63, {B8T: 29}, torch.logical_or),
+)
