@@ -84,6 +84,14 @@ def permute_shape(shape: Sequence[Dim], dim_order: Sequence[int]) -> list[Dim]:
     return [shape[d] for d in dim_order]
 
 
+def same_memory_order(logical_shape: Sequence[Dim], src: Sequence[int], dst: Sequence[int]) -> bool:
+    """Whether a tensor laid out in dim order ``src`` has the same bytes in order ``dst``:
+    true when the two orders differ only in where dims of static size 1 sit."""
+    def moving(order: Sequence[int]) -> list[int]:
+        return [d for d in order if not (is_static(logical_shape[d]) and int(logical_shape[d]) == 1)]
+    return moving(src) == moving(dst)
+
+
 def transpose_perm(src: Sequence[int], dst: Sequence[int]) -> list[int]:
     """TRANSPOSE perm taking physical order ``src`` to ``dst``."""
     position = {logical: i for i, logical in enumerate(src)}
@@ -269,10 +277,19 @@ class NnapiGraph:
             return values[dim_order]
         src = next(iter(values.values()))
         logical = self._logical_shapes[node]
-        perm = transpose_perm(src.dim_order, dim_order)
-        out = self.emit_tensor(permute_shape(logical, dim_order), debug_name=f"{getattr(node, 'name', node)}.transposed")
-        self.emit_operation(OperationCode.TRANSPOSE, [src.operand, self.emit_int32_vector(perm)], [out],
-                            debug_name=f"{getattr(node, 'name', node)} (layout)")
+        name = getattr(node, "name", node)
+        shape = permute_shape(logical, dim_order)
+        source = self.operands[src.operand]
+        out = self.emit_operand(source.type, shape, scale=source.scale, zero_point=source.zero_point,
+                                debug_name=f"{name}.transposed")
+        if same_memory_order(logical, src.dim_order, dim_order):
+            # Only size-1 dims move: the bytes are already in the wanted order.
+            self.emit_operation(OperationCode.RESHAPE, [src.operand, self.emit_int32_vector(shape)], [out],
+                                debug_name=f"{name} (layout)")
+        else:
+            perm = transpose_perm(src.dim_order, dim_order)
+            self.emit_operation(OperationCode.TRANSPOSE, [src.operand, self.emit_int32_vector(perm)], [out],
+                                debug_name=f"{name} (layout)")
         values[dim_order] = TensorValue(out, dim_order)
         return values[dim_order]
 

@@ -17,7 +17,8 @@ from executorch.exir.backend.compile_spec_schema import CompileSpec
 from . import constant_folding
 from .builders import get_builder
 from .compile_specs import NnapiCompileOptions, ranges_from_compile_specs
-from .graph import NHWC, LoweringError, NnapiGraph, identity, permute_shape
+from .graph import LoweringError, NnapiGraph, permute_shape
+from .layout_analysis import nhwc_values, nhwc_wanted, preferred_input_order
 from .lowering_context import LoweringContext
 from .nnapi_codes import OperationCode
 from .node_utils import aten_op, op_name, tensor_shape
@@ -35,25 +36,6 @@ SCALAR_TYPE_CODES = {
 }
 
 
-# Ops that read their main input in NHWC order.
-NHWC_CONSUMERS = frozenset({
-    torch.ops.aten.convolution.default,
-    torch.ops.aten.max_pool2d_with_indices.default,
-    torch.ops.aten.avg_pool2d.default,
-    torch.ops.aten._adaptive_avg_pool2d.default,
-    torch.ops.aten.upsample_nearest2d.vec,
-    torch.ops.aten.upsample_bilinear2d.vec,
-})
-
-
-def preferred_input_order(node: Node, rank: int) -> tuple[int, ...]:
-    """NHWC for a 4-D input that a spatial operation reads, else PyTorch's order."""
-    if rank == 4 and any(user.op == "call_function" and aten_op(user) in NHWC_CONSUMERS and user.args[0] is node
-                         for user in node.users):
-        return NHWC
-    return identity(rank)
-
-
 def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
                    export_ranges: dict[str, tuple[int, int]] | None = None):
     """Emits the NNAPI graph of a partition; returns (graph, inputs, outputs) for serialize_graph."""
@@ -69,6 +51,7 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
             graph.set_constant(node, get_param_tensor(edge_program, node))
 
     input_args = []
+    wanted = nhwc_wanted(fx_graph, nhwc_values(fx_graph))
     for arg_index, name in enumerate(user_inputs):
         node = by_name[name]
         val = node.meta.get("val")
@@ -77,9 +60,9 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
             continue
         shape = tensor_shape(node)
         graph.shape_program.bind_input(arg_index, shape)
-        # The runtime permutes inputs while copying them in, so an input read by
-        # NHWC operations is declared NHWC and needs no TRANSPOSE.
-        order = preferred_input_order(node, len(shape))
+        # The runtime permutes inputs while copying them in, so an input read in
+        # NHWC is declared NHWC and needs no TRANSPOSE.
+        order = preferred_input_order(node, len(shape), wanted)
         operand = graph.emit_tensor(permute_shape(shape, order) or [1], val.dtype, debug_name=node.name)
         graph.model_inputs.append(operand)
         graph.set_value(node, operand, order, shape)

@@ -20,6 +20,7 @@ from executorch_nnapi.lowering import constant_folding
 from executorch_nnapi.lowering.builders import CheckContext, Refused, get_builder
 from executorch_nnapi.lowering.compile_specs import NnapiCompileOptions, symbol_ranges, symbol_ranges_spec
 from executorch_nnapi.lowering.composite_ops import decompose_composites
+from executorch_nnapi.lowering.layout_analysis import nhwc_values
 from executorch_nnapi.lowering.nnapi_backend import NnapiBackend
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
@@ -27,7 +28,7 @@ from executorch_nnapi.lowering.passes.high_rank_views import REGION_FEATURE_LEVE
 from executorch_nnapi.lowering.passes.safe_softmax import SAFE_SOFTMAX_FEATURE_LEVEL
 from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
 
-from .layout_constraints import api27_layout_refusal, nhwc_values
+from .layout_constraints import api27_layout_refusal
 from .node_groups import keep_groups_whole
 from .op_support import NO_NNAPI_EQUIVALENT, table_by_op
 

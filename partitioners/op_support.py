@@ -67,7 +67,7 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = (
               f"{_F32}, rank <= 4, trailing normalized dims, constant weight/bias, only output 0 used"),
     OpSupport(aten.mean.dim, L27, "MEAN (API 28); AVERAGE_POOL_2D at API 27",
               f"{_F32}, rank <= 4; at API 27 only over H and W of a 4-D input with static H, W"),
-    OpSupport(aten.view_copy.default, L27, "RESHAPE; CHANNEL_SHUFFLE (API 29) for a channel shuffle",
+    OpSupport(aten.view_copy.default, L27, "RESHAPE; for a channel shuffle CHANNEL_SHUFFLE (API 29) or RESHAPE + TRANSPOSE (API 28)",
               f"{_F32}, rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
               "rank > 4 in view chains that reduce to rank 4 (API 28)"),
     OpSupport(aten._native_batch_norm_legit_no_training.default, L27, "folded into conv/linear, else MUL + ADD",

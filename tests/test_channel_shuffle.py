@@ -1,5 +1,5 @@
 """Channel shuffle (view -> permute -> [clone] -> view through rank 5) becomes one
-CHANNEL_SHUFFLE; contiguous copies (_clone_dim_order, _to_dim_order_copy) are no-ops."""
+CHANNEL_SHUFFLE (RESHAPE + TRANSPOSE + RESHAPE at API 28); contiguous copies (_clone_dim_order, _to_dim_order_copy) are no-ops."""
 
 from __future__ import annotations
 
@@ -78,11 +78,22 @@ def test_shuffle_with_dynamic_batch_and_height():
                                 expect_operations=["CHANNEL_SHUFFLE"], allow_cpu_ops=["sym_size", "built-in method"])
 
 
-def test_below_api_29_the_shuffle_stays_on_the_cpu_with_the_reason():
-    lowered = lower(ConvShuffleRelu(8, 2).eval(), (torch.randn(1, 8, 4, 4),), feature_level=28)
+@pytest.mark.parametrize("channels,groups", [(8, 2), (12, 3)])
+def test_at_api_28_the_shuffle_is_reshape_transpose_reshape(channels, groups):
+    torch.manual_seed(0)
+    lowered = check_delegated_and_matches(ConvShuffleRelu(channels, groups).eval(), (torch.randn(2, channels, 5, 7),),
+                                          feature_level=28)
+    (blob,) = lowered.blobs
+    assert "CHANNEL_SHUFFLE" not in blob.operation_types
+    assert blob.count("RESHAPE") == 2 and blob.count("TRANSPOSE") == 1
+    assert blob.min_feature_level == 28
+
+
+def test_below_api_28_the_shuffle_stays_on_the_cpu_with_the_reason():
+    lowered = lower(ConvShuffleRelu(8, 2).eval(), (torch.randn(1, 8, 4, 4),), feature_level=27)
     assert sorted(lowered.cpu_ops) == sorted(["aten.view_copy.default", "aten.permute_copy.default",
                                               "dim_order_ops._clone_dim_order.default", "aten.view_copy.default"])
-    assert set(reasons(lowered).values()) == {"channel shuffle needs API 29 (Android 10); the target is API 28 (Android 9)"}
+    assert "channel shuffle needs API 28 (Android 9); the target is API 27 (Android 8.1)" in reasons(lowered).values()
 
 
 def test_incomplete_pattern_keeps_rank_5_on_the_cpu():

@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 from torch.export import Dim
 
-from op_harness import Lambda, check_delegated_and_matches
+from op_harness import Lambda, check_delegated_and_matches, lower
 
 
 def randn(*shape, seed=0):
@@ -143,6 +143,46 @@ def test_global_average_pool_after_convolution_stays_nhwc():
     c = conv(3, 6, 3)
     lowered = check_delegated_and_matches(Lambda(lambda x: c(x).mean((2, 3))), (randn(1, 3, 7, 7),))
     assert "TRANSPOSE" not in lowered.nnapi_operations
+
+
+@pytest.mark.parametrize("keepdim", [True, False])
+def test_spatial_mean_at_api_27_is_a_whole_image_average_pool(keepdim):
+    c = conv(3, 6, 3)
+    model = Lambda(lambda x: F.relu(c(x)).mean((2, 3), keepdim=keepdim) * 2)
+    lowered = check_delegated_and_matches(model, (randn(2, 3, 7, 9),), feature_level=27)
+    assert "AVERAGE_POOL_2D" in lowered.nnapi_operations and "MEAN" not in lowered.nnapi_operations
+    assert "TRANSPOSE" not in lowered.nnapi_operations
+
+
+def test_other_means_need_api_28():
+    lowered = lower(Lambda(lambda x: x.mean(dim=1) + 1), (randn(2, 3, 4, 5),), feature_level=27)
+    assert lowered.reasons["aten.mean.dim"] == ["mean (MEAN) needs API 28 (Android 9); the target is API 27 (Android 8.1)"]
+
+
+def test_squeeze_excite_scale_changes_layout_by_reshape():
+    # [N, C, 1, 1] has the same bytes in NHWC and NCHW: moving it between orders is a RESHAPE.
+    c, fc = conv(4, 8, 3, padding=1), conv(8, 8, 1)
+    ones = randn(1, 8, 1, 1)
+
+    def squeeze_excite(x):
+        y = c(x)
+        scale = torch.sigmoid(fc(y.mean((2, 3), keepdim=True)))
+        return y * (ones * scale).view(1, 8, 1, 1).contiguous(), scale.flatten(1)
+
+    for level in (27, 30):
+        lowered = check_delegated_and_matches(Lambda(squeeze_excite), (randn(1, 4, 6, 6),), feature_level=level)
+        assert "TRANSPOSE" not in lowered.nnapi_operations, (level, lowered.nnapi_operations)
+
+
+def test_partition_input_read_in_nhwc_is_declared_nhwc():
+    # cumsum stays on the CPU; its result enters the partition already permuted to NHWC by
+    # the runtime, because the partition pools it (through relu, which keeps any order).
+    c = conv(4, 4, 3, padding=1)
+    model = Lambda(lambda x: F.max_pool2d(F.relu(torch.cumsum(x, 1)), 2) + F.max_pool2d(c(x), 2))
+    for level in (27, 30):
+        lowered = check_delegated_and_matches(model, (randn(1, 4, 6, 6),), feature_level=level,
+                                              allow_cpu_ops=["cumsum"])
+        assert "TRANSPOSE" not in lowered.nnapi_operations, (level, lowered.nnapi_operations)
 
 
 def test_view_reshape_flatten():

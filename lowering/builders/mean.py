@@ -1,16 +1,21 @@
-"""aten.mean.dim -> MEAN over the physical axes of the input's dim order."""
+"""aten.mean.dim -> MEAN over the physical axes of the input's dim order; at
+API 27, which has no MEAN, a mean over H and W of a static 4-D input is one
+AVERAGE_POOL_2D whose window is the whole image (squeeze-and-excite blocks)."""
 
 from __future__ import annotations
 
 import torch
 from torch.fx import Node
 
+from ..graph import NHWC
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import FeatureLevel, OperationCode
+from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import normalize_dim, tensor_shape
+from ..shape_program import is_static
 from . import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis, remove_dims
 from .node_builder import CheckContext, NodeBuilder, Refused
+from .pool_utils import emit_pool, nhwc_input
 
 aten = torch.ops.aten
 
@@ -51,9 +56,33 @@ class MeanBuilder(NodeBuilder):
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
         check_rank(node.args[0], MAX_RANK, what="input")
-        ctx.require(FeatureLevel.ANDROID_9, "mean (MEAN)")
         if node.kwargs.get("dtype") not in (None, torch.float32):
             raise Refused(f"mean with dtype={node.kwargs.get('dtype')}")
+        if not is_spatial_mean(node):
+            ctx.require(FeatureLevel.ANDROID_9, "mean (MEAN)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
+        if lc.graph.feature_level < FeatureLevel.ANDROID_9:
+            self._define_as_pool(node, lc)
+            return
         emit_reduction(lc, node, OperationCode.MEAN, lc.graph.emit_int32(1 if keepdim(node) else 0))
+
+    @staticmethod
+    def _define_as_pool(node: Node, lc: LoweringContext) -> None:
+        x = node.args[0]
+        g = lc.graph
+        n, c, h, w = lc.shape(x)
+        # [N, 1, 1, C] and [N, C] are the same bytes: without keepdim a RESHAPE drops the 1s.
+        pooled = lc.emit_output(node, NHWC) if keepdim(node) else g.emit_tensor([n, 1, 1, c],
+                                                                                 debug_name=f"{node.name}.pooled")
+        emit_pool(lc, OperationCode.AVERAGE_POOL_2D, nhwc_input(lc, x), pooled, [h, w], [h, w], [0, 0], [0, 0],
+                  g.emit_int32(int(FuseCode.NONE)), node.name)
+        if not keepdim(node):
+            out = lc.emit_output(node, (0, 1))
+            g.emit_operation(OperationCode.RESHAPE, [pooled, g.emit_int32_vector([n, c])], [out], debug_name=node.name)
+
+
+def is_spatial_mean(node: Node) -> bool:
+    """A mean over H and W of a 4-D input with static H, W (an AVERAGE_POOL_2D at API 27)."""
+    shape = tensor_shape(node.args[0])
+    return len(shape) == 4 and reduction_dims(node) == [2, 3] and is_static(shape[2]) and is_static(shape[3])

@@ -47,7 +47,7 @@ class CheckContext:
         """The complete channel-shuffle pattern ``node`` belongs to, or None.
 
         Its rank-5 nodes are delegable only as part of such a match; refuses
-        below API 29, where NNAPI has no CHANNEL_SHUFFLE.
+        below API 28 (CHANNEL_SHUFFLE from API 29, RESHAPE + TRANSPOSE at 28).
         """
         from ..passes.channel_shuffle import find_channel_shuffles
 
@@ -56,7 +56,7 @@ class CheckContext:
             matches = self._channel_shuffles[node.graph] = find_channel_shuffles(node.graph)
         match = matches.get(node)
         if match is not None:
-            self.require(FeatureLevel.ANDROID_10, "channel shuffle")
+            self.require(FeatureLevel.ANDROID_9, "channel shuffle")
         return match
 
     def is_foldable(self, node: Any) -> bool:

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Sequence
 import torch
 from torch.fx import Node
 
-from ..graph import LoweringError, identity
+from ..graph import LoweringError, identity, same_memory_order
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import OperationCode
+from ..nnapi_codes import FeatureLevel, OperationCode
 from ..shape_program import Dim
 from . import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis
@@ -23,20 +23,12 @@ if TYPE_CHECKING:
 aten = torch.ops.aten
 
 
-def memory_order_matches(order: Sequence[int], shape: Sequence[Dim]) -> bool:
-    """True if a tensor stored in ``order`` has its elements in PyTorch's
-    contiguous order, i.e. the dims that are not statically 1 appear in
-    increasing logical order."""
-    non_unit = [d for d in order if not (isinstance(shape[d], int) and shape[d] == 1)]
-    return non_unit == sorted(non_unit)
-
-
 def emit_reshape(lc: LoweringContext, node: Node, source: Node, out_shape: Sequence[Dim],
                  out_order: Sequence[int] | None = None) -> None:
     """RESHAPE ``source`` to logical ``out_shape`` (result stored in ``out_order``,
     default identity; the caller guarantees that order keeps memory order)."""
     in_order = lc.order(source)
-    if not memory_order_matches(in_order, lc.shape(source)):
+    if not same_memory_order(lc.shape(source), in_order, identity(len(in_order))):
         in_order = identity(len(in_order))
     out_order = tuple(out_order) if out_order is not None else identity(len(out_shape))
     g = lc.graph
@@ -71,13 +63,39 @@ class ViewBuilder(NodeBuilder):
 
 
 def emit_channel_shuffle(lc: LoweringContext, node: Node, match: "ChannelShuffleMatch") -> None:
-    """CHANNEL_SHUFFLE of ``match.input`` in its own physical order (no TRANSPOSE);
+    """The shuffle of ``match.input`` in its own physical order (no layout change);
     ``node`` (the pattern's first view) holds the shuffled value, which has the
-    input's logical shape, and the pattern's other nodes alias it."""
+    input's logical shape, and the pattern's other nodes alias it.
+
+    One CHANNEL_SHUFFLE from API 29; at API 28 the same permutation as RESHAPE to
+    [outer, groups, C / groups, inner], TRANSPOSE of the middle dims, RESHAPE back.
+    """
     x = match.input
     order = lc.order(x)
     g = lc.graph
+    axis = physical_axis(order, match.axis)
     out = lc.emit_output(node, order, shape=lc.shape(x))
-    g.emit_operation(OperationCode.CHANNEL_SHUFFLE,
-                     [lc.operand(x, order), g.emit_int32(match.groups), g.emit_int32(physical_axis(order, match.axis))],
-                     [out], debug_name=match.merge.name)
+    if g.feature_level >= FeatureLevel.ANDROID_10:
+        g.emit_operation(OperationCode.CHANNEL_SHUFFLE,
+                         [lc.operand(x, order), g.emit_int32(match.groups), g.emit_int32(axis)],
+                         [out], debug_name=match.merge.name)
+        return
+    physical = [lc.shape(x)[d] for d in order]
+    outer, inner = _product(physical[:axis]), _product(physical[axis + 1:])
+    channels = physical[axis]
+    grid = [outer, match.groups, channels // match.groups, inner]
+    grouped = g.emit_tensor(grid, debug_name=f"{match.merge.name}.groups")
+    g.emit_operation(OperationCode.RESHAPE, [lc.operand(x, order), g.emit_int32_vector(grid)], [grouped],
+                     debug_name=match.merge.name)
+    swapped = g.emit_tensor([grid[0], grid[2], grid[1], grid[3]], debug_name=f"{match.merge.name}.swapped")
+    g.emit_operation(OperationCode.TRANSPOSE, [grouped, g.emit_int32_vector([0, 2, 1, 3])], [swapped],
+                     debug_name=match.merge.name)
+    g.emit_operation(OperationCode.RESHAPE, [swapped, g.emit_int32_vector(physical)], [out],
+                     debug_name=match.merge.name)
+
+
+def _product(dims: Sequence[Dim]) -> Dim:
+    result: Dim = 1
+    for d in dims:
+        result = result * d
+    return result

@@ -1,5 +1,5 @@
 """Channel shuffle (ShuffleNet): ``x.view(N, g, C/g, H, W).transpose(1, 2)
-[.contiguous()].view(N, C, H, W)`` -> one CHANNEL_SHUFFLE (API 29).
+[.contiguous()].view(N, C, H, W)`` -> one CHANNEL_SHUFFLE (API 29; RESHAPE + TRANSPOSE at API 28).
 
 The pattern passes through a rank-5 tensor, which NNAPI cannot hold, so its
 nodes are only delegable together. ``find_channel_shuffles`` recognizes it

@@ -1,0 +1,89 @@
+"""Which values lowering will hold in NHWC order (and which it wants in NHWC),
+predicted from the FX graph.
+
+Spatial operations (convolution, pooling, resize) take and produce NHWC
+values; element-wise operations keep their input's order. The partitioner uses
+the prediction to refuse, at API 27 (no TRANSPOSE), nodes that would mix
+layouts; lowering uses it to declare a partition input NHWC when its readers
+work in NHWC, since the runtime permutes inputs for free while copying them in.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import torch
+from torch.fx import Node
+
+from .graph import NHWC, identity
+from .node_utils import aten_op, fake_value
+
+aten = torch.ops.aten
+
+# Ops that read their main input (args[0]) and produce their output in NHWC.
+NHWC_OPS = frozenset({
+    aten.convolution.default, aten.max_pool2d_with_indices.default, aten.avg_pool2d.default,
+    aten._adaptive_avg_pool2d.default, aten.upsample_nearest2d.vec, aten.upsample_bilinear2d.vec,
+})
+# Ops that work in whatever order their input has (their output keeps it).
+ORDER_PRESERVING = frozenset({
+    aten.relu.default, aten.hardtanh.default, aten.clamp.default, aten.add.Tensor, aten.sub.Tensor,
+    aten.mul.Tensor, aten.div.Tensor, aten.sigmoid.default, aten.tanh.default, aten.hardswish.default,
+    aten.hardsigmoid.default, aten.gelu.default, aten.elu.default, aten.leaky_relu.default, aten.prelu.default,
+    aten.abs.default, aten.neg.default, aten.exp.default, aten.sqrt.default, aten.rsqrt.default,
+    aten.pow.Tensor_Scalar, aten.maximum.default, aten.minimum.default, aten.constant_pad_nd.default,
+    aten.cat.default, aten._native_batch_norm_legit_no_training.default, operator.getitem,
+})
+REDUCTIONS = frozenset({aten.mean.dim, aten.sum.dim_IntList, aten.amax.default})
+
+
+def is_rank4(node) -> bool:
+    """A 4-D tensor value (for a multi-output node such as batch norm: its first output)."""
+    val = fake_value(node) if isinstance(node, Node) else None
+    if isinstance(val, (tuple, list)) and val:
+        val = val[0]
+    return isinstance(val, torch.Tensor) and val.dim() == 4
+
+
+def is_unit_spatial(node: Node) -> bool:
+    """[N, C, 1, 1]: the same bytes in NHWC and in PyTorch's order."""
+    shape = fake_value(node).shape
+    return all(isinstance(d, int) and d == 1 for d in shape[2:])
+
+
+def nhwc_values(graph: torch.fx.Graph) -> set[Node]:
+    """Nodes whose value lowering will hold in NHWC order (approximation)."""
+    nhwc: set[Node] = set()
+    for node in graph.nodes:
+        if node.op != "call_function":
+            continue
+        op = aten_op(node)
+        inputs = [i for i in node.all_input_nodes if i in nhwc]
+        if op in NHWC_OPS and is_rank4(node):
+            nhwc.add(node)
+        elif op in ORDER_PRESERVING and inputs and (is_rank4(node) or op is operator.getitem):
+            nhwc.add(node)
+        elif op in REDUCTIONS and inputs and is_rank4(node) and not is_unit_spatial(node):
+            nhwc.add(node)
+    return nhwc
+
+
+def nhwc_wanted(graph: torch.fx.Graph, nhwc: set[Node]) -> set[Node]:
+    """4-D values whose readers work in NHWC: a spatial op, or (through any chain of
+    order-preserving ops) one whose result is NHWC anyway. Backward from the outputs."""
+    wanted: set[Node] = set()
+    for node in reversed(graph.nodes):
+        if not is_rank4(node):
+            continue
+        for user in node.users:
+            op = aten_op(user) if user.op == "call_function" else None
+            if (op in NHWC_OPS and user.args[0] is node) or (op in ORDER_PRESERVING and (user in nhwc or user in wanted)):
+                wanted.add(node)
+                break
+    return wanted
+
+
+def preferred_input_order(node: Node, rank: int, wanted: set[Node]) -> tuple[int, ...]:
+    """NHWC for a 4-D partition input whose readers work in NHWC (see nhwc_wanted);
+    else PyTorch's order."""
+    return NHWC if rank == 4 and node in wanted else identity(rank)

@@ -1,0 +1,70 @@
+"""Zoo models lowered for API 27, 28 and 29: the host driver, set to that level,
+accepts every NNAPI model (it rejects operations and operand forms the level
+lacks), the .pte matches eager, and each node left on the CPU says which
+feature level it needs.
+
+The cases pick, per level, the models whose fallbacks differ: squeeze-and-excite
+means without MEAN (27), grouped convolutions (27, 28), channel shuffles without
+CHANNEL_SHUFFLE (28) or TRANSPOSE (27), dilated convolutions and half-pixel
+bilinear resizes (28, 29). The subgraph counts are the measured ones: more would
+mean a regression in how little falls back.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import torch
+from torch.export import export
+
+from executorch.exir import to_edge_transform_and_lower
+
+from executorch_nnapi.lowering.nnapi_codes import OPERATION_SINCE, FeatureLevel, OperationCode
+from executorch_nnapi.lowering.report import delegation_report
+from executorch_nnapi.partitioners import NnapiPartitioner
+
+from op_harness import relative_max_error, run_pte
+from test_model_zoo import build
+
+pytestmark = pytest.mark.slow
+
+# (model, feature level) -> subgraphs measured
+CASES = {
+    ("mobilenet_v3_small", 27): 1,
+    ("squeezenet1_1", 27): 1,
+    ("regnet_y_400mf", 27): 17,
+    ("shufflenet_v2_x0_5", 27): 17,
+    ("shufflenet_v2_x0_5", 28): 1,
+    ("lraspp_mobilenet_v3_large", 28): 5,
+    ("mnasnet0_5", 28): 1,
+    ("deeplabv3_mobilenet_v3_large", 29): 2,
+}
+
+# A CPU node's reason names the level it needs, or at API 27 the missing TRANSPOSE.
+LEVEL_REASON = re.compile(r"needs (API (\d+)|TRANSPOSE \(API 28\))")
+
+
+@pytest.mark.parametrize("name,level", list(CASES))
+def test_model_at_feature_level(name, level):
+    model, size = build(name)
+    x = torch.randn(1, 3, size, size)
+    partitioner = NnapiPartitioner(feature_level=level)
+    edge = to_edge_transform_and_lower(export(model, (x,)), partitioner=[partitioner])
+    report = delegation_report(edge, partitioner.decisions)
+
+    assert len(report.partitions) <= CASES[(name, level)], report.format()
+    for node in report.cpu_nodes:
+        match = LEVEL_REASON.search(node.reason)
+        assert match, f"{node.name} ({node.op}) refused without a feature level: {node.reason}"
+        if match.group(2):
+            assert int(match.group(2)) > level, node.reason
+    for partition in report.partitions:
+        for op in partition.nnapi_operations:
+            assert OPERATION_SINCE[OperationCode[op]] <= FeatureLevel(level), f"{op} is not in API {level}"
+
+    (got,) = run_pte(edge.to_executorch().buffer, [x], feature_level=level)  # the driver checks every operation
+    with torch.no_grad():
+        want = model(x)
+    err = relative_max_error(got, want)
+    assert err < 1e-4, f"{name} at API {level}: relative max error {err:.3g}"
