@@ -119,6 +119,7 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = (
               f"{_F32}, rank <= 4, same dtype, contiguous dim_order"),
     OpSupport(aten.clone.default, L27, "(no operation: alias of the input)",
               f"{_F32}, rank <= 4 (5 inside a channel shuffle), contiguous memory format"),
+    OpSupport(aten.alias_copy.default, L27, "(no operation: alias of the input)", f"{_F32}, rank <= 4"),
     OpSupport(aten.squeeze_copy.dims, L27, "RESHAPE (or relabel)", f"{_F32}, rank <= 4, static squeezed dims"),
     OpSupport(aten.squeeze_copy.dim, L27, "RESHAPE (or relabel)", f"{_F32}, rank <= 4, static squeezed dim"),
     OpSupport(aten.squeeze_copy.default, L27, "RESHAPE (or relabel)", f"{_F32}, rank <= 4"),

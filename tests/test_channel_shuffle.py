@@ -118,6 +118,11 @@ def test_contiguous_copies_are_no_operations():
     assert non_boundary_transposes(blob, ["x", "aten_mul_tensor"]) == []
 
 
+def test_alias_is_no_operation():
+    lowered = check_delegated_and_matches(Lambda(lambda x: torch.ops.aten.alias(x + 1) * 2), (torch.randn(1, 8, 3, 3),))
+    assert sorted(lowered.blobs[0].operation_types) == ["ADD", "MUL"]
+
+
 @pytest.mark.parametrize("fn,reason", [
     (lambda x: (x + 1).contiguous(memory_format=torch.channels_last), "non-default dim_order [0, 2, 3, 1]"),
     (lambda x: (x + 1).to(torch.int32), "dtype conversion float32 -> int32"),

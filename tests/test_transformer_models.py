@@ -8,6 +8,7 @@ Recorded (API 30):
   vit_b_16 (64x64)       before 86 subgraphs, now 13: 12 gelu(approximate='none') (NNAPI has no erf)
   convnext_tiny (64x64)  before 43, now 19: 18 gelu(approximate='none')
   swin_t (64x64)         before: lowering crashed (int64 partition output); now 13: 12 gelu
+  swin_t (224x224)       13: 12 gelu (the last stage's unshifted windows add aliases, no-ops)
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ MODELS = [
     ("vit_b_16", lambda: torchvision.models.vit_b_16(weights=None, image_size=64), (1, 3, 64, 64), 13),
     ("convnext_tiny", lambda: torchvision.models.convnext_tiny(weights=None), (1, 3, 64, 64), 19),
     ("swin_t", lambda: torchvision.models.swin_t(weights=None), (1, 3, 64, 64), 13),
+    ("swin_t_224", lambda: torchvision.models.swin_t(weights=None), (1, 3, 224, 224), 13),
 ]
 
 # Generic refusals mean a node fell through without a specific reason.

@@ -1,5 +1,5 @@
 """dim_order_ops._clone_dim_order / _to_dim_order_copy (same dtype) / aten.clone to
-the contiguous dim order -> no operation: inside a partition a value has no
+the contiguous dim order / aten.alias_copy -> no operation: inside a partition a value has no
 strides (its physical order is tracked separately), so a copy that only makes
 PyTorch's memory contiguous is an alias of its input."""
 
@@ -26,6 +26,7 @@ NOOP_COPY_OPS = (
     dim_order_ops._clone_dim_order.default,
     dim_order_ops._to_dim_order_copy.default,
     aten.clone.default,
+    aten.alias_copy.default,  # what to_edge makes of an alias (e.g. swin_t's last stage)
 )
 
 
