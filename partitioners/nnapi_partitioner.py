@@ -170,6 +170,12 @@ class NnapiPartitioner(Partitioner):
     def ops_to_not_decompose(
         self, ep: ExportedProgram
     ) -> tuple[list[torch._ops.OpOverload], Optional[Callable[[Node], bool]]]:
+        """The ops ``to_edge`` keeps whole for NNAPI (every node of them is delegated).
+
+        Also rewrites ``ep``'s composite ops into core ATen in place (see
+        ``lowering/composite_ops.py``): ``to_edge_transform_and_lower`` calls this
+        on the functional program it is about to convert, not on the user's.
+        """
         # to_edge re-traces the program and narrows a Dim(min=1) to [2, ...]
         # (0/1 specialization); remember the ranges export validated.
         self._export_ranges = symbol_ranges(ep)
