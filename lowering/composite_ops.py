@@ -18,27 +18,18 @@ from typing import Any, Callable
 
 import torch
 import torch.utils._pytree as pytree
-from torch.fx import Graph, GraphModule, Node
-
 from torch._guards import detect_fake_mode
 from torch.export import ExportedProgram
 from torch.export.graph_signature import TensorArgument
+from torch.fx import Graph, Node
+from torch.fx.operator_schemas import normalize_function
 
 aten = torch.ops.aten
 
 
 def _bound_args(node: Node) -> dict[str, Any]:
-    """The node's arguments by schema name, defaults filled in."""
-    schema = node.target._schema
-    values: dict[str, Any] = {}
-    for i, argument in enumerate(schema.arguments):
-        if i < len(node.args):
-            values[argument.name] = node.args[i]
-        elif argument.name in node.kwargs:
-            values[argument.name] = node.kwargs[argument.name]
-        else:
-            values[argument.name] = argument.default_value
-    return values
+    """The node's arguments by name (torch's names: ``self`` is ``input``), defaults filled in."""
+    return normalize_function(node.target, node.args, node.kwargs, normalize_to_only_use_kwargs=True).kwargs
 
 
 def _fake(value: Any) -> Any:
@@ -67,14 +58,14 @@ def _conv2d(graph: Graph, node: Node) -> Node:
 def _max_pool2d(graph: Graph, node: Node) -> Node:
     a = _bound_args(node)
     pooled = _call(graph, node, aten.max_pool2d_with_indices.default,
-                   (a["self"], list(a["kernel_size"]), list(a["stride"]), list(a["padding"]),
+                   (a["input"], list(a["kernel_size"]), list(a["stride"]), list(a["padding"]),
                     list(a["dilation"]), a["ceil_mode"]))
     return _call(graph, node, operator.getitem, (pooled, 0))
 
 
 def _adaptive_avg_pool2d(graph: Graph, node: Node) -> Node:
     a = _bound_args(node)
-    return _call(graph, node, aten._adaptive_avg_pool2d.default, (a["self"], list(a["output_size"])))
+    return _call(graph, node, aten._adaptive_avg_pool2d.default, (a["input"], list(a["output_size"])))
 
 
 def _silu(graph: Graph, node: Node) -> Node:
@@ -84,26 +75,26 @@ def _silu(graph: Graph, node: Node) -> Node:
 
 def _split(graph: Graph, node: Node) -> Node | None:
     a = _bound_args(node)
-    length = _fake(a["self"]).shape[a["dim"]]
+    length = _fake(a["input"]).shape[a["dim"]]
     if not isinstance(length, int):
         return None  # chunk count depends on a dynamic size: leave it to the decomposition
     step = a["split_size"]
     sizes = [min(step, length - start) for start in range(0, length, step)] or [0]
-    return _call(graph, node, aten.split_with_sizes.default, (a["self"], sizes, a["dim"]))
+    return _call(graph, node, aten.split_with_sizes.default, (a["input"], sizes, a["dim"]))
 
 
 def _transpose(graph: Graph, node: Node) -> Node:
     a = _bound_args(node)
-    rank = _fake(a["self"]).dim()
+    rank = _fake(a["input"]).dim()
     perm = list(range(rank))
     d0, d1 = a["dim0"] % max(rank, 1), a["dim1"] % max(rank, 1)
     perm[d0], perm[d1] = perm[d1], perm[d0]
-    return _call(graph, node, aten.permute.default, (a["self"], perm))
+    return _call(graph, node, aten.permute.default, (a["input"], perm))
 
 
 def _squeeze_dim(graph: Graph, node: Node) -> Node:
     a = _bound_args(node)
-    return _call(graph, node, aten.squeeze.dims, (a["self"], [a["dim"]]))
+    return _call(graph, node, aten.squeeze.dims, (a["input"], [a["dim"]]))
 
 
 def _layer_norm(graph: Graph, node: Node) -> Node:

@@ -15,6 +15,7 @@ from ..node_utils import aten_op, normalize_dim, tensor_shape
 from . import register_builder
 from .bool_values import as_bool, check_inputs, emit_result, result_dtype
 from .common import MAX_RANK, check_rank
+from .mean import keepdim
 from .node_builder import CheckContext, NodeBuilder, Refused
 
 aten = torch.ops.aten
@@ -28,10 +29,6 @@ def _dims(node: Node) -> list[int]:
         return list(range(rank))
     dims = [dims] if isinstance(dims, int) else dims
     return sorted({normalize_dim(d, max(rank, 1)) for d in dims})
-
-
-def _keepdim(node: Node) -> bool:
-    return bool(node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False))
 
 
 @register_builder
@@ -52,5 +49,5 @@ class AnyBuilder(NodeBuilder):
         g = lc.graph
         source = as_bool(lc, node, x, result_dtype([x]))
         g.emit_operation(OperationCode.REDUCE_ANY,
-                         [source, g.emit_int32_vector(_dims(node)), g.emit_bool(_keepdim(node))],
+                         [source, g.emit_int32_vector(_dims(node)), g.emit_bool(keepdim(node))],
                          [emit_result(lc, node)], debug_name=node.name)

@@ -4,6 +4,7 @@ The first view of a channel shuffle (passes/channel_shuffle.py) -> CHANNEL_SHUFF
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Sequence
 
 import torch
@@ -81,7 +82,7 @@ def emit_channel_shuffle(lc: LoweringContext, node: Node, match: "ChannelShuffle
                          [out], debug_name=match.merge.name)
         return
     physical = [lc.shape(x)[d] for d in order]
-    outer, inner = _product(physical[:axis]), _product(physical[axis + 1:])
+    outer, inner = math.prod(physical[:axis]), math.prod(physical[axis + 1:])
     channels = physical[axis]
     grid = [outer, match.groups, channels // match.groups, inner]
     grouped = g.emit_tensor(grid, debug_name=f"{match.merge.name}.groups")
@@ -93,9 +94,3 @@ def emit_channel_shuffle(lc: LoweringContext, node: Node, match: "ChannelShuffle
     g.emit_operation(OperationCode.RESHAPE, [swapped, g.emit_int32_vector(physical)], [out],
                      debug_name=match.merge.name)
 
-
-def _product(dims: Sequence[Dim]) -> Dim:
-    result: Dim = 1
-    for d in dims:
-        result = result * d
-    return result
