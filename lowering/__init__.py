@@ -1,4 +1,4 @@
-"""Ahead-of-time side of the NNAPI delegate: passes, op builders, blob, preprocess, CLI."""
+"""Ahead-of-time side of the NNAPI delegate: patterns, op builders, blob, preprocess, CLI."""
 
 from .compile_specs import NnapiCompileOptions
 from .nnapi_backend import NnapiBackend

@@ -15,26 +15,22 @@ import operator
 import torch
 from torch.fx import Node
 
+from .builders import BUILDERS, LayoutClass
 from .graph import NHWC, identity
 from .node_utils import aten_op, fake_value
 
-aten = torch.ops.aten
 
-# Ops that read their main input (args[0]) and produce their output in NHWC.
-NHWC_OPS = frozenset({
-    aten.convolution.default, aten.max_pool2d_with_indices.default, aten.avg_pool2d.default,
-    aten._adaptive_avg_pool2d.default, aten.upsample_nearest2d.vec, aten.upsample_bilinear2d.vec,
-})
-# Ops that work in whatever order their input has (their output keeps it).
-ORDER_PRESERVING = frozenset({
-    aten.relu.default, aten.hardtanh.default, aten.clamp.default, aten.add.Tensor, aten.sub.Tensor,
-    aten.mul.Tensor, aten.div.Tensor, aten.sigmoid.default, aten.tanh.default, aten.hardswish.default,
-    aten.hardsigmoid.default, aten.gelu.default, aten.elu.default, aten.leaky_relu.default, aten.prelu.default,
-    aten.abs.default, aten.neg.default, aten.exp.default, aten.sqrt.default, aten.rsqrt.default,
-    aten.pow.Tensor_Scalar, aten.maximum.default, aten.minimum.default, aten.constant_pad_nd.default,
-    aten.cat.default, aten._native_batch_norm_legit_no_training.default, operator.getitem,
-})
-REDUCTIONS = frozenset({aten.mean.dim, aten.sum.dim_IntList, aten.amax.default})
+def _ops_of_layout(layout: LayoutClass) -> frozenset:
+    """The ATen ops whose builder declares ``layout``."""
+    return frozenset(op for op, builder in BUILDERS.items() if builder.layout is layout)
+
+
+# Derived from the builders' ``layout``: ops that read their main input (args[0])
+# and produce their output in NHWC; ops that work in whatever order their input
+# has (their output keeps it); reductions.
+NHWC_OPS = _ops_of_layout(LayoutClass.NHWC)
+ORDER_PRESERVING = _ops_of_layout(LayoutClass.ORDER_PRESERVING)
+REDUCTIONS = _ops_of_layout(LayoutClass.REDUCTION)
 
 
 def is_rank4(node) -> bool:

@@ -1,42 +1,39 @@
-"""State shared by the passes and builders while one partition is lowered."""
+"""State shared by the builders while one partition is lowered."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Iterable, Sequence
 
 import torch
 from torch.fx import Node
 
 from .graph import NnapiGraph, identity, permute_shape
 from .nnapi_codes import FuseCode
+from .node_units import FusedActivationUnit, NodeUnit
 from .node_utils import tensor_dtype, tensor_shape
 from .shape_program import Dim
 
-if TYPE_CHECKING:
-    from .passes.channel_shuffle import ChannelShuffleMatch
-
 
 class LoweringContext:
-    """The NNAPI graph under construction plus what the passes decided.
+    """The NNAPI graph under construction plus the partition's node units.
 
-    Passes record their decisions here (folded batch norms, fused activations,
-    aliases) and builders read them, so a builder never re-derives what a pass
-    already proved.
+    A FusedActivationUnit makes its batch norm, getitem and activation aliases
+    of its producer, whose builder reads the unit (``unit_of``, ``fuse_code``).
     """
 
-    def __init__(self, graph: NnapiGraph, exported_program: Any) -> None:
+    def __init__(self, graph: NnapiGraph, exported_program: Any, units: Iterable[NodeUnit] = ()) -> None:
         self.graph = graph
         self.exported_program = exported_program
-        # producer node -> FuseCode of an activation folded into it
-        self.fused_activation: dict[Node, FuseCode] = {}
-        # node -> node whose value it shares (folded BN, fused activation, no-op)
+        # member node -> the unit it belongs to
+        self._unit_of: dict[Node, NodeUnit] = {}
+        # node -> node whose value it shares (folded batch norm, fused activation)
         self.aliases: dict[Node, Node] = {}
-        # conv/linear node -> (weight, bias) after batch-norm folding
-        self.folded_parameters: dict[Node, tuple[torch.Tensor, torch.Tensor]] = {}
-        # first view of a channel shuffle -> the pattern it emits as one CHANNEL_SHUFFLE
-        self.channel_shuffles: dict[Node, "ChannelShuffleMatch"] = {}
-        # node -> function emitting it in place of its builder (rank > 4 view regions)
-        self.emitters: dict[Node, Callable[[Node, "LoweringContext"], None]] = {}
+        for unit in units:
+            for node in unit.nodes:
+                self._unit_of[node] = unit
+            if isinstance(unit, FusedActivationUnit):
+                for node in unit.nodes[1:]:
+                    self.aliases[node] = unit.producer
 
     # ----------------------------------------------------------------- queries
     def resolve(self, node: Node) -> Node:
@@ -51,9 +48,16 @@ class LoweringContext:
     def dtype(self, node: Node) -> torch.dtype | None:
         return tensor_dtype(node)
 
+    def unit_of(self, node: Node) -> NodeUnit | None:
+        """The unit ``node`` belongs to, if any."""
+        return self._unit_of.get(node)
+
     def fuse_code(self, node: Node) -> FuseCode:
-        """The activation a pass folded into ``node`` (NONE if none)."""
-        return self.fused_activation.get(node, FuseCode.NONE)
+        """The activation fused into ``node``'s operation (NONE if none)."""
+        unit = self._unit_of.get(node)
+        if isinstance(unit, FusedActivationUnit) and unit.producer is node:
+            return unit.fuse_code
+        return FuseCode.NONE
 
     def is_constant(self, node: Any) -> bool:
         return isinstance(node, Node) and self.graph.is_constant(self.resolve(node))

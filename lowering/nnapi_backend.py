@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, final
+from typing import final
 
 import torch
 from torch.export import ExportedProgram
@@ -15,15 +15,15 @@ from executorch.exir.backend.backend_details import BackendDetails, PreprocessRe
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 
 from . import constant_folding
-from .builders import get_builder
+from .builders import get_builder, get_unit_builder
 from .compile_specs import NnapiCompileOptions, ranges_from_compile_specs
 from .graph import LoweringError, NnapiGraph, permute_shape
 from .layout_analysis import nhwc_values, nhwc_wanted, preferred_input_order
 from .lowering_context import LoweringContext
 from .nnapi_codes import OperationCode
 from .node_utils import aten_op, op_name, tensor_shape
-from .passes import (fold_batch_norms, fuse_activations, record_channel_shuffles, record_safe_softmaxes,
-                     record_view_regions)
+from .program_analysis import analyze_program
+from .patterns import PatternAnalysis
 from .serialization.blob_writer import ArgumentKind, serialize_graph
 from .shape_program import ShapeProgramBuilder
 
@@ -40,19 +40,30 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
                    export_ranges: dict[str, tuple[int, int]] | None = None):
     """Emits the NNAPI graph of a partition; returns (graph, inputs, outputs) for serialize_graph."""
     graph = NnapiGraph(options.feature_level, ShapeProgramBuilder(edge_program.range_constraints, export_ranges))
-    lc = LoweringContext(graph, edge_program)
     fx_graph = edge_program.graph_module.graph
-    user_inputs = list(edge_program.graph_signature.user_inputs)
-
-    placeholders = [n for n in fx_graph.nodes if n.op == "placeholder"]
-    by_name = {n.name: n for n in placeholders}
-    for node in placeholders:
-        if is_param_node(edge_program, node):
+    for node in fx_graph.nodes:
+        if node.op == "placeholder" and is_param_node(edge_program, node):
             graph.set_constant(node, get_param_tensor(edge_program, node))
+    input_args = _declare_inputs(graph, edge_program)
+    nodes = [n for n in fx_graph.nodes if n.op == "call_function"]
+    # Constants first, so that the matchers see folded values as known.
+    foldable = constant_folding.foldable_nodes(fx_graph, graph.is_constant)
+    for node in nodes:
+        if node in foldable:
+            graph.set_constant(node, constant_folding.evaluate(node, graph.constant))
+    analysis = analyze_program(fx_graph, lambda n: isinstance(n, Node) and graph.is_constant(n))
+    lc = LoweringContext(graph, edge_program, analysis.units)
+    _emit_nodes(lc, nodes, analysis)
+    return graph, input_args, _declare_outputs(lc, fx_graph)
 
+
+def _declare_inputs(graph: NnapiGraph, edge_program: ExportedProgram) -> list[tuple]:
+    """Model inputs for the partition's user inputs, each in the dim order its readers want."""
+    fx_graph = edge_program.graph_module.graph
+    by_name = {n.name: n for n in fx_graph.nodes if n.op == "placeholder"}
     input_args = []
     wanted = nhwc_wanted(fx_graph, nhwc_values(fx_graph))
-    for arg_index, name in enumerate(user_inputs):
+    for arg_index, name in enumerate(edge_program.graph_signature.user_inputs):
         node = by_name[name]
         val = node.meta.get("val")
         if not isinstance(val, torch.Tensor):
@@ -68,30 +79,30 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
         graph.set_value(node, operand, order, shape)
         input_args.append((ArgumentKind.TENSOR, operand, SCALAR_TYPE_CODES[val.dtype], order))
     graph.shape_program.finish_inputs()
+    return input_args
 
-    nodes = [n for n in fx_graph.nodes if n.op == "call_function"]
-    # Constants first, so that the passes see folded values as constants.
-    foldable = constant_folding.foldable_nodes(fx_graph, graph.is_constant)
-    for node in nodes:
-        if node in foldable:
-            graph.set_constant(node, constant_folding.evaluate(node, graph.constant))
-    fold_batch_norms(lc, nodes)
-    record_channel_shuffles(lc, fx_graph)
-    record_view_regions(lc, fx_graph)
-    record_safe_softmaxes(lc, fx_graph)
-    fuse_activations(lc, nodes)
 
+def _emit_nodes(lc: LoweringContext, nodes: list[Node], analysis: PatternAnalysis) -> None:
+    """Hands each unit to its builder (at its first node) and every other node to its op's builder."""
+    emitted: set[int] = set()
     for node in nodes:
-        if node in lc.aliases or graph.is_constant(node):
+        if node in lc.aliases or lc.graph.is_constant(node):
             continue
-        if node in lc.emitters:  # a pass took the node over
-            lc.emitters[node](node, lc)
+        unit = analysis.covering(node)
+        if unit is not None:
+            if id(unit) not in emitted:
+                emitted.add(id(unit))
+                get_unit_builder(unit).define(unit, lc)
             continue
         builder = get_builder(aten_op(node))
         if builder is None:
             raise LoweringError(f"{node.name}: no NNAPI builder for {op_name(node.target)} (partitioner bug)")
         builder.define(node, lc)
 
+
+def _declare_outputs(lc: LoweringContext, fx_graph: torch.fx.Graph) -> list[tuple]:
+    """Model outputs for the partition's outputs, each left in the order it was produced."""
+    graph = lc.graph
     output_node = next(n for n in fx_graph.nodes if n.op == "output")
     output_args = []
     used_as_output: set[int] = set()
@@ -99,9 +110,7 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
         if not isinstance(out, Node):
             raise LoweringError(f"partition output {out!r} is not a tensor")
         source = lc.resolve(out)
-        shape = tensor_shape(out)
-        # Outputs leave in the order they were produced; the runtime permutes
-        # them back to PyTorch's order while copying out.
+        # The runtime permutes outputs back to PyTorch's order while copying out.
         order = graph.produced_order(source)
         operand = graph.operand_of(source, order)
         if operand in used_as_output or operand in graph.model_inputs or graph.operands[operand].source != 0:
@@ -114,7 +123,7 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
         used_as_output.add(operand)
         graph.model_outputs.append(operand)
         output_args.append((ArgumentKind.TENSOR, operand, SCALAR_TYPE_CODES[out.meta["val"].dtype], order))
-    return graph, input_args, output_args
+    return output_args
 
 
 @final

@@ -8,9 +8,14 @@ from typing import Any
 import torch
 from torch.fx import Node
 
+import executorch.exir.passes.dim_order_ops_registry  # noqa: F401  (registers torch.ops.dim_order_ops)
 from executorch.exir.dialects.edge._ops import EdgeOpOverload
 
+from .nnapi_codes import FuseCode
 from .shape_program import Dim, as_dim
+
+aten = torch.ops.aten
+dim_order_ops = torch.ops.dim_order_ops
 
 
 def unwrap_op(target: Any) -> Any:
@@ -63,3 +68,79 @@ def source_location(node: Node) -> str:
     trace = node.meta.get("stack_trace") or ""
     lines = [line.strip() for line in trace.strip().splitlines() if line.strip().startswith("File ")]
     return lines[-1] if lines else ""
+
+
+# ------------------------------------------------- predicates builders and patterns share
+NOOP_COPY_OPS = (
+    dim_order_ops._clone_dim_order.default,
+    dim_order_ops._to_dim_order_copy.default,
+    aten.clone.default,
+    aten.alias_copy.default,  # what to_edge makes of an alias (e.g. swin_t's last stage)
+)
+
+
+def noop_copy_refusal(node: Node) -> str | None:
+    """None if ``node`` is a copy that changes neither dtype nor (contiguous)
+    memory order, else why it is not such a no-op."""
+    op = aten_op(node)
+    if op not in NOOP_COPY_OPS or not node.args or not isinstance(node.args[0], Node):
+        return "not a copy of a tensor"
+    x = node.args[0]
+    if op == dim_order_ops._to_dim_order_copy.default:
+        dtype = node.kwargs.get("dtype")
+        if dtype is not None and dtype != tensor_dtype(x):
+            return f"dtype conversion {_dtype_name(tensor_dtype(x))} -> {_dtype_name(dtype)} (the float path delegates float32 only)"
+    rank = len(tensor_shape(node))
+    if op == aten.clone.default:
+        fmt = node.kwargs.get("memory_format")
+        if fmt not in (None, torch.contiguous_format, torch.preserve_format):
+            return f"clone to {fmt} (only the contiguous memory format is a no-op)"
+    else:
+        dim_order = node.kwargs.get("dim_order")
+        if dim_order is not None and list(dim_order) != list(range(rank)):
+            return f"non-default dim_order {list(dim_order)} (the delegate keeps contiguous tensors only)"
+    if not _is_contiguous(fake_value(node)):
+        return "result is not contiguous (the delegate keeps contiguous tensors only)"
+    return None
+
+
+def _is_contiguous(val: Any) -> bool:
+    try:
+        return bool(val.is_contiguous())
+    except Exception:  # symbolic strides that cannot be decided: be conservative
+        return False
+
+
+def _dtype_name(dtype: Any) -> str:
+    return str(dtype).replace("torch.", "")
+
+
+def clamp_fuse_code(node: Node) -> FuseCode | None:
+    """The NNAPI fused activation equal to ``node`` if it is relu, relu6 or a clamp to
+    (0, inf), (0, 6) or (-1, 1); else None."""
+    op = aten_op(node)
+    if op == aten.relu.default:
+        return FuseCode.RELU
+    bounds = None
+    if op == aten.hardtanh.default:
+        bounds = (node.args[1] if len(node.args) > 1 else -1.0, node.args[2] if len(node.args) > 2 else 1.0)
+    elif op == aten.clamp.default:
+        bounds = (node.args[1] if len(node.args) > 1 else None, node.args[2] if len(node.args) > 2 else None)
+    if bounds is None:
+        return None
+    lo, hi = bounds
+    if lo == 0 and hi == 6:
+        return FuseCode.RELU6
+    if lo == -1 and hi == 1:
+        return FuseCode.RELU1
+    if lo == 0 and hi is None:
+        return FuseCode.RELU
+    return None
+
+
+def batch_norm_output(bn: Node) -> Node | None:
+    """The getitem(bn, 0) user, if it is the only one that reads the batch norm."""
+    users = list(bn.users)
+    if len(users) == 1 and users[0].target is operator.getitem and users[0].args[1] == 0:
+        return users[0]
+    return None

@@ -17,15 +17,16 @@ from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, Par
 from executorch.exir.backend.utils import tag_constant_data
 
 from executorch_nnapi.lowering import constant_folding
-from executorch_nnapi.lowering.builders import CheckContext, Refused, get_builder
+from executorch_nnapi.lowering.builders import CheckContext, Refused, get_builder, get_unit_builder
+from executorch_nnapi.lowering.builders.node_builder import level_refusal
 from executorch_nnapi.lowering.compile_specs import NnapiCompileOptions, symbol_ranges, symbol_ranges_spec
 from executorch_nnapi.lowering.composite_ops import decompose_composites
 from executorch_nnapi.lowering.layout_analysis import nhwc_values
 from executorch_nnapi.lowering.nnapi_backend import NnapiBackend
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
-from executorch_nnapi.lowering.passes.high_rank_views import REGION_FEATURE_LEVEL
-from executorch_nnapi.lowering.passes.safe_softmax import SAFE_SOFTMAX_FEATURE_LEVEL
+from executorch_nnapi.lowering.node_units import NodeUnit
+from executorch_nnapi.lowering.program_analysis import analyze_program
 from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
 
 from .layout_constraints import api27_layout_refusal
@@ -56,6 +57,8 @@ class NnapiOperatorSupport(OperatorSupportBase):
         self.table = table_by_op()
         self.decisions: dict[Node, NodeDecision] = {}
         self.foldable = constant_folding.foldable_nodes(exported_program.graph, self.ctx.is_constant)
+        self.patterns = analyze_program(exported_program.graph, self.ctx.is_foldable)
+        self._unit_refusals: dict[int, Optional[str]] = {}
         # API 27 has no TRANSPOSE: find the values that will be NHWC to refuse readers needing another order.
         self.nhwc = nhwc_values(exported_program.graph) if feature_level < FeatureLevel.ANDROID_9 else None
 
@@ -68,8 +71,9 @@ class NnapiOperatorSupport(OperatorSupportBase):
         if row is None:
             name = op_name(op)
             return NO_NNAPI_EQUIVALENT.get(name, f"{name} has no NNAPI lowering")
-        if row.since > self.ctx.feature_level:
-            return f"{op_name(op)} needs {row.since.label}; the target is {self.ctx.feature_level.label}"
+        reason = level_refusal(op_name(op), row.since, self.ctx.feature_level)
+        if reason:
+            return reason
         val = fake_value(node)
         values = val if isinstance(val, (tuple, list)) else [val]
         for v in values:
@@ -77,24 +81,10 @@ class NnapiOperatorSupport(OperatorSupportBase):
                 reason = describe_unsupported([as_dim(d) for d in v.shape])
                 if reason:
                     return reason
-        # Rank > 4 view chains are taken or refused as a whole (lowering/passes/high_rank_views.py).
-        regions = self.ctx.view_regions(node.graph)
-        if node in regions.members:
-            try:
-                self.ctx.require(REGION_FEATURE_LEVEL, "a rank > 4 view chain done at rank 4 (TRANSPOSE)")
-            except Refused as refused:
-                return refused.reason
-            return None
-        if node in regions.refusals:
-            return regions.refusals[node]
-        # Attention's masked softmax is emitted with float operations (lowering/passes/safe_softmax.py).
-        softmax = self.ctx.safe_softmaxes(node.graph).get(node)
-        if softmax is not None and node is not softmax.softmax:
-            try:
-                self.ctx.require(SAFE_SOFTMAX_FEATURE_LEVEL, "masked softmax (REDUCE_MAX, EXP, REDUCE_SUM)")
-            except Refused as refused:
-                return refused.reason
-            return None
+        # A unit's nodes are taken or refused as a whole, by the unit's builder.
+        unit = self.patterns.covering(node)
+        if unit is not None:
+            return self.unit_refusal(unit)
         try:
             get_builder(op).check(node, self.ctx)
         except Refused as refused:
@@ -102,6 +92,12 @@ class NnapiOperatorSupport(OperatorSupportBase):
         if self.nhwc is not None:
             return api27_layout_refusal(node, self.nhwc, self.ctx.is_constant)
         return None
+
+    def unit_refusal(self, unit: NodeUnit) -> Optional[str]:
+        """None if the unit's builder takes ``unit`` at the target level, else why not (once per unit)."""
+        if id(unit) not in self._unit_refusals:
+            self._unit_refusals[id(unit)] = get_unit_builder(unit).refusal(unit, self.ctx)
+        return self._unit_refusals[id(unit)]
 
     def is_node_supported(self, submodules: Any, node: Node) -> bool:
         if node.op != "call_function":
@@ -203,11 +199,8 @@ class NnapiPartitioner(Partitioner):
             exported_program.graph_module, support, allows_single_node_partition=True
         )
         partitions = partitioner.propose_partitions()
-        # Nodes lowering emits together must share a partition.
-        graph = exported_program.graph
-        softmaxes = {id(m): m.nodes for m in support.ctx.safe_softmaxes(graph).values()}
-        keep_groups_whole(partitions, [*support.ctx.view_regions(graph).groups(), *softmaxes.values()],
-                          support.ctx.is_foldable)
+        # The nodes of an indivisible unit must share a partition.
+        keep_groups_whole(partitions, support.patterns.indivisible_groups(), support.ctx.is_foldable)
         tags: dict[str, DelegationSpec] = {}
         spec = self.delegation_spec
         if self._export_ranges:

@@ -1,5 +1,5 @@
-"""Keeps groups of nodes that lowering emits together (rank > 4 view regions,
-masked softmaxes) inside one partition."""
+"""Keeps the nodes of each indivisible node unit (lowering/node_units.py: channel
+shuffles, rank > 4 view chains, masked softmaxes) inside one partition."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Builders the transformer models need: native_layer_norm, add / sub / mul / div
 .Scalar, expand_copy, as_strided_copy, index_select (GATHER), and the rank > 4
-view chains of attention and window partitioning (passes/high_rank_views.py).
+view chains of attention and window partitioning (patterns/view_chain.py).
 
 Each op is lowered alone (variants of one op share a module: a lowering costs a
 few seconds), checked delegated, run through the C++ backend on the host
@@ -362,7 +362,7 @@ def test_view_chain_plans_match_eager():
     import dataclasses
     import random
 
-    from executorch_nnapi.lowering.passes import high_rank_views as hrv
+    from executorch_nnapi.lowering.patterns import view_chain as hrv
 
     rng = random.Random(0)
     checked = 0

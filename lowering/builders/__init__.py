@@ -1,46 +1,31 @@
-"""One builder per ATen op, registered in one table (``BUILDERS``).
+"""The builders: one per ATen op (``NodeBuilder``) or multi-node unit (``UnitBuilder``).
 
 Adding an op: write ``builders/<op>.py`` with a NodeBuilder subclass decorated
-with ``@register_builder`` (every module here is imported automatically) and
-give the op a row in ``partitioners/op_support.py``.
+with ``@register_builder`` that declares the op's facts (``ops``, ``layout``,
+docstring); every module here is imported automatically, and the support table,
+``executorch-nnapi ops`` and docs/op_support.md follow from it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+import pkgutil
 
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused, UnitBuilder
+from .registry import (BUILDERS, UNIT_BUILDERS, builders, get_builder, get_unit_builder, register_builder,
+                       register_unit_builder)
 
-BUILDERS: dict[Any, NodeBuilder] = {}
-
-
-def register_builder(cls: type[NodeBuilder]) -> type[NodeBuilder]:
-    """Class decorator: registers one instance for each of ``cls.targets``."""
-    instance = cls()
-    for target in cls.targets:
-        if target in BUILDERS:
-            raise ValueError(f"two builders for {target}")
-        BUILDERS[target] = instance
-    return cls
-
-
-def get_builder(op: Any) -> NodeBuilder | None:
-    """The builder for an ATen OpOverload (or an edge op), if any."""
-    from ..node_utils import unwrap_op
-
-    return BUILDERS.get(unwrap_op(op))
+_SUPPORT_MODULES = {"node_builder", "registry", "common"}
 
 
 def _import_builder_modules() -> None:
     """Imports every module of this package; builders register themselves."""
-    import importlib
-    import pkgutil
-
     for info in pkgutil.iter_modules(__path__):
-        if info.name not in ("node_builder", "common"):
+        if info.name not in _SUPPORT_MODULES:
             importlib.import_module(f"{__name__}.{info.name}")
 
 
 _import_builder_modules()
 
-__all__ = ["BUILDERS", "CheckContext", "NodeBuilder", "Refused", "get_builder", "register_builder"]
+__all__ = ["BUILDERS", "UNIT_BUILDERS", "CheckContext", "LayoutClass", "NodeBuilder", "OpSupport", "Refused",
+           "UnitBuilder", "builders", "get_builder", "get_unit_builder", "register_builder", "register_unit_builder"]

@@ -11,9 +11,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import is_static
-from . import register_builder
+from .registry import register_builder
 from .common import physical_axis
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool_utils import check_pool_input, emit_pool, nhwc_input
 
 aten = torch.ops.aten
@@ -21,7 +21,11 @@ aten = torch.ops.aten
 
 @register_builder
 class AdaptiveAvgPool2dBuilder(NodeBuilder):
-    targets = (aten._adaptive_avg_pool2d.default,)
+    ops = (
+        OpSupport(aten._adaptive_avg_pool2d.default, FeatureLevel.ANDROID_8_1, "MEAN (1x1, API 28) / AVERAGE_POOL_2D",
+                  "float32, 4-D, output 1x1 or dividing the static input size"),
+    )
+    layout = LayoutClass.NHWC
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x = node.args[0]

@@ -7,22 +7,24 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .mean import emit_reduction, keepdim
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
 
 @register_builder
 class AmaxBuilder(NodeBuilder):
-    targets = (aten.amax.default,)
+    ops = (
+        OpSupport(aten.amax.default, FeatureLevel.ANDROID_10, "REDUCE_MAX", "float32, rank <= 4"),
+    )
+    layout = LayoutClass.REDUCTION
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
         check_rank(node.args[0], MAX_RANK, what="input")
-        ctx.require(FeatureLevel.ANDROID_10, "amax (REDUCE_MAX)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         emit_reduction(lc, node, OperationCode.REDUCE_MAX, lc.graph.emit_bool(keepdim(node)))

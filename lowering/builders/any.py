@@ -12,11 +12,11 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op, normalize_dim, tensor_shape
-from . import register_builder
+from .registry import register_builder
 from .bool_values import as_bool, check_inputs, emit_result, result_dtype
 from .common import MAX_RANK, check_rank
 from .mean import keepdim
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -33,10 +33,11 @@ def _dims(node: Node) -> list[int]:
 
 @register_builder
 class AnyBuilder(NodeBuilder):
-    targets = (aten.any.dim, aten.any.dims, aten.any.default)
+    ops = tuple(OpSupport(op, FeatureLevel.ANDROID_10, "REDUCE_ANY",
+                          "bool inputs (float32 / int32: x != 0), input rank 1-4, non-empty dims")
+                for op in (aten.any.dim, aten.any.dims, aten.any.default))
 
     def check(self, node: Node, ctx: CheckContext) -> None:
-        ctx.require(FeatureLevel.ANDROID_10, "any (REDUCE_ANY)")
         x = node.args[0]
         check_inputs(ctx, [x], result_dtype([x]), (torch.float32, torch.int32, torch.bool))
         check_rank(x, MAX_RANK, what="input")

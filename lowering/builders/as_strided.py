@@ -15,12 +15,13 @@ from typing import Sequence
 import torch
 from torch.fx import Node
 
+from ..nnapi_codes import FeatureLevel
 from ..lowering_context import LoweringContext
 from ..node_utils import fake_value, tensor_shape
 from ..shape_program import is_static
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .view import emit_reshape
 
 aten = torch.ops.aten
@@ -62,7 +63,10 @@ def as_strided_refusal(node: Node) -> str | None:
 
 @register_builder
 class AsStridedBuilder(NodeBuilder):
-    targets = (aten.as_strided_copy.default,)
+    ops = (
+        OpSupport(aten.as_strided_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE",
+                  "float32, rank <= 4, contiguous input, contiguous strides, offset 0 (a pure re-view)"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

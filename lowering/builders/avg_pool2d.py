@@ -10,9 +10,9 @@ from ..graph import NHWC
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
-from . import register_builder
+from .registry import register_builder
 from .common import fuse_operand
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool_utils import arg, check_pool_input, check_tail, emit_pool, nhwc_input, pair, tail_padding
 
 aten = torch.ops.aten
@@ -34,7 +34,11 @@ def needs_explicit_pad(padding: list[int], count_include_pad: bool) -> bool:
 
 @register_builder
 class AvgPool2dBuilder(NodeBuilder):
-    targets = (aten.avg_pool2d.default,)
+    ops = (
+        OpSupport(aten.avg_pool2d.default, FeatureLevel.ANDROID_8_1, "AVERAGE_POOL_2D; PAD first for count_include_pad (API 28)",
+                  "float32, 4-D, no divisor_override; ceil_mode as extra tail padding < kernel"),
+    )
+    layout = LayoutClass.NHWC
     fuses_activation = True
 
     def check(self, node: Node, ctx: CheckContext) -> None:

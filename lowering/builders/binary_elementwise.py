@@ -8,9 +8,9 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, elementwise_operands, fuse_operand, is_scalar
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -24,7 +24,13 @@ _CODES = {
 
 @register_builder
 class BinaryElementwiseBuilder(NodeBuilder):
-    targets = tuple(_CODES)
+    ops = (
+        OpSupport(aten.add.Tensor, FeatureLevel.ANDROID_8_1, "ADD", "float32, rank <= 4, broadcasting, scalar operand, alpha"),
+        OpSupport(aten.sub.Tensor, FeatureLevel.ANDROID_9, "SUB", "float32, rank <= 4, broadcasting, scalar operand, alpha"),
+        OpSupport(aten.mul.Tensor, FeatureLevel.ANDROID_8_1, "MUL", "float32, rank <= 4, broadcasting, scalar operand"),
+        OpSupport(aten.div.Tensor, FeatureLevel.ANDROID_9, "DIV", "float32, rank <= 4, broadcasting, scalar operand"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
     fuses_activation = True
 
     def check(self, node: Node, ctx: CheckContext) -> None:
@@ -33,9 +39,6 @@ class BinaryElementwiseBuilder(NodeBuilder):
         check_rank(node, MAX_RANK, what="output")
         if not isinstance(a, Node) and not isinstance(b, Node):
             raise Refused("elementwise op on two scalars")
-        code = _CODES[aten_op(node)]
-        if code in (OperationCode.SUB, OperationCode.DIV):
-            ctx.require(FeatureLevel.ANDROID_9, code.name)
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         op = aten_op(node)

@@ -12,9 +12,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import Dim, is_static
-from . import register_builder
+from .registry import register_builder
 from .common import check_float_tensors
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -42,14 +42,16 @@ def upper_bound(expr: Dim, ctx: CheckContext) -> int | None:
 
 @register_builder
 class BmmBuilder(NodeBuilder):
-    targets = (aten.bmm.default,)
+    ops = (
+        OpSupport(aten.bmm.default, FeatureLevel.ANDROID_10, "MUL + REDUCE_SUM (BATCH_MATMUL from feature level 6)",
+                  "float32, B*M*K*N <= 2^24 before feature level 6"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         a, b = node.args[:2]
         check_float_tensors(node, a, b)
         if ctx.feature_level >= FeatureLevel.FEATURE_LEVEL_6:
             return
-        ctx.require(FeatureLevel.ANDROID_10, "bmm (MUL + REDUCE_SUM; BATCH_MATMUL needs feature level 6)")
         bsz, m, k = tensor_shape(a)
         n = tensor_shape(b)[2]
         bound = upper_bound(bsz * m * k * n, ctx)

@@ -7,11 +7,11 @@ from torch.fx import Node
 
 from ..graph import identity
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import OperationCode
+from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import normalize_dim, tensor_shape
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -24,7 +24,10 @@ def cat_dim(node: Node) -> int:
 
 @register_builder
 class CatBuilder(NodeBuilder):
-    targets = (aten.cat.default,)
+    ops = (
+        OpSupport(aten.cat.default, FeatureLevel.ANDROID_8_1, "CONCATENATION", "float32, rank <= 4, equal ranks, no empty inputs"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         tensors = list(node.args[0])

@@ -14,10 +14,10 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from ..node_utils import aten_op, op_name, tensor_dtype
-from . import register_builder
+from ..node_utils import aten_op, tensor_dtype
+from .registry import register_builder
 from .bool_values import COMPUTE_DTYPES, check_inputs, emit_result, operand, result_dtype
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
@@ -44,10 +44,11 @@ def compare_dtype(args) -> torch.dtype:
 
 @register_builder
 class ComparisonBuilder(NodeBuilder):
-    targets = tuple(_CODES)
+    ops = tuple(OpSupport(op, FeatureLevel.ANDROID_10, code.name, "float32, int32 or bool inputs of the dtype "
+                          "PyTorch compares in, broadcasting; numbers and constants converted")
+                for op, code in _CODES.items())
 
     def check(self, node: Node, ctx: CheckContext) -> None:
-        ctx.require(FeatureLevel.ANDROID_10, f"{op_name(aten_op(node))} ({_CODES[aten_op(node)].name})")
         check_inputs(ctx, node.args[:2], compare_dtype(node.args[:2]))
 
     def define(self, node: Node, lc: LoweringContext) -> None:

@@ -9,9 +9,9 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -33,7 +33,11 @@ def logical_paddings(pad: list[int], rank: int) -> list[list[int]]:
 
 @register_builder
 class ConstantPadBuilder(NodeBuilder):
-    targets = (aten.constant_pad_nd.default,)
+    ops = (
+        OpSupport(aten.constant_pad_nd.default, FeatureLevel.ANDROID_9, "PAD (value 0) / PAD_V2 (other values, API 29)",
+                  "float32, rank <= 4, constant non-negative pads"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, pad, value = pad_args(node)

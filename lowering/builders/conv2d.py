@@ -9,9 +9,10 @@ from ..graph import NHWC
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
-from . import register_builder
+from .registry import register_builder
+from .batch_norm import folded_parameters
 from .common import check_float_tensors, fuse_operand
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -23,7 +24,12 @@ def _conv_args(node: Node):
 
 @register_builder
 class ConvolutionBuilder(NodeBuilder):
-    targets = (aten.convolution.default,)
+    ops = (
+        OpSupport(aten.convolution.default, FeatureLevel.ANDROID_8_1, "CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D / TRANSPOSE_CONV_2D",
+                  "float32, 2-D, constant weight and bias, padding < kernel; dilation, groups not in {1, Cin} "
+                  "and transposed need API 29"),
+    )
+    layout = LayoutClass.NHWC
     fuses_activation = True
 
     def check(self, node: Node, ctx: CheckContext) -> None:
@@ -60,8 +66,10 @@ class ConvolutionBuilder(NodeBuilder):
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         x, weight_node, bias_node, stride, padding, dilation, transposed, output_padding, groups = _conv_args(node)
-        weight, bias = lc.folded_parameters.get(node, (None, None))
-        if weight is None:
+        folded = folded_parameters(lc, node)
+        if folded is not None:
+            weight, bias = folded
+        else:
             weight = lc.constant(weight_node).to(torch.float32)
             bias = lc.constant(bias_node).to(torch.float32) if bias_node is not None else None
         g = lc.graph

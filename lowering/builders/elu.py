@@ -7,10 +7,10 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
 from .elementwise_chain import ElementwiseChain
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -25,7 +25,11 @@ def _elu_args(node: Node) -> tuple[float, float, float]:
 
 @register_builder
 class EluBuilder(NodeBuilder):
-    targets = (aten.elu.default,)
+    ops = (
+        OpSupport(aten.elu.default, FeatureLevel.ANDROID_10, "ELU (API 30); MINIMUM / EXP / RELU / ADD / MUL at API 29",
+                  "float32, scale = input_scale = 1; rank 1-4 below API 30"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
@@ -33,7 +37,6 @@ class EluBuilder(NodeBuilder):
         if scale != 1.0 or input_scale != 1.0:
             # selu / celu style scaling: ELU has only alpha.
             raise Refused(f"elu with scale={scale}, input_scale={input_scale} (NNAPI's ELU has alpha only)")
-        ctx.require(FeatureLevel.ANDROID_10, "elu (EXP, MINIMUM)")
         if ctx.feature_level >= FeatureLevel.ANDROID_11:
             check_rank(node, max_rank=1 << 30)  # ELU has no upper rank limit
         else:

@@ -17,9 +17,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import Dim, is_static
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -37,7 +37,10 @@ def multiples(aligned: list[Dim], out_shape: list[Dim]) -> list[Dim]:
 
 @register_builder
 class ExpandBuilder(NodeBuilder):
-    targets = (aten.expand_copy.default,)
+    ops = (
+        OpSupport(aten.expand_copy.default, FeatureLevel.ANDROID_8_1, "nothing / RESHAPE / TILE (API 29); ADD of -0.0 below",
+                  "float32, output rank <= 4; dynamic expanded dims need API 29"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x = node.args[0]

@@ -1,22 +1,25 @@
 """aten.full_like: taken only as the zeros of attention's masked softmax
-(passes/safe_softmax.py), which emits no operation for it; alone it is refused."""
+(a MaskedSoftmaxUnit, builders/masked_softmax.py), which emits no operation for it; alone it is refused."""
 
 from __future__ import annotations
 
 import torch
 from torch.fx import Node
 
+from ..nnapi_codes import FeatureLevel
 from ..graph import LoweringError
 from ..lowering_context import LoweringContext
-from . import register_builder
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .registry import register_builder
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
 
 @register_builder
 class FullLikeBuilder(NodeBuilder):
-    targets = (aten.full_like.default,)
+    ops = (
+        OpSupport(aten.full_like.default, FeatureLevel.ANDROID_10, "(part of a masked softmax)", "only the zeros of a masked softmax"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         # The partitioner takes the node before this check when it is part of a masked softmax.

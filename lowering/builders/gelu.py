@@ -11,11 +11,11 @@ import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import OperationCode
-from . import register_builder
+from ..nnapi_codes import FeatureLevel, OperationCode
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .elementwise_chain import ElementwiseChain
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -29,7 +29,10 @@ def _approximate(node: Node) -> str:
 
 @register_builder
 class GeluBuilder(NodeBuilder):
-    targets = (aten.gelu.default,)
+    ops = (
+        OpSupport(aten.gelu.default, FeatureLevel.ANDROID_8_1, "MUL / ADD / TANH", "float32, approximate='tanh' only, rank 1-4"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

@@ -7,11 +7,12 @@ import operator
 import torch
 from torch.fx import Node
 
+from ..nnapi_codes import FeatureLevel
 from ..graph import LoweringError
 from ..lowering_context import LoweringContext
 from ..node_utils import aten_op
-from . import register_builder
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .registry import register_builder
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -27,7 +28,11 @@ PROVIDED_OUTPUTS = {
 
 @register_builder
 class GetItemBuilder(NodeBuilder):
-    targets = (operator.getitem,)
+    ops = (
+        OpSupport(operator.getitem, FeatureLevel.ANDROID_8_1, "(output selection)", "output 0 of batch norm / layer norm / "
+                  "max_pool2d_with_indices; any output of split"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         source, index = node.args

@@ -5,19 +5,23 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
+from ..nnapi_codes import FeatureLevel
 from ..lowering_context import LoweringContext
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .elementwise_chain import ElementwiseChain
 from .hardswish import emit_relu6_x_plus_3_over_6
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
 
 @register_builder
 class HardsigmoidBuilder(NodeBuilder):
-    targets = (aten.hardsigmoid.default,)
+    ops = (
+        OpSupport(aten.hardsigmoid.default, FeatureLevel.ANDROID_8_1, "ADD (fused RELU6) + MUL", "float32, rank 1-4", keep=True),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

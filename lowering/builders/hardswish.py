@@ -7,10 +7,10 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
 from .elementwise_chain import ElementwiseChain
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
@@ -23,7 +23,11 @@ def emit_relu6_x_plus_3_over_6(chain: ElementwiseChain, *, last: bool) -> int:
 
 @register_builder
 class HardswishBuilder(NodeBuilder):
-    targets = (aten.hardswish.default,)
+    ops = (
+        OpSupport(aten.hardswish.default, FeatureLevel.ANDROID_8_1, "HARD_SWISH (API 30); ADD + MUL below",
+                  "float32; rank 1-4 below API 30", keep=True),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

@@ -7,11 +7,10 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
-from ..node_utils import aten_op
-from ..passes.activation_fusion import activation_fuse_code
-from . import register_builder
+from ..node_utils import aten_op, clamp_fuse_code
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -29,7 +28,13 @@ def _bounds(node: Node):
 
 @register_builder
 class ClampBuilder(NodeBuilder):
-    targets = (aten.hardtanh.default, aten.clamp.default)
+    ops = (
+        OpSupport(aten.hardtanh.default, FeatureLevel.ANDROID_8_1, "RELU6 / RELU1 / fused; MAXIMUM+MINIMUM (API 29)",
+                  "float32; bounds other than (0, 6) and (-1, 1) need API 29"),
+        OpSupport(aten.clamp.default, FeatureLevel.ANDROID_8_1, "RELU / RELU6 / RELU1 / fused; MAXIMUM / MINIMUM (API 29)",
+                  "float32, scalar bounds; bounds other than (0, inf), (0, 6), (-1, 1) need API 29"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
@@ -37,11 +42,11 @@ class ClampBuilder(NodeBuilder):
         lo, hi = _bounds(node)
         if lo is None and hi is None:
             raise Refused("clamp without bounds")
-        if activation_fuse_code(node) is None:
+        if clamp_fuse_code(node) is None:
             ctx.require(FeatureLevel.ANDROID_10, f"clamp to ({lo}, {hi}) (MAXIMUM/MINIMUM)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
-        code = activation_fuse_code(node)
+        code = clamp_fuse_code(node)
         if code is not None:
             emit_unary(lc, node, _SINGLE_OP[code])
             return

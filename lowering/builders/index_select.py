@@ -18,22 +18,23 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import normalize_dim, tensor_shape
 from ..shape_program import is_static
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
 
 @register_builder
 class IndexSelectBuilder(NodeBuilder):
-    targets = (aten.index_select.default,)
+    ops = (
+        OpSupport(aten.index_select.default, FeatureLevel.ANDROID_10, "GATHER", "float32, rank <= 4, indices known at lowering time"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, dim, index = node.args[:3]
         check_float_tensors(node, x)
         check_rank(x, MAX_RANK, what="input")
-        ctx.require(FeatureLevel.ANDROID_10, "index_select (GATHER)")
         if not ctx.is_foldable(index):
             raise Refused("index_select with indices computed at run time (int64; NNAPI has no 64-bit integers)")
         shape = tensor_shape(x)

@@ -19,9 +19,9 @@ from ..graph import permute_shape
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import tensor_shape
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, constant_operand, physical_axis
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -38,13 +38,15 @@ def layer_norm_output(node: Node) -> Node | None:
 
 @register_builder
 class LayerNormBuilder(NodeBuilder):
-    targets = (aten.native_layer_norm.default,)
+    ops = (
+        OpSupport(aten.native_layer_norm.default, FeatureLevel.ANDROID_10, "MEAN, SUB, MUL, MEAN, ADD, RSQRT, MUL (+ MUL, ADD affine)",
+                  "float32, rank <= 4, trailing normalized dims, constant weight/bias, only output 0 used"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, normalized_shape, weight, bias = node.args[:4]
         check_float_tensors(node.args[0], x, weight, bias)
         check_rank(x, MAX_RANK, what="input")
-        ctx.require(FeatureLevel.ANDROID_10, "layer norm (MEAN + RSQRT)")
         shape = tensor_shape(x)
         k = len(normalized_shape)
         if k == 0 or k > len(shape) or list(shape[len(shape) - k:]) != list(normalized_shape):

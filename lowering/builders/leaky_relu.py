@@ -7,9 +7,9 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from . import register_builder
+from .registry import register_builder
 from .common import check_float_tensors, check_rank, emit_unary
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
@@ -20,11 +20,13 @@ def _negative_slope(node: Node) -> float:
 
 @register_builder
 class LeakyReluBuilder(NodeBuilder):
-    targets = (aten.leaky_relu.default,)
+    ops = (
+        OpSupport(aten.leaky_relu.default, FeatureLevel.ANDROID_10, "PRELU", "float32, constant [1] alpha"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
-        ctx.require(FeatureLevel.ANDROID_10, "leaky_relu (PRELU)")
         check_rank(node, max_rank=1 << 30)  # PRELU has no upper rank limit
 
     def define(self, node: Node, lc: LoweringContext) -> None:

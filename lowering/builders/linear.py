@@ -7,11 +7,12 @@ from torch.fx import Node
 
 from ..graph import identity
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import OperationCode
+from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op, tensor_shape
-from . import register_builder
+from .registry import register_builder
+from .batch_norm import folded_parameters
 from .common import MAX_RANK, check_float_tensors, check_rank, fuse_operand
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -32,7 +33,11 @@ def _parts(node: Node):
 
 @register_builder
 class LinearBuilder(NodeBuilder):
-    targets = (aten.linear.default, aten.addmm.default, aten.mm.default)
+    ops = (
+        OpSupport(aten.linear.default, FeatureLevel.ANDROID_8_1, "FULLY_CONNECTED", "float32, input rank 2-4, static in-features", keep=True),
+        OpSupport(aten.addmm.default, FeatureLevel.ANDROID_8_1, "FULLY_CONNECTED", "float32, beta = alpha = 1, bias per output"),
+        OpSupport(aten.mm.default, FeatureLevel.ANDROID_8_1, "FULLY_CONNECTED", "float32, static reduced dim"),
+    )
     fuses_activation = True
 
     def check(self, node: Node, ctx: CheckContext) -> None:
@@ -56,7 +61,7 @@ class LinearBuilder(NodeBuilder):
     def define(self, node: Node, lc: LoweringContext) -> None:
         x, w, b, transposed = _parts(node)
         g = lc.graph
-        weight_t, bias_t = lc.folded_parameters.get(node, (None, None))
+        weight_t, bias_t = folded_parameters(lc, node) or (None, None)
         if weight_t is not None:
             w_op = g.emit_constant_tensor(weight_t)
         elif lc.is_constant(w):

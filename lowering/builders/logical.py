@@ -12,10 +12,10 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from ..node_utils import aten_op, op_name
-from . import register_builder
+from ..node_utils import aten_op
+from .registry import register_builder
 from .bool_values import as_bool, check_inputs, emit_result, result_dtype
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
@@ -40,11 +40,13 @@ def _inputs(node: Node) -> tuple:
 
 @register_builder
 class LogicalBuilder(NodeBuilder):
-    targets = tuple(_CODES)
+    ops = tuple(OpSupport(op, FeatureLevel.ANDROID_10, code.name,
+                          ("bool tensors" if op in _BOOL_ONLY else "bool inputs (float32 / int32: x != 0)")
+                          + ("" if op in (aten.logical_not.default, aten.bitwise_not.default) else ", broadcasting"))
+                for op, code in _CODES.items())
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         op = aten_op(node)
-        ctx.require(FeatureLevel.ANDROID_10, f"{op_name(op)} ({_CODES[op].name})")
         allowed = (torch.bool,) if op in _BOOL_ONLY else (torch.float32, torch.int32, torch.bool)
         # Each input is converted to bool on its own, so they need not share a dtype.
         for x in _inputs(node):

@@ -9,12 +9,12 @@ from torch.fx import Node
 
 from ..graph import NHWC, LoweringError
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import OperationCode
+from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import as_dim
-from . import register_builder
+from .registry import register_builder
 from .common import fuse_operand
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool_utils import arg, check_pool_input, check_tail, emit_pool, nhwc_input, pair, tail_padding
 
 aten = torch.ops.aten
@@ -34,7 +34,11 @@ def _value_users(node: Node) -> list[Node]:
 
 @register_builder
 class MaxPool2dBuilder(NodeBuilder):
-    targets = (aten.max_pool2d_with_indices.default,)
+    ops = (
+        OpSupport(aten.max_pool2d_with_indices.default, FeatureLevel.ANDROID_8_1, "MAX_POOL_2D",
+                  "float32, 4-D, indices unused, no dilation; ceil_mode as extra tail padding < kernel"),
+    )
+    layout = LayoutClass.NHWC
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, kernel, stride, padding, dilation, ceil_mode = max_pool_args(node)

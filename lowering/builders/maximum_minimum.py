@@ -7,10 +7,10 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from ..node_utils import aten_op, op_name
-from . import register_builder
+from ..node_utils import aten_op
+from .registry import register_builder
 from .common import check_float_tensors, check_rank, elementwise_operands
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
@@ -19,13 +19,15 @@ _CODES = {aten.maximum.default: OperationCode.MAXIMUM, aten.minimum.default: Ope
 
 @register_builder
 class MaximumMinimumBuilder(NodeBuilder):
-    targets = tuple(_CODES)
+    ops = (
+        OpSupport(aten.maximum.default, FeatureLevel.ANDROID_10, "MAXIMUM", "float32, broadcasting"),
+        OpSupport(aten.minimum.default, FeatureLevel.ANDROID_10, "MINIMUM", "float32, broadcasting"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         a, b = node.args[:2]
         check_float_tensors(node, a, b)
-        code = _CODES[aten_op(node)]
-        ctx.require(FeatureLevel.ANDROID_10, f"{op_name(aten_op(node))} ({code.name})")
         check_rank(node, max_rank=1 << 30, what="output")
 
     def define(self, node: Node, lc: LoweringContext) -> None:

@@ -12,9 +12,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import normalize_dim, tensor_shape
 from ..shape_program import is_static
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis, remove_dims
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool_utils import emit_pool, nhwc_input
 
 aten = torch.ops.aten
@@ -51,7 +51,11 @@ def emit_reduction(lc: LoweringContext, node: Node, code: OperationCode, keep_di
 
 @register_builder
 class MeanBuilder(NodeBuilder):
-    targets = (aten.mean.dim,)
+    ops = (
+        OpSupport(aten.mean.dim, FeatureLevel.ANDROID_8_1, "MEAN (API 28); AVERAGE_POOL_2D at API 27",
+                  "float32, rank <= 4; at API 27 only over H and W of a 4-D input with static H, W"),
+    )
+    layout = LayoutClass.REDUCTION
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

@@ -1,28 +1,60 @@
-"""Base class of the per-op builders and the context they work in."""
+"""Base classes of the builders, the facts each declares, and the context of their checks."""
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import functools
-from typing import TYPE_CHECKING, Any, ClassVar, Sequence
+from typing import Any, ClassVar, Sequence
 
 import torch
 from torch.fx import Node
 
+from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
+from ..node_units import NodeUnit
 
-if TYPE_CHECKING:
-    from ..lowering_context import LoweringContext
-    from ..passes.channel_shuffle import ChannelShuffleMatch
-    from ..passes.high_rank_views import ViewRegions
-    from ..passes.safe_softmax import SafeSoftmaxMatch
 
 
 class Refused(Exception):
-    """Raised by ``NodeBuilder.check``: NNAPI will not take the node, for ``reason``."""
+    """Raised by a builder's ``check``: NNAPI will not take the node, for ``reason``."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class LayoutClass(enum.Enum):
+    """How an op's builder places its result in memory (layout_analysis.py predicts
+    the NHWC values of a program from it)."""
+
+    NHWC = "reads its main input and produces its output in NHWC"
+    ORDER_PRESERVING = "works in whatever dim order its input has"
+    REDUCTION = "keeps its input's order for the dims it does not reduce"
+    PYTORCH = "works in PyTorch's dim order"
+
+
+@dataclasses.dataclass(frozen=True)
+class OpSupport:
+    """One ATen op a builder emits: from feature level ``since``, as ``nnapi``, when
+    ``constraints`` hold (the builder's ``check`` refuses the rest with a reason).
+
+    ``keep`` asks to_edge not to decompose the op (only nodes the partitioner
+    then takes are kept, so nothing is left without a kernel).
+    """
+
+    op: Any
+    since: FeatureLevel
+    nnapi: str
+    constraints: str
+    keep: bool = False
+
+
+def level_refusal(what: str, needed: FeatureLevel, target: FeatureLevel) -> str | None:
+    """"``what`` needs API N; the target is API M" if ``target`` is below ``needed``."""
+    if target < needed:
+        return f"{what} needs {FeatureLevel(needed).label}; the target is {FeatureLevel(target).label}"
+    return None
 
 
 class CheckContext:
@@ -31,33 +63,13 @@ class CheckContext:
     def __init__(self, feature_level: FeatureLevel, exported_program: Any = None) -> None:
         self.feature_level = FeatureLevel(feature_level)
         self.exported_program = exported_program
-        # FX graph -> its channel-shuffle matches, found once per graph
-        self._channel_shuffles: dict[Any, dict[Node, "ChannelShuffleMatch"]] = {}
-        # FX graph -> nodes computable from constants / rank > 4 view regions, found once per graph
-        self._foldable: dict[Any, set[Node]] = {}
-        self._view_regions: dict[Any, "ViewRegions"] = {}
-        self._safe_softmaxes: dict[Any, dict[Node, "SafeSoftmaxMatch"]] = {}
+        self._foldable: dict[Any, set[Node]] = {}  # FX graph -> nodes computable from constants
 
     def require(self, level: FeatureLevel, what: str) -> None:
         """Refuses with "``what`` needs API N" if the target level is lower."""
-        if self.feature_level < level:
-            raise Refused(f"{what} needs {FeatureLevel(level).label}; the target is {self.feature_level.label}")
-
-    def channel_shuffle(self, node: Node) -> "ChannelShuffleMatch | None":
-        """The complete channel-shuffle pattern ``node`` belongs to, or None.
-
-        Its rank-5 nodes are delegable only as part of such a match; refuses
-        below API 28 (CHANNEL_SHUFFLE from API 29, RESHAPE + TRANSPOSE at 28).
-        """
-        from ..passes.channel_shuffle import find_channel_shuffles
-
-        matches = self._channel_shuffles.get(node.graph)
-        if matches is None:
-            matches = self._channel_shuffles[node.graph] = find_channel_shuffles(node.graph)
-        match = matches.get(node)
-        if match is not None:
-            self.require(FeatureLevel.ANDROID_9, "channel shuffle")
-        return match
+        reason = level_refusal(what, level, self.feature_level)
+        if reason:
+            raise Refused(reason)
 
     def is_foldable(self, node: Any) -> bool:
         """Whether ``node`` is a constant or computed from constants only (folded at lowering time)."""
@@ -71,24 +83,6 @@ class CheckContext:
         if found is None:
             found = self._foldable[node.graph] = foldable_nodes(node.graph, self.is_constant)
         return node in found
-
-    def view_regions(self, graph: Any) -> "ViewRegions":
-        """The rank > 4 view regions of ``graph`` (passes/high_rank_views.py)."""
-        from ..passes.high_rank_views import find_view_regions
-
-        regions = self._view_regions.get(graph)
-        if regions is None:
-            regions = self._view_regions[graph] = find_view_regions(graph, self.is_foldable)
-        return regions
-
-    def safe_softmaxes(self, graph: Any) -> dict[Node, "SafeSoftmaxMatch"]:
-        """Node -> the masked softmax it belongs to, in ``graph`` (passes/safe_softmax.py)."""
-        from ..passes.safe_softmax import find_safe_softmaxes
-
-        found = self._safe_softmaxes.get(graph)
-        if found is None:
-            found = self._safe_softmaxes[graph] = find_safe_softmaxes(graph)
-        return found
 
     def is_constant(self, node: Any) -> bool:
         """Whether ``node`` is a parameter, buffer or lifted constant (known at lowering time)."""
@@ -118,18 +112,67 @@ class CheckContext:
 class NodeBuilder:
     """Emits the NNAPI operations for one ATen op (one subclass per file).
 
-    ``check`` says whether a node can be emitted at the target feature level
-    (raising ``Refused`` with a specific reason); ``define`` emits it. The two
-    must agree: the partitioner only claims nodes whose ``check`` passed.
+    A builder states its op's facts once, here: ``ops`` (per ATen overload: the
+    feature level it needs, the NNAPI operations, the constraints), ``layout``,
+    ``fuses_activation`` and its docstring. The support table, ``executorch-nnapi
+    ops``, docs/op_support.md and the layout prediction are derived from them.
+
+    ``check`` says whether a node can be emitted (raising ``Refused`` with a
+    specific reason) beyond the op's feature level, which the partitioner checks
+    from ``ops``; ``define`` emits it. The two must agree: the partitioner only
+    claims nodes whose ``check`` passed.
     """
 
-    # ATen overloads (torch.ops.aten.*) this builder handles.
-    targets: ClassVar[Sequence[Any]] = ()
+    ops: ClassVar[Sequence[OpSupport]] = ()
+    layout: ClassVar[LayoutClass] = LayoutClass.PYTORCH
     # Whether the op has a fused-activation operand (RELU/RELU1/RELU6 can fold in).
     fuses_activation: ClassVar[bool] = False
+
+    @property
+    def targets(self) -> tuple[Any, ...]:
+        """The ATen overloads this builder handles."""
+        return tuple(row.op for row in self.ops)
+
+    @classmethod
+    def doc(cls) -> str:
+        """The builder's one-line description (first line of its docstring)."""
+        return (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         """Raises Refused if the node cannot be emitted; the default accepts."""
 
-    def define(self, node: Node, lc: "LoweringContext") -> None:  # pragma: no cover - abstract
+    def define(self, node: Node, lc: LoweringContext) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class UnitBuilder:
+    """Emits a multi-node unit (lowering/node_units.py) found by lowering/patterns/.
+
+    Its facts: ``unit`` (the NodeUnit subclass it takes), ``since`` and ``what``
+    (the refusal below that level: "``what`` needs API N") and its docstring.
+    """
+
+    unit: ClassVar[type[NodeUnit]]
+    since: ClassVar[FeatureLevel]
+    what: ClassVar[str]
+
+    @classmethod
+    def doc(cls) -> str:
+        return (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+
+    def refusal(self, unit: NodeUnit, ctx: CheckContext) -> str | None:
+        """None if the unit can be emitted at ``ctx``'s level, else why not."""
+        reason = level_refusal(self.what, self.since, ctx.feature_level)
+        if reason:
+            return reason
+        try:
+            self.check(unit, ctx)
+        except Refused as refused:
+            return refused.reason
+        return None
+
+    def check(self, unit: NodeUnit, ctx: CheckContext) -> None:
+        """Raises Refused if the unit cannot be emitted; the default accepts."""
+
+    def define(self, unit: NodeUnit, lc: LoweringContext) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -8,11 +8,12 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
+from ..nnapi_codes import FeatureLevel
 from ..lowering_context import LoweringContext
 from ..node_utils import normalize_dim, tensor_shape
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
@@ -28,13 +29,15 @@ def compose_order(order: tuple[int, ...], perm: list[int]) -> tuple[int, ...]:
 
 @register_builder
 class PermuteBuilder(NodeBuilder):
-    targets = (aten.permute_copy.default,)
+    ops = (
+        OpSupport(aten.permute_copy.default, FeatureLevel.ANDROID_9, "(relabels the dim order; TRANSPOSE where needed)",
+                  "float32, rank <= 4; rank 5 only inside a channel shuffle (API 29) or a view chain that reduces "
+                  "to rank 4"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
-        # Rank 5 only inside a channel shuffle (which becomes one CHANNEL_SHUFFLE).
-        if ctx.channel_shuffle(node) is not None:
-            return
+        # (Rank 5 inside a channel shuffle is the ChannelShuffleUnit's to check.)
         # The relabeled value may need a TRANSPOSE later (API 28, rank <= 4).
         check_rank(node, MAX_RANK, what="output")
 

@@ -7,9 +7,9 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary, is_scalar
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -31,7 +31,11 @@ def _form(node: Node) -> OperationCode:
 
 @register_builder
 class PowBuilder(NodeBuilder):
-    targets = (aten.pow.Tensor_Scalar,)
+    ops = (
+        OpSupport(aten.pow.Tensor_Scalar, FeatureLevel.ANDROID_8_1, "MUL (exponent 2); SQRT / POW (API 29)",
+                  "float32, scalar exponent; exponents other than 2 need API 29"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

@@ -8,9 +8,9 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
-from . import register_builder
+from .registry import register_builder
 from .common import check_float_tensors, check_rank, emit_unary, physical_axis
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -31,12 +31,14 @@ def prelu_alpha(weight: torch.Tensor, order: tuple[int, ...]) -> torch.Tensor:
 
 @register_builder
 class PreluBuilder(NodeBuilder):
-    targets = (aten.prelu.default,)
+    ops = (
+        OpSupport(aten.prelu.default, FeatureLevel.ANDROID_10, "PRELU", "float32, constant weight of 1 or C elements", keep=True),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, weight = node.args[:2]
         check_float_tensors(node, x, weight)
-        ctx.require(FeatureLevel.ANDROID_10, "prelu (PRELU)")
         check_rank(node, max_rank=1 << 30)  # PRELU has no upper rank limit
         if not ctx.is_constant(weight):
             raise Refused("prelu with a non-constant weight")

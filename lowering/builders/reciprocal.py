@@ -7,21 +7,22 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
 
 @register_builder
 class ReciprocalBuilder(NodeBuilder):
-    targets = (aten.reciprocal.default,)
+    ops = (
+        OpSupport(aten.reciprocal.default, FeatureLevel.ANDROID_9, "DIV", "float32, rank <= 4 (c / x becomes c * reciprocal(x))"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
         check_rank(node, MAX_RANK)
-        ctx.require(FeatureLevel.ANDROID_9, "reciprocal (DIV)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         x = node.args[0]

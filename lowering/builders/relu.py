@@ -6,17 +6,20 @@ import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import OperationCode
-from . import register_builder
+from ..nnapi_codes import FeatureLevel, OperationCode
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
 
 @register_builder
 class ReluBuilder(NodeBuilder):
-    targets = (aten.relu.default,)
+    ops = (
+        OpSupport(aten.relu.default, FeatureLevel.ANDROID_8_1, "RELU or fused activation", "float32, rank <= 4"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

@@ -14,9 +14,9 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, fuse_operand, is_scalar
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -42,7 +42,12 @@ def scalar_operand(node: Node) -> float:
 
 @register_builder
 class ScalarElementwiseBuilder(NodeBuilder):
-    targets = tuple(_CODES)
+    ops = (
+        OpSupport(aten.add.Scalar, FeatureLevel.ANDROID_8_1, "ADD", "float32, rank <= 4, number operand, alpha"),
+        OpSupport(aten.sub.Scalar, FeatureLevel.ANDROID_8_1, "ADD (of the negated number)", "float32, rank <= 4, number operand, alpha"),
+        OpSupport(aten.mul.Scalar, FeatureLevel.ANDROID_8_1, "MUL", "float32, rank <= 4, number operand"),
+        OpSupport(aten.div.Scalar, FeatureLevel.ANDROID_9, "DIV", "float32, rank <= 4, number operand"),
+    )
     fuses_activation = True
 
     def check(self, node: Node, ctx: CheckContext) -> None:
@@ -51,8 +56,6 @@ class ScalarElementwiseBuilder(NodeBuilder):
         check_rank(node, MAX_RANK, what="output")
         if not isinstance(x, Node) or not is_scalar(b):
             raise Refused(f"{aten_op(node).__name__} of {type(x).__name__} and {type(b).__name__}")
-        if aten_op(node) == aten.div.Scalar:
-            ctx.require(FeatureLevel.ANDROID_9, "DIV")
         if node.kwargs.get("rounding_mode") is not None:
             raise Refused(f"div with rounding_mode={node.kwargs['rounding_mode']!r}")
 

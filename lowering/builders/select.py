@@ -9,9 +9,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_utils import normalize_dim, tensor_shape
 from ..shape_program import is_static
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, remove_dims
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .slicing import emit_strided_slice
 
 aten = torch.ops.aten
@@ -19,13 +19,14 @@ aten = torch.ops.aten
 
 @register_builder
 class SelectBuilder(NodeBuilder):
-    targets = (aten.select_copy.int,)
+    ops = (
+        OpSupport(aten.select_copy.int, FeatureLevel.ANDROID_9, "STRIDED_SLICE (shrink_axis_mask)", "float32, rank <= 4, constant index"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, dim, index = node.args[:3]
         check_float_tensors(node, x)
         check_rank(x, MAX_RANK, what="input")
-        ctx.require(FeatureLevel.ANDROID_9, "select (STRIDED_SLICE)")
         if not isinstance(index, int):
             raise Refused(f"select index computed at run time ({index}); only a constant index is supported")
         size = tensor_shape(x)[normalize_dim(dim, len(tensor_shape(x)))]

@@ -10,9 +10,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_utils import normalize_dim, tensor_shape
 from ..shape_program import is_static
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .slicing import emit_strided_slice, slice_bounds
 
 aten = torch.ops.aten
@@ -36,7 +36,10 @@ def _is_whole(start, end, step, size) -> bool:
 
 @register_builder
 class SliceBuilder(NodeBuilder):
-    targets = (aten.slice_copy.Tensor,)
+    ops = (
+        OpSupport(aten.slice_copy.Tensor, FeatureLevel.ANDROID_8_1, "STRIDED_SLICE (API 28); whole-dim slice is a relabel",
+                  "float32, rank <= 4, constant bounds, non-empty"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, dim, start, end, step = slice_args(node)

@@ -8,9 +8,9 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op, normalize_dim, tensor_shape
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -37,7 +37,11 @@ def _legacy_order(order: tuple[int, ...], dim: int) -> tuple[int, ...]:
 
 @register_builder
 class SoftmaxBuilder(NodeBuilder):
-    targets = (aten._softmax.default, aten._log_softmax.default)
+    ops = (
+        OpSupport(aten._softmax.default, FeatureLevel.ANDROID_8_1, "SOFTMAX",
+                  "float32, rank 1-4, half_to_float=False; rank 1/3 need API 29; at API 27 the last dim only"),
+        OpSupport(aten._log_softmax.default, FeatureLevel.ANDROID_10, "LOG_SOFTMAX", "float32, half_to_float=False"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x = node.args[0]
@@ -47,7 +51,6 @@ class SoftmaxBuilder(NodeBuilder):
         log = aten_op(node) == aten._log_softmax.default
         rank = len(tensor_shape(x))
         if log:
-            ctx.require(FeatureLevel.ANDROID_10, "log_softmax (LOG_SOFTMAX)")
             check_rank(x, max_rank=1 << 30, what="input")
             return
         check_rank(x, MAX_RANK, what="input")

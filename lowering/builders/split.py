@@ -12,9 +12,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_utils import normalize_dim, tensor_shape
 from ..shape_program import as_dim
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .slicing import emit_strided_slice
 
 aten = torch.ops.aten
@@ -34,13 +34,16 @@ def piece_sizes(node: Node) -> list:
 
 @register_builder
 class SplitBuilder(NodeBuilder):
-    targets = (aten.split_with_sizes_copy.default, aten.split_copy.Tensor)
+    ops = (
+        OpSupport(aten.split_with_sizes_copy.default, FeatureLevel.ANDROID_9, "STRIDED_SLICE per used output",
+                  "float32, rank <= 4, no empty piece"),
+        OpSupport(aten.split_copy.Tensor, FeatureLevel.ANDROID_9, "STRIDED_SLICE per used output", "float32, rank <= 4, no empty piece"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x = node.args[0]
         check_float_tensors(node, x)
         check_rank(x, MAX_RANK, what="input")
-        ctx.require(FeatureLevel.ANDROID_9, "split (STRIDED_SLICE)")
         for user in node.users:
             if user.target is not operator.getitem:
                 raise Refused(f"split output list used directly by {user.name}")

@@ -9,12 +9,12 @@ import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import OperationCode
+from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import normalize_dim, tensor_shape
 from ..shape_program import Dim, is_static
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, remove_dims
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
@@ -49,7 +49,11 @@ def emit_unit_reshape(lc: LoweringContext, node: Node, source: Node, out_order: 
 
 @register_builder
 class SqueezeBuilder(NodeBuilder):
-    targets = (aten.squeeze_copy.dims, aten.squeeze_copy.dim, aten.squeeze_copy.default)
+    ops = (
+        OpSupport(aten.squeeze_copy.dims, FeatureLevel.ANDROID_8_1, "RESHAPE (or relabel)", "float32, rank <= 4, static squeezed dims"),
+        OpSupport(aten.squeeze_copy.dim, FeatureLevel.ANDROID_8_1, "RESHAPE (or relabel)", "float32, rank <= 4, static squeezed dim"),
+        OpSupport(aten.squeeze_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE (or relabel)", "float32, rank <= 4"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x = node.args[0]

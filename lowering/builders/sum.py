@@ -7,22 +7,24 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .mean import emit_reduction, keepdim
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 
 aten = torch.ops.aten
 
 
 @register_builder
 class SumBuilder(NodeBuilder):
-    targets = (aten.sum.dim_IntList,)
+    ops = (
+        OpSupport(aten.sum.dim_IntList, FeatureLevel.ANDROID_10, "REDUCE_SUM", "float32, rank <= 4"),
+    )
+    layout = LayoutClass.REDUCTION
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
         check_rank(node.args[0], MAX_RANK, what="input")
-        ctx.require(FeatureLevel.ANDROID_10, "sum (REDUCE_SUM)")
         if node.kwargs.get("dtype") not in (None, torch.float32):
             raise Refused(f"sum with dtype={node.kwargs.get('dtype')}")
 

@@ -6,10 +6,10 @@ import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import OperationCode
-from . import register_builder
+from ..nnapi_codes import FeatureLevel, OperationCode
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
@@ -18,7 +18,10 @@ aten = torch.ops.aten
 class TanhBuilder(NodeBuilder):
     """TANH takes rank 1-4 from API 27."""
 
-    targets = (aten.tanh.default,)
+    ops = (
+        OpSupport(aten.tanh.default, FeatureLevel.ANDROID_8_1, "TANH", "float32, rank 1-4"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

@@ -7,10 +7,10 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from ..node_utils import aten_op, op_name
-from . import register_builder
+from ..node_utils import aten_op
+from .registry import register_builder
 from .common import check_float_tensors, check_rank, emit_unary
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
@@ -27,12 +27,17 @@ _CODES = {
 class UnaryMathBuilder(NodeBuilder):
     """One-input float ops that NNAPI has from API 29 with no upper rank limit."""
 
-    targets = tuple(_CODES)
+    ops = (
+        OpSupport(aten.abs.default, FeatureLevel.ANDROID_10, "ABS", "float32"),
+        OpSupport(aten.neg.default, FeatureLevel.ANDROID_10, "NEG", "float32"),
+        OpSupport(aten.exp.default, FeatureLevel.ANDROID_10, "EXP", "float32"),
+        OpSupport(aten.sqrt.default, FeatureLevel.ANDROID_10, "SQRT", "float32"),
+        OpSupport(aten.rsqrt.default, FeatureLevel.ANDROID_10, "RSQRT", "float32"),
+    )
+    layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
-        code = _CODES[aten_op(node)]
-        ctx.require(FeatureLevel.ANDROID_10, f"{op_name(aten_op(node))} ({code.name})")
         check_rank(node, max_rank=1 << 30)
 
     def define(self, node: Node, lc: LoweringContext) -> None:

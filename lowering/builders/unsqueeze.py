@@ -6,11 +6,12 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
+from ..nnapi_codes import FeatureLevel
 from ..lowering_context import LoweringContext
 from ..node_utils import normalize_dim, tensor_shape
-from . import register_builder
+from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, NodeBuilder, OpSupport
 from .squeeze import emit_unit_reshape
 
 aten = torch.ops.aten
@@ -29,7 +30,9 @@ def insert_dim(order: tuple[int, ...], dim: int) -> tuple[int, ...]:
 
 @register_builder
 class UnsqueezeBuilder(NodeBuilder):
-    targets = (aten.unsqueeze_copy.default,)
+    ops = (
+        OpSupport(aten.unsqueeze_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE", "float32, output rank <= 4"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

@@ -9,8 +9,8 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
-from . import register_builder
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .registry import register_builder
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool_utils import check_pool_input
 from .upsample_nearest2d import emit_resize, scale_factor_mismatch
 
@@ -23,15 +23,16 @@ def align_corners(node: Node) -> bool:
 
 @register_builder
 class UpsampleBilinear2dBuilder(NodeBuilder):
-    targets = (aten.upsample_bilinear2d.vec,)
+    # Before API 30 RESIZE_BILINEAR has only TF1's asymmetric mapping, which matches no PyTorch mode.
+    ops = (
+        OpSupport(aten.upsample_bilinear2d.vec, FeatureLevel.ANDROID_11, "RESIZE_BILINEAR (half_pixel_centers / align_corners)",
+                  "float32, 4-D; scale_factor only where 1/scale equals in/out"),
+    )
+    layout = LayoutClass.NHWC
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x = node.args[0]
         check_pool_input(node, x, "upsample_bilinear2d")
-        # Before API 30 RESIZE_BILINEAR has only TF1's asymmetric mapping, which matches no PyTorch mode.
-        flag = "align_corners" if align_corners(node) else "half_pixel_centers"
-        ctx.require(FeatureLevel.ANDROID_11,
-                    f"upsample_bilinear2d with align_corners={align_corners(node)} (RESIZE_BILINEAR {flag})")
         if not align_corners(node):
             scales = node.args[3] if len(node.args) > 3 else node.kwargs.get("scale_factors")
             reason = scale_factor_mismatch(scales, tensor_shape(x)[2:], tensor_shape(node)[2:])

@@ -14,8 +14,8 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import Dim, is_static
-from . import register_builder
-from .node_builder import CheckContext, NodeBuilder, Refused
+from .registry import register_builder
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool_utils import check_pool_input
 
 aten = torch.ops.aten
@@ -55,13 +55,16 @@ def emit_resize(lc: LoweringContext, node: Node, code: OperationCode, flags: Seq
 
 @register_builder
 class UpsampleNearest2dBuilder(NodeBuilder):
-    targets = (aten.upsample_nearest2d.vec,)
+    # The layout BOOL (input 3) is required by the reference implementation; it exists from API 29.
+    ops = (
+        OpSupport(aten.upsample_nearest2d.vec, FeatureLevel.ANDROID_10, "RESIZE_NEAREST_NEIGHBOR",
+                  "float32, 4-D; scale_factor only where 1/scale equals in/out"),
+    )
+    layout = LayoutClass.NHWC
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x = node.args[0]
         check_pool_input(node, x, "upsample_nearest2d")
-        # The layout BOOL (input 3) is required by the reference implementation; it exists from API 29.
-        ctx.require(FeatureLevel.ANDROID_10, "upsample_nearest2d (RESIZE_NEAREST_NEIGHBOR)")
         scales = node.args[2] if len(node.args) > 2 else node.kwargs.get("scale_factors")
         reason = scale_factor_mismatch(scales, tensor_shape(x)[2:], tensor_shape(node)[2:])
         if reason:

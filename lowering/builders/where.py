@@ -5,7 +5,7 @@ of another shape is brought to it with EXPAND_DIMS (missing leading dims) and TI
 with LOGICAL_OR against ``t < t`` of a full-shape value ``t``, which is false everywhere (NaN
 included) and broadcasts the condition. Everything is in PyTorch's dim order (see bool_values.py).
 
-The where of attention's masked softmax is emitted by passes/safe_softmax.py instead.
+The where of attention's masked softmax is emitted by builders/masked_softmax.py instead.
 """
 
 from __future__ import annotations
@@ -17,20 +17,23 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_dtype
 from ..shape_program import Dim, is_static
-from . import register_builder
+from .registry import register_builder
 from .bool_values import check_inputs, emit_result, operand, shape_of
 from .expand import multiples
-from .node_builder import CheckContext, NodeBuilder
+from .node_builder import CheckContext, NodeBuilder, OpSupport
 
 aten = torch.ops.aten
 
 
 @register_builder
 class WhereBuilder(NodeBuilder):
-    targets = (aten.where.self,)
+    ops = (
+        OpSupport(aten.where.self, FeatureLevel.ANDROID_10, "SELECT (+ EXPAND_DIMS / TILE / LOGICAL_OR to broadcast); in a masked "
+                  "softmax: REDUCE_MAX, MAXIMUM, SUB, EXP, REDUCE_SUM, MAXIMUM, DIV",
+                  "bool condition; float32 or int32 values (constants converted); broadcasting"),
+    )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
-        ctx.require(FeatureLevel.ANDROID_10, "where (SELECT)")
         cond, x, y = node.args[:3]
         check_inputs(ctx, [cond], torch.bool, (torch.bool,))
         check_inputs(ctx, [x, y], tensor_dtype(node), (torch.float32, torch.int32))

@@ -1,30 +1,29 @@
-"""View chains that pass through rank > 4 tensors -> rank <= 4 RESHAPE /
-STRIDED_SLICE / TRANSPOSE.
+"""View chains that pass through rank > 4 tensors (ViewChainUnit), with the plan
+that computes each of their ends at rank <= 4.
 
 NNAPI operands have at most 4 dims, but PyTorch models reshape through rank 5
 and 6 to move data: nn.MultiheadAttention's packed in-projection
 (``unflatten -> unsqueeze -> transpose -> squeeze``), Swin's window partition and
 reverse (``view(B, H/w, w, W/w, w, C).permute(0, 1, 3, 2, 4, 5)...view``), its
 qkv split (``view(B, N, 3, h, d).permute(2, 0, 3, 1, 4)[i]``) and its masked
-attention (``view(B/nw, nw, h, N, N) + mask``). Such a *region* starts at a
+attention (``view(B/nw, nw, h, N, N) + mask``). Such a *chain* starts at a
 rank <= 4 value, goes through view-like ops (and elementwise ops with a
 constant operand) whose results have rank > 4 and are read only inside the
-region, and ends at rank <= 4 values. Its intermediate values are never
-materialized; each end is computed from the region's input directly.
+chain, and ends at rank <= 4 values. Its intermediate values are never
+materialized; each end is computed from the chain's input directly.
 
-Every value of a region is described by a ``Layout``: the base (a rank <= 4
-value holding the data) is seen as a row-major grid of *factors*; the value
-picks some factors at a fixed index (``select``), lists the others in its own
-element order, and groups consecutive ones into its dims. A view refines the
+Every value of a chain is described by a ``Layout`` (node_units.py): the base (a
+rank <= 4 value holding the data) is seen as a row-major grid of *factors*; the
+value picks some factors at a fixed index (``select``), lists the others in its
+own element order, and groups consecutive ones into its dims. A view refines the
 factors, a permute reorders the groups, (un)squeeze adds or drops empty groups.
-An end is then emitted as: RESHAPE of the base so that the selected factors
-become ranges of one dim each, STRIDED_SLICE, RESHAPE to the free factors
-(merging those that stay adjacent), and either a relabeled dim order (no
-operation) or TRANSPOSE + RESHAPE. A region whose plan needs a rank > 4
-operand anywhere is refused, with that reason, by the partitioner, which
-also keeps each region inside one partition (partitioners/node_groups.py).
+An end is then emitted (builders/view_chain.py) as: RESHAPE of the base so that
+the selected factors become ranges of one dim each, STRIDED_SLICE, RESHAPE to the
+free factors (merging those that stay adjacent), and either a relabeled dim
+order (no operation) or TRANSPOSE + RESHAPE. A chain whose plan needs a rank > 4
+operand anywhere becomes a unit with a ``refusal``, which the partitioner reports.
 
-Elementwise ops inside a region (Swin's mask add) must see their region input
+Elementwise ops inside a chain (Swin's mask add) must see their chain input
 in the base's own element order (a reshape of it); they run on the value with
 its size-1 dims dropped, which is rank <= 4, and become the base of what follows.
 """
@@ -39,18 +38,14 @@ from typing import Any, Callable, Sequence
 import torch
 from torch.fx import Graph, Node
 
-from ..builders.clone_dim_order import noop_copy_refusal
-from ..graph import identity
-from ..lowering_context import LoweringContext
-from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
-from ..node_utils import aten_op, is_tensor_node, normalize_dim, op_name, tensor_dtype, tensor_shape
+from ..nnapi_codes import OperationCode
+from ..node_units import ElementwisePlan, EndPlan, Layout, NodeUnit, ViewChainUnit
+from ..node_utils import aten_op, is_tensor_node, noop_copy_refusal, normalize_dim, op_name, tensor_dtype, tensor_shape
 from ..shape_program import is_static
-from .channel_shuffle import find_channel_shuffles
+from .pattern_context import PatternContext
 
 aten = torch.ops.aten
 MAX_RANK = 4
-# What every region may emit (TRANSPOSE, STRIDED_SLICE, SUB, DIV).
-REGION_FEATURE_LEVEL = FeatureLevel.ANDROID_9
 
 _VIEW_OPS = frozenset({
     aten.view_copy.default, aten.permute_copy.default, aten.unsqueeze_copy.default, aten.squeeze_copy.dims,
@@ -63,47 +58,10 @@ _ELEMENTWISE = {
 
 
 class _NoMatch(Exception):
-    """The region cannot be lowered at rank <= 4, for the reason given."""
+    """The chain cannot be lowered at rank <= 4, for the reason given."""
 
 
 # ------------------------------------------------------------------ layouts
-@dataclasses.dataclass(frozen=True)
-class Layout:
-    """A region value as a view of ``base`` (see the module docstring).
-
-    ``factors`` lists (id, size) in the base's row-major order, sizes > 1;
-    ``fixed`` maps a selected factor id to its index; ``order`` lists the other
-    factor ids in this value's element order; ``groups`` gives, per logical
-    dim, how many consecutive ids of ``order`` it spans (0 for a size-1 dim).
-    """
-
-    base: Node | None
-    base_shape: tuple[int, ...]
-    factors: tuple[tuple[int, int], ...]
-    fixed: tuple[tuple[int, int], ...]
-    order: tuple[int, ...]
-    groups: tuple[int, ...]
-
-    @property
-    def sizes(self) -> dict[int, int]:
-        return dict(self.factors)
-
-    def dims(self) -> list[list[int]]:
-        """Factor ids of each logical dim."""
-        out, it = [], iter(self.order)
-        for count in self.groups:
-            out.append(list(itertools.islice(it, count)))
-        return out
-
-    def shape(self) -> list[int]:
-        sizes = self.sizes
-        return [math.prod(sizes[f] for f in dim) for dim in self.dims()]
-
-    def is_plain(self) -> bool:
-        """Whether the value is the base reshaped (nothing selected, base element order)."""
-        return not self.fixed and list(self.order) == [f for f, _ in self.factors]
-
-
 _ids = itertools.count()
 
 
@@ -172,7 +130,7 @@ def _select(layout: Layout, dim: int, index: int) -> Layout:
 
 
 def _apply(node: Node, layout: Layout) -> Layout:
-    """Layout of ``node``'s result given its region input's ``layout``."""
+    """Layout of ``node``'s result given its chain input's ``layout``."""
     op = aten_op(node)
     rank = len(layout.groups)
     out_shape = [int(d) for d in tensor_shape(node)]
@@ -204,20 +162,6 @@ def _apply(node: Node, layout: Layout) -> Layout:
 
 
 # -------------------------------------------------------------------- plans
-@dataclasses.dataclass(frozen=True)
-class EndPlan:
-    """How one end of a region is emitted from its base (sizes are static)."""
-
-    layout: Layout
-    slice_shape: tuple[int, ...] | None      # base reshaped for STRIDED_SLICE (None: nothing selected)
-    slice_begin: tuple[int, ...]
-    slice_end: tuple[int, ...]
-    free_shape: tuple[int, ...]              # RESHAPE target: the free factors, merged where possible
-    relabel: tuple[int, ...] | None          # dim order of the result if no TRANSPOSE is needed
-    perm: tuple[int, ...]                    # else TRANSPOSE perm, then RESHAPE to out_shape
-    out_shape: tuple[int, ...]
-
-
 def _runs(ids: Sequence[int], order: Sequence[int], same: Callable[[int, int], bool]) -> list[list[int]]:
     """``ids`` split into runs of ids that are also consecutive in ``order`` (and ``same``)."""
     position = {f: i for i, f in enumerate(order)}
@@ -279,48 +223,13 @@ def plan_end(layout: Layout, out_shape: Sequence[int]) -> EndPlan:
     return EndPlan(layout, slice_shape, begin, end, free_shape, None, tuple(perm), tuple(out_shape))
 
 
-@dataclasses.dataclass(frozen=True)
-class ElementwisePlan:
-    """An elementwise op inside a region, run on its value with size-1 dims dropped."""
-
-    code: OperationCode
-    input_layout: Layout
-    region_arg: int                      # which argument comes from the region (0 or 1)
-    other: Any                           # the constant node or Python number
-    squeezed_shape: tuple[int, ...]      # the result without its size-1 dims (rank <= 4)
-    out_shape: tuple[int, ...]
-
-
-@dataclasses.dataclass
-class ViewRegion:
-    """One region: its nodes and how each is emitted."""
-
-    input: Node
-    nodes: list[Node] = dataclasses.field(default_factory=list)
-    ends: dict[Node, EndPlan] = dataclasses.field(default_factory=dict)
-    elementwise: dict[Node, ElementwisePlan] = dataclasses.field(default_factory=dict)
-
-
-@dataclasses.dataclass
-class ViewRegions:
-    """All regions of a graph: member node -> region; rank > 4 node -> why its region was refused."""
-
-    members: dict[Node, ViewRegion] = dataclasses.field(default_factory=dict)
-    refusals: dict[Node, str] = dataclasses.field(default_factory=dict)
-
-    def groups(self) -> list[list[Node]]:
-        """The nodes of each region (which must share one partition), in graph order."""
-        unique = {id(r): r for r in self.members.values()}
-        return [r.nodes for r in unique.values()]
-
-
 # ------------------------------------------------------------------ matching
 def _rank(node: Any) -> int:
     return len(tensor_shape(node)) if is_tensor_node(node) else -1
 
 
 def _region_input(node: Node, is_known: Callable[[Any], bool]) -> tuple[Node | None, int]:
-    """(the argument through which ``node`` would join a region, its index)."""
+    """(the argument through which ``node`` would join a chain, its index)."""
     op = aten_op(node)
     if op in _VIEW_OPS or noop_copy_refusal(node) is None:
         return (node.args[0], 0) if isinstance(node.args[0], Node) else (None, 0)
@@ -363,8 +272,8 @@ def _elementwise(node: Node, layout: Layout, arg: int, is_known: Callable[[Any],
     return ElementwisePlan(_ELEMENTWISE[op], layout, arg, other, squeezed, tuple(out_shape))
 
 
-def _grow(start: Node, source: Node, is_known: Callable[[Any], bool], region: ViewRegion) -> None:
-    """Follows the region from ``start`` (its first rank > 4 node); raises _NoMatch."""
+def _grow(start: Node, source: Node, is_known: Callable[[Any], bool], unit: ViewChainUnit) -> None:
+    """Follows the chain from ``start`` (its first rank > 4 node); raises _NoMatch."""
     _check_value(source)
     if _rank(source) > MAX_RANK or _rank(source) < 1:
         raise _NoMatch(f"its input {source.name} has rank {_rank(source)}")
@@ -373,10 +282,10 @@ def _grow(start: Node, source: Node, is_known: Callable[[Any], bool], region: Vi
     while pending:
         node, layout_in = pending.pop()
         _check_value(node)
-        region.nodes.append(node)
+        unit.members.append(node)
         if aten_op(node) in _ELEMENTWISE:
             plan = _elementwise(node, layout_in, _region_input(node, is_known)[1], is_known)
-            region.elementwise[node] = plan
+            unit.elementwise[node] = plan
             layout = base_layout(node, plan.squeezed_shape,
                                  unit_dims=[d for d, s in enumerate(plan.out_shape) if s == 1])
         else:
@@ -384,7 +293,7 @@ def _grow(start: Node, source: Node, is_known: Callable[[Any], bool], region: Vi
         if _rank(node) == 0:
             raise _NoMatch(f"{node.name} is 0-d")
         if _rank(node) <= MAX_RANK:
-            region.ends[node] = plan_end(layout, [int(d) for d in tensor_shape(node)])
+            unit.ends[node] = plan_end(layout, [int(d) for d in tensor_shape(node)])
             continue
         for user in node.users:
             if user.op != "call_function":
@@ -395,140 +304,26 @@ def _grow(start: Node, source: Node, is_known: Callable[[Any], bool], region: Vi
             pending.append((user, layout))
 
 
-def find_view_regions(graph: Graph, is_known: Callable[[Any], bool]) -> ViewRegions:
-    """Every region of ``graph`` (``is_known``: node computed at lowering time).
-
-    Channel shuffles (passes/channel_shuffle.py) are left to their own pass.
-    """
-    found = ViewRegions()
-    shuffles = find_channel_shuffles(graph)
+def find_view_chains(graph: Graph, ctx: PatternContext, claimed: set[Node]) -> list[NodeUnit]:
+    """Every view chain of ``graph`` not starting at a node an earlier matcher
+    claimed (channel shuffles). A chain that cannot be done at rank <= 4 is a unit
+    of its rank > 4 nodes with the ``refusal`` reason."""
+    found: list[NodeUnit] = []
+    taken = set(claimed)
+    position = {n: i for i, n in enumerate(graph.nodes)}
     for node in graph.nodes:
-        if (node.op != "call_function" or _rank(node) <= MAX_RANK or node in found.members
-                or node in found.refusals or node in shuffles or is_known(node)):
+        if node.op != "call_function" or _rank(node) <= MAX_RANK or node in taken or ctx.is_known(node):
             continue
-        source, _ = _region_input(node, is_known)
+        source, _ = _region_input(node, ctx.is_known)
         if source is None or _rank(source) > MAX_RANK:
-            continue  # not a region start (its region, if any, starts earlier)
-        region = ViewRegion(source)
+            continue  # not a chain start (its chain, if any, starts earlier)
+        unit = ViewChainUnit(source)
         try:
-            _grow(node, source, is_known, region)
+            _grow(node, source, ctx.is_known, unit)
         except _NoMatch as e:
             reason = f"rank-{_rank(node)} view chain from {source.name} cannot be done at rank <= 4: {e}"
-            for member in region.nodes:
-                if _rank(member) > MAX_RANK:
-                    found.refusals[member] = reason
-            continue
-        region.nodes.sort(key=_graph_position(graph))
-        for member in region.nodes:
-            found.members[member] = region
+            unit = ViewChainUnit(source, [m for m in unit.members if _rank(m) > MAX_RANK], refusal=reason)
+        unit.members.sort(key=position.__getitem__)
+        found.append(unit)
+        taken.update(unit.members)
     return found
-
-
-def _graph_position(graph: Graph) -> Callable[[Node], int]:
-    position = {n: i for i, n in enumerate(graph.nodes)}
-    return position.__getitem__
-
-
-# ------------------------------------------------------------------ emission
-def _memory_ordered(lc: LoweringContext, base: Node, base_shape: Sequence[int]) -> tuple[int, list[int]]:
-    """``base``'s operand with its elements in row-major logical order, and its physical dims."""
-    value = lc.graph.value(lc.resolve(base))
-    order = value.dim_order
-    if len(order) != len(base_shape):
-        order = identity(len(base_shape))
-    non_unit = [d for d in order if base_shape[d] != 1]
-    if non_unit != sorted(non_unit):
-        order = identity(len(base_shape))
-    operand = lc.graph.operand_of(lc.resolve(base), order)
-    return operand, [int(base_shape[d]) for d in order]
-
-
-def _reshape(lc: LoweringContext, operand: int, dims: list[int], shape: Sequence[int], name: str) -> int:
-    if list(dims) == list(shape):
-        return operand
-    g = lc.graph
-    out = g.emit_tensor(list(shape), debug_name=name)
-    g.emit_operation(OperationCode.RESHAPE, [operand, g.emit_int32_vector(list(shape))], [out], debug_name=name)
-    return out
-
-
-def emit_end(node: Node, lc: LoweringContext, plan: EndPlan, grids: dict | None = None) -> None:
-    """Emits ``node``'s value (an end of a region) from the region's base.
-
-    ``grids`` caches the base reshaped for slicing, shared by the ends of one
-    region (e.g. the q, k and v selects of a packed projection).
-    """
-    g = lc.graph
-    name = node.name
-    operand, dims = _memory_ordered(lc, plan.layout.base, plan.layout.base_shape)
-    if plan.slice_shape is not None:
-        key = (plan.layout.base, plan.slice_shape)
-        grids = {} if grids is None else grids
-        if key not in grids:
-            grids[key] = _reshape(lc, operand, dims, plan.slice_shape, f"{name}.grid")
-        operand = grids[key]
-        sliced = [e - b for b, e in zip(plan.slice_begin, plan.slice_end)]
-        out = g.emit_tensor(sliced, debug_name=f"{name}.slice")
-        rank = len(sliced)
-        g.emit_operation(OperationCode.STRIDED_SLICE,
-                         [operand, g.emit_int32_vector(plan.slice_begin), g.emit_int32_vector(plan.slice_end),
-                          g.emit_int32_vector([1] * rank), g.emit_int32(0), g.emit_int32(0), g.emit_int32(0)],
-                         [out], debug_name=name)
-        operand, dims = out, sliced
-    out_shape = list(plan.out_shape)
-    if plan.relabel is not None:
-        if list(dims) == list(plan.free_shape):
-            out = operand
-        else:
-            out = g.emit_tensor(list(plan.free_shape), debug_name=name)
-            g.emit_operation(OperationCode.RESHAPE, [operand, g.emit_int32_vector(list(plan.free_shape))], [out],
-                             debug_name=name)
-        g.set_value(node, out, plan.relabel, out_shape)
-        return
-    operand = _reshape(lc, operand, dims, plan.free_shape, f"{name}.factors")
-    transposed_shape = [plan.free_shape[p] for p in plan.perm]
-    transposed = g.emit_tensor(transposed_shape, debug_name=f"{name}.transposed")
-    g.emit_operation(OperationCode.TRANSPOSE, [operand, g.emit_int32_vector(list(plan.perm))], [transposed],
-                     debug_name=name)
-    out = lc.emit_output(node, identity(len(out_shape)), shape=out_shape)
-    g.emit_operation(OperationCode.RESHAPE, [transposed, g.emit_int32_vector(out_shape)], [out], debug_name=name)
-
-
-def emit_elementwise(node: Node, lc: LoweringContext, plan: ElementwisePlan) -> None:
-    """Emits an elementwise op of a region on its size-1-dims-dropped value."""
-    g = lc.graph
-    layout = plan.input_layout
-    operand, dims = _memory_ordered(lc, layout.base, layout.base_shape)
-    x_op = _reshape(lc, operand, dims, plan.squeezed_shape, f"{node.name}.input")
-    if isinstance(plan.other, Node):
-        other = lc.graph.constant(lc.resolve(plan.other)).to(torch.float32)
-        rank = len(plan.out_shape)
-        other = other.reshape([1] * (rank - other.dim()) + list(other.shape))
-        keep = [d for d, s in enumerate(plan.out_shape) if s != 1]
-        other = other.reshape([other.shape[d] for d in keep]) if keep else other.reshape(1)
-    else:
-        other = torch.tensor([float(plan.other)], dtype=torch.float32)
-    other_op = g.emit_constant_tensor(other)
-    inputs = [x_op, other_op] if plan.region_arg == 0 else [other_op, x_op]
-    out = g.emit_tensor(list(plan.squeezed_shape) or [1], debug_name=node.name)
-    g.emit_operation(plan.code, [*inputs, g.emit_int32(int(FuseCode.NONE))], [out], debug_name=node.name)
-    g.set_value(node, out, identity(len(plan.squeezed_shape) or 1), list(plan.squeezed_shape) or [1])
-
-
-def record_view_regions(lc: LoweringContext, graph: Graph) -> None:
-    """Takes over the emission of every region's nodes (``lc.emitters``): ends and
-    elementwise ops emit from the base; the other nodes emit nothing."""
-    regions = find_view_regions(graph, lambda n: isinstance(n, Node) and lc.graph.is_constant(n))
-    grids: dict[int, dict] = {}  # per region: see emit_end
-    for node, region in regions.members.items():
-        if node in lc.aliases or node in lc.channel_shuffles:
-            continue
-        if node in region.ends:
-            plan = region.ends[node]
-            cache = grids.setdefault(id(region), {})
-            lc.emitters[node] = lambda n, c, p=plan, k=cache: emit_end(n, c, p, k)
-        elif node in region.elementwise:
-            plan = region.elementwise[node]
-            lc.emitters[node] = lambda n, c, p=plan: emit_elementwise(n, c, p)
-        else:
-            lc.emitters[node] = lambda n, c: None

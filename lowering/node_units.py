@@ -1,0 +1,189 @@
+"""Node units: several FX nodes that lowering emits as one (ONNX Runtime's NodeUnit).
+
+``lowering/patterns/`` finds them (one fixed list of matchers, run once per
+program by the partitioner and once per partition by the backend) and hands
+each to one builder (``lowering/builders/``). This module is the vocabulary
+the two layers share: what a unit holds, not how it is found or emitted.
+
+A unit says two things about itself that its users need:
+- ``indivisible``: its inner values cannot cross a partition boundary (rank > 4,
+  bool), so the partitioner keeps all of ``nodes`` in one partition;
+- ``covered``: the nodes whose verdict and emission belong to the unit's builder
+  (the others are still checked and emitted by their own op's builder).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from typing import Any, ClassVar
+
+from torch.fx import Node
+
+from .nnapi_codes import FuseCode, OperationCode
+
+
+@dataclasses.dataclass(eq=False)
+class NodeUnit:
+    """A group of nodes matched as one pattern; compared by identity."""
+
+    indivisible: ClassVar[bool] = True
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        """Every node of the unit, in graph order."""
+        raise NotImplementedError
+
+    @property
+    def covered(self) -> tuple[Node, ...]:
+        """The nodes the unit's builder checks and emits (default: all)."""
+        return self.nodes
+
+
+@dataclasses.dataclass(eq=False)
+class ChannelShuffleUnit(NodeUnit):
+    """``x.view(N, g, C/g, H, W).transpose(1, 2)[.contiguous()].view(N, C, H, W)``
+    along logical dim ``axis`` of ``input``."""
+
+    input: Node
+    split: Node          # view_copy: dim ``axis`` of size C -> [groups, C / groups]
+    permute: Node        # permute_copy swapping those two dims
+    copy: Node | None    # optional contiguous clone / _clone_dim_order
+    merge: Node          # view_copy back to the input's shape: the shuffled result
+    axis: int
+    groups: int
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        return tuple(n for n in (self.split, self.permute, self.copy, self.merge) if n is not None)
+
+
+@dataclasses.dataclass(eq=False)
+class MaskedSoftmaxUnit(NodeUnit):
+    """Attention's masked softmax of ``input`` over its logical dim ``dim``:
+    ``where(not any(x != -inf), 0, softmax(x))``."""
+
+    input: Node
+    dim: int
+    softmax: Node
+    mask: tuple[Node, ...]   # eq, logical_not, any, logical_not, full_like: bool and fill nodes
+    where: Node              # the result
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        return (self.softmax, *self.mask, self.where)
+
+    @property
+    def softmax_used_outside(self) -> bool:
+        inside = set(self.nodes)
+        return any(u not in inside for u in self.softmax.users)
+
+    @property
+    def covered(self) -> tuple[Node, ...]:
+        # A softmax something else reads is also emitted (and checked) as itself.
+        return (*self.mask, self.where) if self.softmax_used_outside else self.nodes
+
+
+@dataclasses.dataclass(eq=False)
+class FusedActivationUnit(NodeUnit):
+    """``producer [-> batch_norm -> getitem(0)] [-> relu / relu6 / relu1]``: the batch
+    norm folded into the producer's weights, the clamp into its fused-activation
+    operand. Each node can also be lowered alone, so the unit may be split."""
+
+    indivisible: ClassVar[bool] = False
+
+    producer: Node
+    batch_norm: Node | None = None
+    batch_norm_output: Node | None = None
+    activation: Node | None = None
+    fuse_code: FuseCode = FuseCode.NONE
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        return tuple(n for n in (self.producer, self.batch_norm, self.batch_norm_output, self.activation)
+                     if n is not None)
+
+    @property
+    def covered(self) -> tuple[Node, ...]:
+        return ()  # every node keeps its own builder's check; the producer's builder emits the unit
+
+
+# ------------------------------------------------------------ view chains
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    """A view-chain value as a view of ``base`` (see patterns/view_chain.py).
+
+    ``factors`` lists (id, size) in the base's row-major order, sizes > 1;
+    ``fixed`` maps a selected factor id to its index; ``order`` lists the other
+    factor ids in this value's element order; ``groups`` gives, per logical
+    dim, how many consecutive ids of ``order`` it spans (0 for a size-1 dim).
+    """
+
+    base: Node | None
+    base_shape: tuple[int, ...]
+    factors: tuple[tuple[int, int], ...]
+    fixed: tuple[tuple[int, int], ...]
+    order: tuple[int, ...]
+    groups: tuple[int, ...]
+
+    @property
+    def sizes(self) -> dict[int, int]:
+        return dict(self.factors)
+
+    def dims(self) -> list[list[int]]:
+        """Factor ids of each logical dim."""
+        out, it = [], iter(self.order)
+        for count in self.groups:
+            out.append(list(itertools.islice(it, count)))
+        return out
+
+    def shape(self) -> list[int]:
+        sizes = self.sizes
+        return [math.prod(sizes[f] for f in dim) for dim in self.dims()]
+
+    def is_plain(self) -> bool:
+        """Whether the value is the base reshaped (nothing selected, base element order)."""
+        return not self.fixed and list(self.order) == [f for f, _ in self.factors]
+
+
+@dataclasses.dataclass(frozen=True)
+class EndPlan:
+    """How one end of a view chain is emitted from its base (sizes are static)."""
+
+    layout: Layout
+    slice_shape: tuple[int, ...] | None      # base reshaped for STRIDED_SLICE (None: nothing selected)
+    slice_begin: tuple[int, ...]
+    slice_end: tuple[int, ...]
+    free_shape: tuple[int, ...]              # RESHAPE target: the free factors, merged where possible
+    relabel: tuple[int, ...] | None          # dim order of the result if no TRANSPOSE is needed
+    perm: tuple[int, ...]                    # else TRANSPOSE perm, then RESHAPE to out_shape
+    out_shape: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class ElementwisePlan:
+    """An elementwise op inside a view chain, run on its value with size-1 dims dropped."""
+
+    code: OperationCode
+    input_layout: Layout
+    region_arg: int                      # which argument comes from the chain (0 or 1)
+    other: Any                           # the constant node or Python number
+    squeezed_shape: tuple[int, ...]      # the result without its size-1 dims (rank <= 4)
+    out_shape: tuple[int, ...]
+
+
+@dataclasses.dataclass(eq=False)
+class ViewChainUnit(NodeUnit):
+    """View-like ops through rank > 4 values from one rank <= 4 ``input`` to rank <= 4
+    ends, emitted at rank <= 4 (or, with ``refusal``, why that is impossible)."""
+
+    input: Node
+    members: list[Node] = dataclasses.field(default_factory=list)
+    ends: dict[Node, EndPlan] = dataclasses.field(default_factory=dict)
+    elementwise: dict[Node, ElementwisePlan] = dataclasses.field(default_factory=dict)
+    refusal: str = ""
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        return tuple(self.members)
