@@ -91,6 +91,13 @@ class LoadedBlob {
       const executorch::runtime::NamedDataMap* named_data,
       std::unique_ptr<LoadedBlob>* out);
 
+  // The stages of load_blob that fill in members; the others are free
+  // functions in blob_reader.cpp.
+  executorch::runtime::Error align_data(const uint8_t** data, size_t size);
+  executorch::runtime::Error load_operands(
+      const executorch::runtime::NamedDataMap* named_data);
+  executorch::runtime::Error load_arguments(std::vector<int>* input_ranks);
+
   // Owns an aligned copy when the processed buffer was not 16-byte aligned.
   std::unique_ptr<uint8_t[]> copy_storage_;
   const blob::Blob* root_ = nullptr;

@@ -78,83 +78,13 @@ std::shared_ptr<const NnapiApi> load_library(const std::string& path,
   api->library_handle = handle;
 
   // Missing symbols stay null: an older NNAPI simply lacks them.
-#define NNAPI_LOAD(name) \
-  api->name = reinterpret_cast<decltype(api->name)>(dlsym(handle, #name))
-  NNAPI_LOAD(ANeuralNetworksMemory_createFromFd);
-  NNAPI_LOAD(ANeuralNetworksMemory_createFromAHardwareBuffer);
-  NNAPI_LOAD(ANeuralNetworksMemory_free);
-  NNAPI_LOAD(ANeuralNetworksMemoryDesc_create);
-  NNAPI_LOAD(ANeuralNetworksMemoryDesc_free);
-  NNAPI_LOAD(ANeuralNetworksMemoryDesc_addInputRole);
-  NNAPI_LOAD(ANeuralNetworksMemoryDesc_addOutputRole);
-  NNAPI_LOAD(ANeuralNetworksMemoryDesc_setDimensions);
-  NNAPI_LOAD(ANeuralNetworksMemoryDesc_finish);
-  NNAPI_LOAD(ANeuralNetworksMemory_createFromDesc);
-  NNAPI_LOAD(ANeuralNetworksMemory_copy);
-  NNAPI_LOAD(ANeuralNetworksModel_create);
-  NNAPI_LOAD(ANeuralNetworksModel_free);
-  NNAPI_LOAD(ANeuralNetworksModel_finish);
-  NNAPI_LOAD(ANeuralNetworksModel_addOperand);
-  NNAPI_LOAD(ANeuralNetworksModel_setOperandValue);
-  NNAPI_LOAD(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams);
-  NNAPI_LOAD(ANeuralNetworksModel_setOperandValueFromMemory);
-  NNAPI_LOAD(ANeuralNetworksModel_setOperandValueFromModel);
-  NNAPI_LOAD(ANeuralNetworksModel_addOperation);
-  NNAPI_LOAD(ANeuralNetworksModel_identifyInputsAndOutputs);
-  NNAPI_LOAD(ANeuralNetworksModel_relaxComputationFloat32toFloat16);
-  NNAPI_LOAD(ANeuralNetworksModel_getSupportedOperationsForDevices);
-  NNAPI_LOAD(ANeuralNetworksDevice_getExtensionSupport);
-  NNAPI_LOAD(ANeuralNetworksModel_getExtensionOperandType);
-  NNAPI_LOAD(ANeuralNetworksModel_getExtensionOperationType);
-  NNAPI_LOAD(ANeuralNetworksModel_setOperandExtensionData);
-  NNAPI_LOAD(ANeuralNetworksCompilation_create);
-  NNAPI_LOAD(ANeuralNetworksCompilation_createForDevices);
-  NNAPI_LOAD(ANeuralNetworksCompilation_free);
-  NNAPI_LOAD(ANeuralNetworksCompilation_setPreference);
-  NNAPI_LOAD(ANeuralNetworksCompilation_setCaching);
-  NNAPI_LOAD(ANeuralNetworksCompilation_setPriority);
-  NNAPI_LOAD(ANeuralNetworksCompilation_setTimeout);
-  NNAPI_LOAD(ANeuralNetworksCompilation_finish);
-  NNAPI_LOAD(ANeuralNetworksCompilation_getPreferredMemoryAlignmentForInput);
-  NNAPI_LOAD(ANeuralNetworksCompilation_getPreferredMemoryPaddingForInput);
-  NNAPI_LOAD(ANeuralNetworksCompilation_getPreferredMemoryAlignmentForOutput);
-  NNAPI_LOAD(ANeuralNetworksCompilation_getPreferredMemoryPaddingForOutput);
-  NNAPI_LOAD(ANeuralNetworksExecution_create);
-  NNAPI_LOAD(ANeuralNetworksExecution_free);
-  NNAPI_LOAD(ANeuralNetworksExecution_setInput);
-  NNAPI_LOAD(ANeuralNetworksExecution_setInputFromMemory);
-  NNAPI_LOAD(ANeuralNetworksExecution_setOutput);
-  NNAPI_LOAD(ANeuralNetworksExecution_setOutputFromMemory);
-  NNAPI_LOAD(ANeuralNetworksExecution_startCompute);
-  NNAPI_LOAD(ANeuralNetworksExecution_compute);
-  NNAPI_LOAD(ANeuralNetworksExecution_burstCompute);
-  NNAPI_LOAD(ANeuralNetworksExecution_getOutputOperandRank);
-  NNAPI_LOAD(ANeuralNetworksExecution_getOutputOperandDimensions);
-  NNAPI_LOAD(ANeuralNetworksExecution_setMeasureTiming);
-  NNAPI_LOAD(ANeuralNetworksExecution_getDuration);
-  NNAPI_LOAD(ANeuralNetworksExecution_setTimeout);
-  NNAPI_LOAD(ANeuralNetworksExecution_setLoopTimeout);
-  NNAPI_LOAD(ANeuralNetworksExecution_startComputeWithDependencies);
-  NNAPI_LOAD(ANeuralNetworksExecution_enableInputAndOutputPadding);
-  NNAPI_LOAD(ANeuralNetworksExecution_setReusable);
-  NNAPI_LOAD(ANeuralNetworksBurst_create);
-  NNAPI_LOAD(ANeuralNetworksBurst_free);
-  NNAPI_LOAD(ANeuralNetworksEvent_wait);
-  NNAPI_LOAD(ANeuralNetworksEvent_free);
-  NNAPI_LOAD(ANeuralNetworksEvent_createFromSyncFenceFd);
-  NNAPI_LOAD(ANeuralNetworksEvent_getSyncFenceFd);
-  NNAPI_LOAD(ANeuralNetworks_getDeviceCount);
-  NNAPI_LOAD(ANeuralNetworks_getDevice);
-  NNAPI_LOAD(ANeuralNetworksDevice_getName);
-  NNAPI_LOAD(ANeuralNetworksDevice_getType);
-  NNAPI_LOAD(ANeuralNetworksDevice_getVersion);
-  NNAPI_LOAD(ANeuralNetworksDevice_getFeatureLevel);
-  NNAPI_LOAD(ANeuralNetworksDevice_wait);
-  NNAPI_LOAD(ANeuralNetworks_getDefaultLoopTimeout);
-  NNAPI_LOAD(ANeuralNetworks_getMaximumLoopTimeout);
-  NNAPI_LOAD(ANeuralNetworks_getRuntimeFeatureLevel);
-  NNAPI_LOAD(executorch_nnapi_host_last_error);
+#define NNAPI_LOAD(ret, name, params, args) \
+  api->name = reinterpret_cast<name##_fn>(dlsym(handle, #name));
+  NNAPI_ALL_FUNCTIONS(NNAPI_LOAD)
 #undef NNAPI_LOAD
+  api->executorch_nnapi_host_last_error =
+      reinterpret_cast<executorch_nnapi_host_last_error_fn>(
+          dlsym(handle, "executorch_nnapi_host_last_error"));
 
   // The API-27 core every model build and execution needs. Without it the
   // library is not (a usable) NNAPI.

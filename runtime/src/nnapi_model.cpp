@@ -80,180 +80,261 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
     NNAPI_LOG_ERROR("out of memory building the NNAPI model");
     return Error::MemoryAllocationFailed;
   }
-  c->api_ = api;
-  const NnapiApi& nn = *api;
-  const blob::Blob* root = blob.root();
-  const std::vector<OperandInfo>& operands = blob.operands();
+  c->api_ = std::move(api);
+  // On failure `c` frees whatever was created so far.
+  Error err = c->create_model();
+  if (err == Error::Ok) {
+    err = c->add_operands(blob, values);
+  }
+  if (err == Error::Ok) {
+    err = c->add_operations(blob.root());
+  }
+  if (err == Error::Ok) {
+    err = c->finish_model(blob.root());
+  }
+  if (err == Error::Ok) {
+    err = c->compile();
+  }
+  if (err == Error::Ok) {
+    err = c->size_arguments(blob, values);
+  }
+  if (err != Error::Ok) {
+    return err;
+  }
+  *out = std::move(c);
+  return Error::Ok;
+}
 
-  int rc = nn.ANeuralNetworksModel_create(&c->model_);
+Error CompiledModel::create_model() {
+  const int rc = api_->ANeuralNetworksModel_create(&model_);
   if (rc != ANEURALNETWORKS_NO_ERROR) {
-    c->model_ = nullptr;
+    model_ = nullptr;
     NNAPI_LOG_ERROR("ANeuralNetworksModel_create failed: %s",
-                    nnapi_describe_result(nn, rc).c_str());
+                    nnapi_describe_result(*api_, rc).c_str());
     return build_error(rc);
   }
+  return Error::Ok;
+}
 
-  // Evaluate every SHAPE_EXPRESSIONS value up front, into storage that does
+// Every operand in index order (NNAPI numbers them as they are added): its
+// type for these sizes, then its quantization parameters and value.
+Error CompiledModel::add_operands(const LoadedBlob& blob,
+                                  const std::vector<int64_t>& values) {
+  // Storage for every SHAPE_EXPRESSIONS value, sized up front so that it does
   // not move afterwards (NNAPI keeps pointers to values over 128 bytes).
+  const uint32_t num_operands = static_cast<uint32_t>(blob.operands().size());
   size_t total_shape_values = 0;
-  for (uint32_t i = 0; i < operands.size(); ++i) {
-    const blob::Operand* op = root->operands()->Get(i);
+  for (uint32_t i = 0; i < num_operands; ++i) {
+    const blob::Operand* op = blob.root()->operands()->Get(i);
     if (op->source() == blob::ValueSource::SHAPE_EXPRESSIONS) {
       total_shape_values += op->value_exprs()->size();
     }
   }
-  c->shape_values_.resize(total_shape_values);
+  shape_values_.resize(total_shape_values);
   size_t next_shape_value = 0;
 
   std::vector<uint32_t> dims;
   std::string error;
-  for (uint32_t i = 0; i < operands.size(); ++i) {
-    const blob::Operand* op = root->operands()->Get(i);
-    const OperandInfo& info = operands[i];
+  for (uint32_t i = 0; i < num_operands; ++i) {
     if (!blob.operand_dims(i, values, &dims, &error)) {
       NNAPI_LOG_ERROR_STR(error);
       return Error::InvalidArgument;
     }
-    ANeuralNetworksOperandType type;
-    type.type = info.type;
-    type.dimensionCount = static_cast<uint32_t>(dims.size());
-    type.dimensions = dims.empty() ? nullptr : dims.data();
-    type.scale = op->scale();
-    type.zeroPoint = op->zero_point();
-    rc = nn.ANeuralNetworksModel_addOperand(c->model_, &type);
-    if (rc != ANEURALNETWORKS_NO_ERROR) {
-      NNAPI_LOG_ERROR("ANeuralNetworksModel_addOperand failed for %s (type "
-                      "%d, rank %zu): %s",
-                      blob.describe_operand(i).c_str(), info.type,
-                      dims.size(), nnapi_describe_result(nn, rc).c_str());
-      return build_error(rc);
+    Error err = add_operand(blob, i, dims);
+    if (err == Error::Ok) {
+      err = set_per_channel_params(blob, i, dims);
     }
-
-    if (op->per_channel() != nullptr) {
-      const blob::PerChannelQuant* pc = op->per_channel();
-      if (nn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams ==
-          nullptr) {
-        NNAPI_LOG_ERROR(
-            "%s uses per-channel quantization, which needs "
-            "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams "
-            "(NNAPI feature level 29); this NNAPI (level %s) does not have "
-            "it",
-            blob.describe_operand(i).c_str(),
-            nnapi_feature_level_name(nn.feature_level).c_str());
-        return Error::DelegateInvalidCompatibility;
-      }
-      if (pc->scales()->size() != dims[pc->channel_dim()]) {
-        NNAPI_LOG_ERROR("%s has %u per-channel scales for %u channels",
-                        blob.describe_operand(i).c_str(),
-                        pc->scales()->size(), dims[pc->channel_dim()]);
-        return Error::InvalidProgram;
-      }
-      ANeuralNetworksSymmPerChannelQuantParams params;
-      params.channelDim = pc->channel_dim();
-      params.scaleCount = pc->scales()->size();
-      params.scales = pc->scales()->data();
-      rc = nn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
-          c->model_, static_cast<int32_t>(i), &params);
-      if (rc != ANEURALNETWORKS_NO_ERROR) {
-        NNAPI_LOG_ERROR("ANeuralNetworksModel_setOperandSymmPerChannelQuant"
-                        "Params failed for %s: %s",
-                        blob.describe_operand(i).c_str(),
-                        nnapi_describe_result(nn, rc).c_str());
-        return build_error(rc);
-      }
+    if (err == Error::Ok) {
+      err = set_operand_value(blob, i, dims, values, &next_shape_value);
     }
-
-    const void* value = nullptr;
-    size_t value_size = 0;
-    switch (op->source()) {
-      case blob::ValueSource::NONE:
-        continue;
-      case blob::ValueSource::INLINE:
-      case blob::ValueSource::NAMED_DATA: {
-        size_t expected = 0;
-        if (!blob.byte_size(i, dims, &expected) ||
-            expected != info.value_size) {
-          NNAPI_LOG_ERROR("%s holds %zu bytes of data, but its type for "
-                          "these sizes needs %zu",
-                          blob.describe_operand(i).c_str(), info.value_size,
-                          expected);
-          return Error::InvalidProgram;
-        }
-        value = info.value;
-        value_size = info.value_size;
-        break;
-      }
-      case blob::ValueSource::SHAPE_EXPRESSIONS: {
-        const auto* exprs = op->value_exprs();
-        int32_t* dst = c->shape_values_.data() + next_shape_value;
-        for (uint32_t k = 0; k < exprs->size(); ++k) {
-          const size_t e = static_cast<size_t>(exprs->Get(k));
-          const int64_t v = values[e];
-          if (v < std::numeric_limits<int32_t>::min() ||
-              v > std::numeric_limits<int32_t>::max()) {
-            NNAPI_LOG_ERROR(
-                "%s value %u = %s is %" PRId64
-                " for these input sizes, which does not fit NNAPI's int32",
-                blob.describe_operand(i).c_str(), k,
-                blob.shape_program().expression_text(e).c_str(), v);
-            return Error::InvalidArgument;
-          }
-          dst[k] = static_cast<int32_t>(v);
-        }
-        next_shape_value += exprs->size();
-        value = dst;
-        value_size = exprs->size() * sizeof(int32_t);
-        break;
-      }
-      case blob::ValueSource::OMITTED:
-        // NULL/0 marks an omitted optional operand.
-        break;
-      default:
-        continue;  // Rejected by load_blob.
-    }
-    rc = nn.ANeuralNetworksModel_setOperandValue(
-        c->model_, static_cast<int32_t>(i), value, value_size);
-    if (rc != ANEURALNETWORKS_NO_ERROR) {
-      NNAPI_LOG_ERROR("ANeuralNetworksModel_setOperandValue failed for %s "
-                      "(%zu bytes): %s",
-                      blob.describe_operand(i).c_str(), value_size,
-                      nnapi_describe_result(nn, rc).c_str());
-      return build_error(rc);
+    if (err != Error::Ok) {
+      return err;
     }
   }
+  return Error::Ok;
+}
 
+Error CompiledModel::add_operand(const LoadedBlob& blob, uint32_t i,
+                                 const std::vector<uint32_t>& dims) {
+  const blob::Operand* op = blob.root()->operands()->Get(i);
+  const OperandInfo& info = blob.operands()[i];
+  ANeuralNetworksOperandType type;
+  type.type = info.type;
+  type.dimensionCount = static_cast<uint32_t>(dims.size());
+  type.dimensions = dims.empty() ? nullptr : dims.data();
+  type.scale = op->scale();
+  type.zeroPoint = op->zero_point();
+  const int rc = api_->ANeuralNetworksModel_addOperand(model_, &type);
+  if (rc != ANEURALNETWORKS_NO_ERROR) {
+    NNAPI_LOG_ERROR("ANeuralNetworksModel_addOperand failed for %s (type "
+                    "%d, rank %zu): %s",
+                    blob.describe_operand(i).c_str(), info.type, dims.size(),
+                    nnapi_describe_result(*api_, rc).c_str());
+    return build_error(rc);
+  }
+  return Error::Ok;
+}
+
+Error CompiledModel::set_per_channel_params(const LoadedBlob& blob, uint32_t i,
+                                            const std::vector<uint32_t>& dims) {
+  const NnapiApi& nn = *api_;
+  const blob::PerChannelQuant* pc =
+      blob.root()->operands()->Get(i)->per_channel();
+  if (pc == nullptr) {
+    return Error::Ok;
+  }
+  if (nn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams == nullptr) {
+    NNAPI_LOG_ERROR(
+        "%s uses per-channel quantization, which needs "
+        "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams "
+        "(NNAPI feature level 29); this NNAPI (level %s) does not have "
+        "it",
+        blob.describe_operand(i).c_str(),
+        nnapi_feature_level_name(nn.feature_level).c_str());
+    return Error::DelegateInvalidCompatibility;
+  }
+  // A dynamic channel dim is only known now.
+  if (pc->scales()->size() != dims[pc->channel_dim()]) {
+    NNAPI_LOG_ERROR("%s has %u per-channel scales for %u channels",
+                    blob.describe_operand(i).c_str(), pc->scales()->size(),
+                    dims[pc->channel_dim()]);
+    return Error::InvalidProgram;
+  }
+  ANeuralNetworksSymmPerChannelQuantParams params;
+  params.channelDim = pc->channel_dim();
+  params.scaleCount = pc->scales()->size();
+  params.scales = pc->scales()->data();
+  const int rc = nn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
+      model_, static_cast<int32_t>(i), &params);
+  if (rc != ANEURALNETWORKS_NO_ERROR) {
+    NNAPI_LOG_ERROR("ANeuralNetworksModel_setOperandSymmPerChannelQuant"
+                    "Params failed for %s: %s",
+                    blob.describe_operand(i).c_str(),
+                    nnapi_describe_result(nn, rc).c_str());
+    return build_error(rc);
+  }
+  return Error::Ok;
+}
+
+// Evaluates operand i's SHAPE_EXPRESSIONS into shape_values_ at
+// *next_shape_value (advanced past them); *value points at them.
+Error CompiledModel::evaluate_value_expressions(
+    const LoadedBlob& blob, uint32_t i, const std::vector<int64_t>& values,
+    size_t* next_shape_value, const int32_t** value) {
+  const auto* exprs = blob.root()->operands()->Get(i)->value_exprs();
+  int32_t* dst = shape_values_.data() + *next_shape_value;
+  for (uint32_t k = 0; k < exprs->size(); ++k) {
+    const size_t e = static_cast<size_t>(exprs->Get(k));
+    const int64_t v = values[e];
+    if (v < std::numeric_limits<int32_t>::min() ||
+        v > std::numeric_limits<int32_t>::max()) {
+      NNAPI_LOG_ERROR("%s value %u = %s is %" PRId64
+                      " for these input sizes, which does not fit NNAPI's "
+                      "int32",
+                      blob.describe_operand(i).c_str(), k,
+                      blob.shape_program().expression_text(e).c_str(), v);
+      return Error::InvalidArgument;
+    }
+    dst[k] = static_cast<int32_t>(v);
+  }
+  *next_shape_value += exprs->size();
+  *value = dst;
+  return Error::Ok;
+}
+
+// Operand i's constant value, if it has one (NONE: a temporary or a model
+// input/output; OMITTED: NULL/0, which marks an omitted optional operand).
+Error CompiledModel::set_operand_value(const LoadedBlob& blob, uint32_t i,
+                                       const std::vector<uint32_t>& dims,
+                                       const std::vector<int64_t>& values,
+                                       size_t* next_shape_value) {
+  const blob::Operand* op = blob.root()->operands()->Get(i);
+  const OperandInfo& info = blob.operands()[i];
+  const void* value = nullptr;
+  size_t value_size = 0;
+  switch (op->source()) {
+    case blob::ValueSource::INLINE:
+    case blob::ValueSource::NAMED_DATA: {
+      size_t expected = 0;
+      if (!blob.byte_size(i, dims, &expected) ||
+          expected != info.value_size) {
+        NNAPI_LOG_ERROR("%s holds %zu bytes of data, but its type for "
+                        "these sizes needs %zu",
+                        blob.describe_operand(i).c_str(), info.value_size,
+                        expected);
+        return Error::InvalidProgram;
+      }
+      value = info.value;
+      value_size = info.value_size;
+      break;
+    }
+    case blob::ValueSource::SHAPE_EXPRESSIONS: {
+      const int32_t* evaluated = nullptr;
+      const Error err = evaluate_value_expressions(
+          blob, i, values, next_shape_value, &evaluated);
+      if (err != Error::Ok) {
+        return err;
+      }
+      value = evaluated;
+      value_size = op->value_exprs()->size() * sizeof(int32_t);
+      break;
+    }
+    case blob::ValueSource::OMITTED:
+      break;
+    case blob::ValueSource::NONE:
+      return Error::Ok;
+    default:
+      return Error::Ok;  // Rejected by load_blob.
+  }
+  const int rc = api_->ANeuralNetworksModel_setOperandValue(
+      model_, static_cast<int32_t>(i), value, value_size);
+  if (rc != ANEURALNETWORKS_NO_ERROR) {
+    NNAPI_LOG_ERROR("ANeuralNetworksModel_setOperandValue failed for %s "
+                    "(%zu bytes): %s",
+                    blob.describe_operand(i).c_str(), value_size,
+                    nnapi_describe_result(*api_, rc).c_str());
+    return build_error(rc);
+  }
+  return Error::Ok;
+}
+
+Error CompiledModel::add_operations(const blob::Blob* root) {
   const uint32_t num_operations =
       root->operations() != nullptr ? root->operations()->size() : 0;
   for (uint32_t i = 0; i < num_operations; ++i) {
     const blob::Operation* op = root->operations()->Get(i);
-    rc = nn.ANeuralNetworksModel_addOperation(
-        c->model_, op->type(), list_size(op->inputs()), list_data(op->inputs()),
+    const int rc = api_->ANeuralNetworksModel_addOperation(
+        model_, op->type(), list_size(op->inputs()), list_data(op->inputs()),
         list_size(op->outputs()), list_data(op->outputs()));
     if (rc != ANEURALNETWORKS_NO_ERROR) {
       NNAPI_LOG_ERROR("ANeuralNetworksModel_addOperation failed for %s: %s",
                       describe_operation(root, i).c_str(),
-                      nnapi_describe_result(nn, rc).c_str());
+                      nnapi_describe_result(*api_, rc).c_str());
       return build_error(rc);
     }
   }
+  return Error::Ok;
+}
 
-  rc = nn.ANeuralNetworksModel_identifyInputsAndOutputs(
-      c->model_, list_size(root->model_inputs()),
-      list_data(root->model_inputs()), list_size(root->model_outputs()),
-      list_data(root->model_outputs()));
+// Names the model's inputs and outputs, allows fp16 if the blob asks, and
+// finishes the model.
+Error CompiledModel::finish_model(const blob::Blob* root) {
+  const NnapiApi& nn = *api_;
+  int rc = nn.ANeuralNetworksModel_identifyInputsAndOutputs(
+      model_, list_size(root->model_inputs()), list_data(root->model_inputs()),
+      list_size(root->model_outputs()), list_data(root->model_outputs()));
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     NNAPI_LOG_ERROR("ANeuralNetworksModel_identifyInputsAndOutputs failed: %s",
                     nnapi_describe_result(nn, rc).c_str());
     return build_error(rc);
   }
-
   if (root->relax_fp32_to_fp16()) {
     if (nn.ANeuralNetworksModel_relaxComputationFloat32toFloat16 == nullptr) {
       // Only a permission to be less precise: running in fp32 is correct.
       NNAPI_LOG_WARNING("this NNAPI has no relaxComputationFloat32toFloat16; "
                         "computing in float32");
     } else {
-      rc = nn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(c->model_,
+      rc = nn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(model_,
                                                                    true);
       if (rc != ANEURALNETWORKS_NO_ERROR) {
         NNAPI_LOG_ERROR(
@@ -263,44 +344,52 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
       }
     }
   }
-
-  rc = nn.ANeuralNetworksModel_finish(c->model_);
+  rc = nn.ANeuralNetworksModel_finish(model_);
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     NNAPI_LOG_ERROR("ANeuralNetworksModel_finish failed: %s",
                     nnapi_describe_result(nn, rc).c_str());
     return build_error(rc);
   }
+  return Error::Ok;
+}
 
-  rc = nn.ANeuralNetworksCompilation_create(c->model_, &c->compilation_);
+Error CompiledModel::compile() {
+  const NnapiApi& nn = *api_;
+  int rc = nn.ANeuralNetworksCompilation_create(model_, &compilation_);
   if (rc != ANEURALNETWORKS_NO_ERROR) {
-    c->compilation_ = nullptr;
+    compilation_ = nullptr;
     NNAPI_LOG_ERROR("ANeuralNetworksCompilation_create failed: %s",
                     nnapi_describe_result(nn, rc).c_str());
     return build_error(rc);
   }
   rc = nn.ANeuralNetworksCompilation_setPreference(
-      c->compilation_, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER);
+      compilation_, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER);
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     NNAPI_LOG_ERROR("ANeuralNetworksCompilation_setPreference failed: %s",
                     nnapi_describe_result(nn, rc).c_str());
     return build_error(rc);
   }
-  rc = nn.ANeuralNetworksCompilation_finish(c->compilation_);
+  rc = nn.ANeuralNetworksCompilation_finish(compilation_);
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     NNAPI_LOG_ERROR("ANeuralNetworksCompilation_finish failed: %s",
                     nnapi_describe_result(nn, rc).c_str());
     return build_error(rc);
   }
+  return Error::Ok;
+}
 
-  // Sizes of the delegate's tensors for these dims.
+// The dims and byte sizes of the delegate's tensors for these sizes.
+Error CompiledModel::size_arguments(const LoadedBlob& blob,
+                                    const std::vector<int64_t>& values) {
   const struct {
     const std::vector<ArgumentInfo>* args;
     std::vector<std::vector<uint32_t>>* dims;
     std::vector<size_t>* bytes;
   } sides[] = {
-      {&blob.inputs(), &c->input_dims_, &c->input_bytes_},
-      {&blob.outputs(), &c->output_dims_, &c->output_bytes_},
+      {&blob.inputs(), &input_dims_, &input_bytes_},
+      {&blob.outputs(), &output_dims_, &output_bytes_},
   };
+  std::string error;
   for (const auto& side : sides) {
     side.dims->resize(side.args->size());
     side.bytes->resize(side.args->size(), 0);
@@ -320,8 +409,6 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
       }
     }
   }
-
-  *out = std::move(c);
   return Error::Ok;
 }
 

@@ -52,6 +52,26 @@ class CompiledModel {
  private:
   CompiledModel() = default;
 
+  // The stages of build, in order; each logs its failure.
+  executorch::runtime::Error create_model();
+  executorch::runtime::Error add_operands(const LoadedBlob& blob,
+                                          const std::vector<int64_t>& values);
+  executorch::runtime::Error add_operand(const LoadedBlob& blob, uint32_t i,
+                                         const std::vector<uint32_t>& dims);
+  executorch::runtime::Error set_per_channel_params(
+      const LoadedBlob& blob, uint32_t i, const std::vector<uint32_t>& dims);
+  executorch::runtime::Error set_operand_value(
+      const LoadedBlob& blob, uint32_t i, const std::vector<uint32_t>& dims,
+      const std::vector<int64_t>& values, size_t* next_shape_value);
+  executorch::runtime::Error evaluate_value_expressions(
+      const LoadedBlob& blob, uint32_t i, const std::vector<int64_t>& values,
+      size_t* next_shape_value, const int32_t** value);
+  executorch::runtime::Error add_operations(const blob::Blob* root);
+  executorch::runtime::Error finish_model(const blob::Blob* root);
+  executorch::runtime::Error compile();
+  executorch::runtime::Error size_arguments(const LoadedBlob& blob,
+                                            const std::vector<int64_t>& values);
+
   std::shared_ptr<const NnapiApi> api_;
   ANeuralNetworksModel* model_ = nullptr;
   ANeuralNetworksCompilation* compilation_ = nullptr;
