@@ -128,21 +128,29 @@ def _verify(model, pte: bytes, shape: Sequence[int], args) -> int:
 
 
 def _ops(args) -> int:
-    from executorch_nnapi.partitioners.op_support import SUPPORT_TABLE
+    from executorch_nnapi.partitioners.op_support import support_table
 
+    from .builders import UNIT_BUILDERS
     from .nnapi_codes import FeatureLevel
     from .node_utils import op_name
 
     levels = [FeatureLevel.ANDROID_8_1, FeatureLevel.ANDROID_9, FeatureLevel.ANDROID_10, FeatureLevel.ANDROID_11]
     header = ["ATen op"] + [f"API {int(lv)}" for lv in levels] + ["NNAPI", "constraints"]
     rows = []
-    for row in sorted(SUPPORT_TABLE, key=lambda r: op_name(r.op)):
+    for row in sorted(support_table(), key=lambda r: op_name(r.op)):
         marks = ["yes" if lv >= row.since else "-" for lv in levels]
         rows.append([f"`{op_name(row.op)}`"] + marks + [row.nnapi, row.constraints])
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for r in rows:
         print("| " + " | ".join(r) + " |")
+    # Multi-node patterns, each emitted by one unit builder (lowering/patterns/, builders/).
+    print()
+    print("| pattern | " + " | ".join(f"API {int(lv)}" for lv in levels) + " | NNAPI |")
+    print("|" + "---|" * (len(levels) + 2))
+    for unit_builder in UNIT_BUILDERS.values():
+        marks = ["yes" if lv >= unit_builder.since else "-" for lv in levels]
+        print(f"| `{unit_builder.unit.__name__}` | " + " | ".join(marks) + f" | {unit_builder.doc()} |")
     return 0
 
 

@@ -13,11 +13,17 @@ from typing import Any
 
 from executorch_nnapi.lowering.builders import OpSupport, builders
 
-SUPPORT_TABLE: tuple[OpSupport, ...] = tuple(row for builder in builders() for row in builder.ops)
+
+def support_table() -> tuple[OpSupport, ...]:
+    """Every builder's rows, gathered now (so the table cannot drift from them)."""
+    return tuple(row for builder in builders() for row in builder.ops)
 
 
 def table_by_op() -> dict[Any, OpSupport]:
-    return {row.op: row for row in SUPPORT_TABLE}
+    return {row.op: row for row in support_table()}
+
+
+SUPPORT_TABLE: tuple[OpSupport, ...] = support_table()
 
 
 # Why an op is absent from the table, for ops users commonly hit.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import sys
 from typing import Any, ClassVar, Sequence
 
 import torch
@@ -109,6 +110,12 @@ class CheckContext:
         return get_param_tensor(self.exported_program, node)
 
 
+def _first_line(cls: type) -> str:
+    own = cls.__doc__ if "__doc__" in vars(cls) else None
+    text = own or getattr(sys.modules.get(cls.__module__), "__doc__", None) or ""
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
 class NodeBuilder:
     """Emits the NNAPI operations for one ATen op (one subclass per file).
 
@@ -135,8 +142,8 @@ class NodeBuilder:
 
     @classmethod
     def doc(cls) -> str:
-        """The builder's one-line description (first line of its docstring)."""
-        return (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        """The builder's one-line description: its docstring's, else its module's first line."""
+        return _first_line(cls)
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         """Raises Refused if the node cannot be emitted; the default accepts."""
@@ -158,7 +165,8 @@ class UnitBuilder:
 
     @classmethod
     def doc(cls) -> str:
-        return (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        """The builder's one-line description: its docstring's, else its module's first line."""
+        return _first_line(cls)
 
     def refusal(self, unit: NodeUnit, ctx: CheckContext) -> str | None:
         """None if the unit can be emitted at ``ctx``'s level, else why not."""
