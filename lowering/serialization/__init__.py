@@ -2,5 +2,6 @@
 
 from .blob_writer import SCHEMA_VERSION, serialize_graph
 from .blob_reader import BlobSummary, read_blob
+from .scalar_types import scalar_type_code
 
-__all__ = ["SCHEMA_VERSION", "serialize_graph", "BlobSummary", "read_blob"]
+__all__ = ["SCHEMA_VERSION", "serialize_graph", "BlobSummary", "read_blob", "scalar_type_code"]

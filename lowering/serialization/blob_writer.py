@@ -1,4 +1,9 @@
-"""Writes an emitted NnapiGraph as the FlatBuffer blob (schema nnapi_blob.fbs)."""
+"""Writes an emitted NnapiGraph as the FlatBuffer blob (schema nnapi_blob.fbs).
+
+The tables are flatc's object API (``flatc --python --gen-object-api``, generated at
+build time into ``executorch_nnapi.blob``): the writer fills ``BlobT`` and its children
+and lets the generated ``Pack`` lay them out.
+"""
 
 from __future__ import annotations
 
@@ -7,53 +12,102 @@ import zlib
 from typing import Sequence
 
 import flatbuffers
+import numpy as np
 
-from executorch_nnapi.blob import (  # generated from nnapi_blob.fbs at build time
-    Argument as fb_argument,
-    Blob as fb_blob,
-    DimCheck as fb_dim_check,
-    Operand as fb_operand,
-    Operation as fb_operation,
-    PerChannelQuant as fb_per_channel,
-    ShapeExpression as fb_expression,
-    ShapeInstruction as fb_instruction,
-    ShapeProgram as fb_program,
-    Symbol as fb_symbol,
-)
+# Generated from nnapi_blob.fbs at build time.
+from executorch_nnapi.blob.ArgKind import ArgKind
+from executorch_nnapi.blob.Argument import ArgumentT
+from executorch_nnapi.blob.Blob import Blob, BlobT
+from executorch_nnapi.blob.DimCheck import DimCheckT
+from executorch_nnapi.blob.Operand import OperandT
+from executorch_nnapi.blob.Operation import OperationT
+from executorch_nnapi.blob.PerChannelQuant import PerChannelQuantT
+from executorch_nnapi.blob.ShapeExpression import ShapeExpressionT
+from executorch_nnapi.blob.ShapeInstruction import ShapeInstructionT
+from executorch_nnapi.blob.ShapeProgram import ShapeProgramT
+from executorch_nnapi.blob.Symbol import SymbolT
 
-from ..graph import NnapiGraph, ValueSource
-from ..shape_program import is_static
+from ..graph import NnapiGraph, Operand
+from ..shape_program import ShapeProgramBuilder, is_static
 
 # Bump when a change makes old runtimes misread new blobs (runtime: kSupportedSchemaVersion).
 SCHEMA_VERSION = 1
 FILE_IDENTIFIER = b"NNAB"
 # vtable slot of Blob.crc32 (11th field: 4 + 2 * 10).
 CRC32_VTABLE_OFFSET = 24
+# Written before sealing: not the default (0), so the field is always present.
+_CRC32_PLACEHOLDER = 0xFFFFFFFF
+# Operand.data's force_align in the schema.
+CONSTANT_ALIGNMENT = 16
+
+# The schema's name for it is ArgKind; nnapi_backend and older callers use ArgumentKind.
+ArgumentKind = ArgKind
 
 
-class ArgumentKind:
-    TENSOR = 0
-    IGNORED = 1
+class _Builder(flatbuffers.Builder):
+    """A Builder that keeps the schema's ``force_align: 16`` on ``Operand.data``.
+
+    flatc's Python ignores force_align, but the runtime hands inline constants to NNAPI in
+    place, so they must start on a 16-byte boundary. The generated ``OperandT.Pack`` writes
+    a numpy ``data`` through ``CreateNumpyVector``; ``Operand.data`` is the only uint8 array
+    the writer passes, so this is the one vector the override touches.
+    """
+
+    def CreateNumpyVector(self, x: np.ndarray) -> int:  # noqa: N802 (flatbuffers' name)
+        if x.dtype != np.uint8:
+            return super().CreateNumpyVector(x)
+        self.StartVector(1, x.size, CONSTANT_ALIGNMENT)
+        self.head -= x.size
+        self.Bytes[self.head:self.head + x.size] = x.data
+        return self.EndVector()
 
 
-def _uint_vector(b: flatbuffers.Builder, start_fn, values: Sequence[int], prepend) -> int:
-    start_fn(b, len(values))
-    for v in reversed(values):
-        prepend(int(v))
-    return b.EndVector()
+def _operand(op: Operand, program: ShapeProgramBuilder) -> OperandT:
+    per_channel = None
+    if op.per_channel_scales is not None:
+        per_channel = PerChannelQuantT(channelDim=op.per_channel_dim,
+                                       scales=[float(s) for s in op.per_channel_scales])
+    dim_exprs = None
+    if not all(is_static(d) for d in op.dims):
+        dim_exprs = [-1 if is_static(d) else program.expression(d) for d in op.dims]
+    return OperandT(
+        type=int(op.type),
+        dims=[int(d) if is_static(d) else 0 for d in op.dims],
+        dimExprs=dim_exprs,
+        scale=op.scale,
+        zeroPoint=op.zero_point,
+        perChannel=per_channel,
+        source=op.source,
+        data=np.frombuffer(op.data, dtype=np.uint8) if op.data is not None else None,
+        namedDataKey=op.named_data_key or None,
+        valueExprs=[program.expression(v) for v in op.value_exprs] if op.value_exprs is not None else None,
+        debugName=op.debug_name or None,
+    )
 
 
-def _aligned_bytes(b: flatbuffers.Builder, data: bytes, alignment: int = 16) -> int:
-    b.StartVector(1, len(data), alignment)
-    b.head = b.head - len(data)
-    b.Bytes[b.head:b.head + len(data)] = data
-    return b.EndVector()
+def _argument(arg: tuple) -> ArgumentT:
+    kind, operand, scalar_type, *rest = arg
+    dim_order = list(rest[0]) if rest and rest[0] is not None else []
+    # The identity order is written as no order (smaller blob, same meaning).
+    identity = dim_order == list(range(len(dim_order)))
+    return ArgumentT(kind=kind, operand=operand, scalarType=scalar_type,
+                     dimOrder=None if identity else dim_order)
+
+
+def _shape_program(program: ShapeProgramBuilder) -> ShapeProgramT:
+    return ShapeProgramT(
+        symbols=[SymbolT(name=s.name, definition=s.definition, min=s.min, max=s.max) for s in program.symbols],
+        expressions=[ShapeExpressionT(code=[ShapeInstructionT(op=op, arg=arg, value=value)
+                                            for op, arg, value in e.code], text=e.text)
+                     for e in program.expressions],
+        checks=[DimCheckT(arg=c.arg, dim=c.dim, expression=c.expression) for c in program.checks],
+    )
 
 
 def serialize_graph(
     graph: NnapiGraph,
-    inputs: Sequence[tuple[int, int, int]],
-    outputs: Sequence[tuple[int, int, int]],
+    inputs: Sequence[tuple],
+    outputs: Sequence[tuple],
     relax_fp32_to_fp16: bool = False,
     schema_version: int = SCHEMA_VERSION,
 ) -> bytes:
@@ -63,165 +117,31 @@ def serialize_graph(
     operand index, c10 ScalarType code[, dim order of the NNAPI operand
     relative to the ExecuTorch tensor]).
     """
-    b = flatbuffers.Builder(1024 + sum(len(op.data or b"") for op in graph.operands))
     program = graph.shape_program
-
-    def expr_index(dim) -> int:
-        return -1 if is_static(dim) else program.expression(dim)
-
-    # Operands first: resolving their symbolic dims may add expressions.
-    operand_offsets = []
-    for op in graph.operands:
-        name = b.CreateString(op.debug_name) if op.debug_name else 0
-        key = b.CreateString(op.named_data_key) if op.named_data_key else 0
-        data = _aligned_bytes(b, op.data) if op.data is not None else 0
-        per_channel = 0
-        if op.per_channel_scales is not None:
-            fb_per_channel.StartScalesVector(b, len(op.per_channel_scales))
-            for s in reversed(op.per_channel_scales):
-                b.PrependFloat32(float(s))
-            scales = b.EndVector()
-            fb_per_channel.Start(b)
-            fb_per_channel.AddChannelDim(b, op.per_channel_dim)
-            fb_per_channel.AddScales(b, scales)
-            per_channel = fb_per_channel.End(b)
-        static_dims = [int(d) if is_static(d) else 0 for d in op.dims]
-        dims = _uint_vector(b, fb_operand.StartDimsVector, static_dims, b.PrependUint32)
-        dim_exprs = 0
-        if not all(is_static(d) for d in op.dims):
-            dim_exprs = _uint_vector(b, fb_operand.StartDimExprsVector, [expr_index(d) for d in op.dims],
-                                     b.PrependInt32)
-        value_exprs = 0
-        if op.value_exprs is not None:
-            value_exprs = _uint_vector(b, fb_operand.StartValueExprsVector,
-                                       [program.expression(v) for v in op.value_exprs], b.PrependInt32)
-        fb_operand.Start(b)
-        fb_operand.AddType(b, int(op.type))
-        fb_operand.AddDims(b, dims)
-        if dim_exprs:
-            fb_operand.AddDimExprs(b, dim_exprs)
-        fb_operand.AddScale(b, op.scale)
-        fb_operand.AddZeroPoint(b, op.zero_point)
-        if per_channel:
-            fb_operand.AddPerChannel(b, per_channel)
-        fb_operand.AddSource(b, op.source)
-        if data:
-            fb_operand.AddData(b, data)
-        if key:
-            fb_operand.AddNamedDataKey(b, key)
-        if value_exprs:
-            fb_operand.AddValueExprs(b, value_exprs)
-        if name:
-            fb_operand.AddDebugName(b, name)
-        operand_offsets.append(fb_operand.End(b))
-
-    operation_offsets = []
-    for op in graph.operations:
-        name = b.CreateString(op.debug_name) if op.debug_name else 0
-        ins = _uint_vector(b, fb_operation.StartInputsVector, op.inputs, b.PrependUint32)
-        outs = _uint_vector(b, fb_operation.StartOutputsVector, op.outputs, b.PrependUint32)
-        fb_operation.Start(b)
-        fb_operation.AddType(b, int(op.type))
-        fb_operation.AddInputs(b, ins)
-        fb_operation.AddOutputs(b, outs)
-        if name:
-            fb_operation.AddDebugName(b, name)
-        operation_offsets.append(fb_operation.End(b))
-
-    def arguments(start_fn, args) -> int:
-        offsets = []
-        for kind, operand, scalar_type, *rest in args:
-            dim_order = list(rest[0]) if rest and rest[0] is not None else []
-            order_vec = 0
-            if dim_order and dim_order != list(range(len(dim_order))):
-                fb_argument.StartDimOrderVector(b, len(dim_order))
-                for d in reversed(dim_order):
-                    b.PrependUint8(d)
-                order_vec = b.EndVector()
-            fb_argument.Start(b)
-            if order_vec:
-                fb_argument.AddDimOrder(b, order_vec)
-            fb_argument.AddKind(b, kind)
-            fb_argument.AddOperand(b, operand)
-            fb_argument.AddScalarType(b, scalar_type)
-            offsets.append(fb_argument.End(b))
-        start_fn(b, len(offsets))
-        for o in reversed(offsets):
-            b.PrependUOffsetTRelative(o)
-        return b.EndVector()
-
-    input_args = arguments(fb_blob.StartInputsVector, inputs)
-    output_args = arguments(fb_blob.StartOutputsVector, outputs)
-
-    # Shape program (all expressions are known now).
-    expr_offsets = []
-    for expr in program.expressions:
-        text = b.CreateString(expr.text)
-        fb_expression.StartCodeVector(b, len(expr.code))
-        for op, arg, value in reversed(expr.code):
-            fb_instruction.CreateShapeInstruction(b, op, arg, value)
-        code = b.EndVector()
-        fb_expression.Start(b)
-        fb_expression.AddCode(b, code)
-        fb_expression.AddText(b, text)
-        expr_offsets.append(fb_expression.End(b))
-    symbol_offsets = []
-    for sym in program.symbols:
-        name = b.CreateString(sym.name)
-        fb_symbol.Start(b)
-        fb_symbol.AddName(b, name)
-        fb_symbol.AddDefinition(b, sym.definition)
-        fb_symbol.AddMin(b, sym.min)
-        fb_symbol.AddMax(b, sym.max)
-        symbol_offsets.append(fb_symbol.End(b))
-    check_offsets = []
-    for chk in program.checks:
-        fb_dim_check.Start(b)
-        fb_dim_check.AddArg(b, chk.arg)
-        fb_dim_check.AddDim(b, chk.dim)
-        fb_dim_check.AddExpression(b, chk.expression)
-        check_offsets.append(fb_dim_check.End(b))
-
-    def table_vector(start_fn, offsets) -> int:
-        start_fn(b, len(offsets))
-        for o in reversed(offsets):
-            b.PrependUOffsetTRelative(o)
-        return b.EndVector()
-
-    exprs = table_vector(fb_program.StartExpressionsVector, expr_offsets)
-    syms = table_vector(fb_program.StartSymbolsVector, symbol_offsets)
-    checks = table_vector(fb_program.StartChecksVector, check_offsets)
-    fb_program.Start(b)
-    fb_program.AddSymbols(b, syms)
-    fb_program.AddExpressions(b, exprs)
-    fb_program.AddChecks(b, checks)
-    shape_program = fb_program.End(b)
-
-    operands = table_vector(fb_blob.StartOperandsVector, operand_offsets)
-    operations = table_vector(fb_blob.StartOperationsVector, operation_offsets)
-    model_inputs = _uint_vector(b, fb_blob.StartModelInputsVector, graph.model_inputs, b.PrependUint32)
-    model_outputs = _uint_vector(b, fb_blob.StartModelOutputsVector, graph.model_outputs, b.PrependUint32)
-
-    fb_blob.Start(b)
-    fb_blob.AddSchemaVersion(b, schema_version)
-    fb_blob.AddMinFeatureLevel(b, int(graph.min_feature_level))
-    fb_blob.AddOperands(b, operands)
-    fb_blob.AddOperations(b, operations)
-    fb_blob.AddModelInputs(b, model_inputs)
-    fb_blob.AddModelOutputs(b, model_outputs)
-    fb_blob.AddInputs(b, input_args)
-    fb_blob.AddOutputs(b, output_args)
-    fb_blob.AddShapeProgram(b, shape_program)
-    fb_blob.AddRelaxFp32ToFp16(b, bool(relax_fp32_to_fp16))
-    fb_blob.AddCrc32(b, 0xFFFFFFFF)  # placeholder (non-default, so the field is written)
-    root = fb_blob.End(b)
-    b.Finish(root, file_identifier=FILE_IDENTIFIER)
+    # Operands first: resolving their symbolic dims may add expressions to the program.
+    operands = [_operand(op, program) for op in graph.operands]
+    blob = BlobT(
+        schemaVersion=schema_version,
+        minFeatureLevel=int(graph.min_feature_level),
+        operands=operands,
+        operations=[OperationT(type=int(op.type), inputs=list(op.inputs), outputs=list(op.outputs),
+                               debugName=op.debug_name or None) for op in graph.operations],
+        modelInputs=list(graph.model_inputs),
+        modelOutputs=list(graph.model_outputs),
+        inputs=[_argument(a) for a in inputs],
+        outputs=[_argument(a) for a in outputs],
+        shapeProgram=_shape_program(program),
+        relaxFp32ToFp16=bool(relax_fp32_to_fp16),
+        crc32=_CRC32_PLACEHOLDER,
+    )
+    b = _Builder(1024 + sum(len(op.data or b"") for op in graph.operands))
+    b.Finish(blob.Pack(b), file_identifier=FILE_IDENTIFIER)
     return seal(bytes(b.Output()))
 
 
 def crc32_field_position(buffer: bytes) -> int:
     """Byte offset of the Blob.crc32 field inside ``buffer``."""
-    blob = fb_blob.Blob.GetRootAs(buffer, 0)
+    blob = Blob.GetRootAs(buffer, 0)
     relative = blob._tab.Offset(CRC32_VTABLE_OFFSET)
     if not relative:
         raise ValueError("blob has no crc32 field")
