@@ -22,18 +22,13 @@ from .layout_analysis import nhwc_values, nhwc_wanted, preferred_input_order
 from .lowering_context import LoweringContext
 from .nnapi_codes import OperationCode
 from .node_utils import aten_op, op_name, tensor_shape
-from .program_analysis import analyze_program
 from .patterns import PatternAnalysis
+from .program_analysis import analyze_program
 from .serialization.blob_writer import ArgumentKind, serialize_graph
+from .serialization.scalar_types import scalar_type_code
 from .shape_program import ShapeProgramBuilder
 
 logger = logging.getLogger(__name__)
-
-# c10::ScalarType codes of the tensor dtypes a delegate argument may have.
-SCALAR_TYPE_CODES = {
-    torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4,
-    torch.float16: 5, torch.float32: 6, torch.float64: 7, torch.bool: 11,
-}
 
 
 def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
@@ -77,7 +72,7 @@ def _declare_inputs(graph: NnapiGraph, edge_program: ExportedProgram) -> list[tu
         operand = graph.emit_tensor(permute_shape(shape, order) or [1], val.dtype, debug_name=node.name)
         graph.model_inputs.append(operand)
         graph.set_value(node, operand, order, shape)
-        input_args.append((ArgumentKind.TENSOR, operand, SCALAR_TYPE_CODES[val.dtype], order))
+        input_args.append((ArgumentKind.TENSOR, operand, scalar_type_code(val.dtype), order))
     graph.shape_program.finish_inputs()
     return input_args
 
@@ -122,7 +117,7 @@ def _declare_outputs(lc: LoweringContext, fx_graph: torch.fx.Graph) -> list[tupl
             operand = copy
         used_as_output.add(operand)
         graph.model_outputs.append(operand)
-        output_args.append((ArgumentKind.TENSOR, operand, SCALAR_TYPE_CODES[out.meta["val"].dtype], order))
+        output_args.append((ArgumentKind.TENSOR, operand, scalar_type_code(out.meta["val"].dtype), order))
     return output_args
 
 

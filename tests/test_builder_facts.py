@@ -74,7 +74,7 @@ def test_changing_a_builders_level_changes_the_partitioner_and_the_matrix(monkey
     assert _relu_reason(29) == ""
     (row,) = builder.ops
     monkeypatch.setattr(type(builder), "ops", (OpSupport(row.op, FeatureLevel.ANDROID_11, row.nnapi, row.constraints),))
-    assert _relu_reason(29) == "aten.relu.default needs API 30; the target is API 29"
+    assert _relu_reason(29) == "aten.relu.default needs API 30 (Android 11); the target is API 29 (Android 10)"
     main(["ops"])
     line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith("| `aten.relu.default`"))
     assert line.startswith("| `aten.relu.default` | - | - | - | yes |")

@@ -11,10 +11,10 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import is_static
-from .registry import register_builder
 from .common import physical_axis
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool_utils import check_pool_input, emit_pool, nhwc_input
+from .registry import register_builder
 
 aten = torch.ops.aten
 

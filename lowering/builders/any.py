@@ -12,11 +12,11 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op, normalize_dim, tensor_shape
-from .registry import register_builder
 from .bool_values import as_bool, check_inputs, emit_result, result_dtype
 from .common import MAX_RANK, check_rank
 from .mean import keepdim
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
 
 aten = torch.ops.aten
 

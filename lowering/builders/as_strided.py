@@ -15,13 +15,13 @@ from typing import Sequence
 import torch
 from torch.fx import Node
 
-from ..nnapi_codes import FeatureLevel
 from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel
 from ..node_utils import fake_value, tensor_shape
 from ..shape_program import is_static
-from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
 from .view import emit_reshape
 
 aten = torch.ops.aten

@@ -10,10 +10,10 @@ from ..graph import NHWC
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
-from .registry import register_builder
 from .common import fuse_operand
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool_utils import arg, check_pool_input, check_tail, emit_pool, nhwc_input, pair, tail_padding
+from .registry import register_builder
 
 aten = torch.ops.aten
 

@@ -12,9 +12,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import Dim, is_static
-from .registry import register_builder
 from .common import check_float_tensors
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
 
 aten = torch.ops.aten
 

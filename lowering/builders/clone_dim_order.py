@@ -10,15 +10,16 @@ from torch.fx import Node
 
 import executorch.exir.passes.dim_order_ops_registry  # noqa: F401  (registers torch.ops.dim_order_ops)
 
-from ..nnapi_codes import FeatureLevel
 from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel
 from ..node_utils import noop_copy_refusal
-from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
 
 aten = torch.ops.aten
 dim_order_ops = torch.ops.dim_order_ops
+
 
 @register_builder
 class CloneDimOrderBuilder(NodeBuilder):

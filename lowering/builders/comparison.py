@@ -15,9 +15,9 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op, tensor_dtype
-from .registry import register_builder
 from .bool_values import COMPUTE_DTYPES, check_inputs, emit_result, operand, result_dtype
 from .node_builder import CheckContext, NodeBuilder, OpSupport
+from .registry import register_builder
 
 aten = torch.ops.aten
 

@@ -9,10 +9,10 @@ from ..graph import NHWC
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
-from .registry import register_builder
 from .batch_norm import folded_parameters
 from .common import check_float_tensors, fuse_operand
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
 
 aten = torch.ops.aten
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
-from ..nnapi_codes import FeatureLevel
 from ..graph import LoweringError
 from ..lowering_context import LoweringContext
-from .registry import register_builder
+from ..nnapi_codes import FeatureLevel
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
 
 aten = torch.ops.aten
 

@@ -7,12 +7,12 @@ import operator
 import torch
 from torch.fx import Node
 
-from ..nnapi_codes import FeatureLevel
 from ..graph import LoweringError
 from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel
 from ..node_utils import aten_op
-from .registry import register_builder
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
 
 aten = torch.ops.aten
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
-from ..nnapi_codes import FeatureLevel
 from ..lowering_context import LoweringContext
-from .registry import register_builder
+from ..nnapi_codes import FeatureLevel
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .elementwise_chain import ElementwiseChain
 from .hardswish import emit_relu6_x_plus_3_over_6
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
+from .registry import register_builder
 
 aten = torch.ops.aten
 

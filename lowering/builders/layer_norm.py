@@ -19,9 +19,9 @@ from ..graph import permute_shape
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import tensor_shape
-from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, constant_operand, physical_axis
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
 
 aten = torch.ops.aten
 

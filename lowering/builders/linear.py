@@ -9,10 +9,10 @@ from ..graph import identity
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op, tensor_shape
-from .registry import register_builder
 from .batch_norm import folded_parameters
 from .common import MAX_RANK, check_float_tensors, check_rank, fuse_operand
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
 
 aten = torch.ops.aten
 

@@ -13,9 +13,9 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op
-from .registry import register_builder
 from .bool_values import as_bool, check_inputs, emit_result, result_dtype
 from .node_builder import CheckContext, NodeBuilder, OpSupport
+from .registry import register_builder
 
 aten = torch.ops.aten
 

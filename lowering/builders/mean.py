@@ -12,10 +12,10 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import normalize_dim, tensor_shape
 from ..shape_program import is_static
-from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis, remove_dims
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool_utils import emit_pool, nhwc_input
+from .registry import register_builder
 
 aten = torch.ops.aten
 

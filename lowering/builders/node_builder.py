@@ -16,7 +16,6 @@ from ..nnapi_codes import FeatureLevel
 from ..node_units import NodeUnit
 
 
-
 class Refused(Exception):
     """Raised by a builder's ``check``: NNAPI will not take the node, for ``reason``."""
 

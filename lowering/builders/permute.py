@@ -8,12 +8,12 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
-from ..nnapi_codes import FeatureLevel
 from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel
 from ..node_utils import normalize_dim, tensor_shape
-from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport
+from .registry import register_builder
 
 aten = torch.ops.aten
 

@@ -12,9 +12,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_utils import normalize_dim, tensor_shape
 from ..shape_program import as_dim
-from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
 from .slicing import emit_strided_slice
 
 aten = torch.ops.aten

@@ -7,10 +7,10 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .mean import emit_reduction, keepdim
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
 
 aten = torch.ops.aten
 

@@ -8,9 +8,9 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op
-from .registry import register_builder
 from .common import check_float_tensors, check_rank, emit_unary
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
+from .registry import register_builder
 
 aten = torch.ops.aten
 

@@ -9,9 +9,9 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
-from .registry import register_builder
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool_utils import check_pool_input
+from .registry import register_builder
 from .upsample_nearest2d import emit_resize, scale_factor_mismatch
 
 aten = torch.ops.aten

@@ -14,9 +14,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import Dim, is_static
-from .registry import register_builder
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool_utils import check_pool_input
+from .registry import register_builder
 
 aten = torch.ops.aten
 

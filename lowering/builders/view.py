@@ -13,9 +13,9 @@ from ..graph import LoweringError, identity, same_memory_order
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..shape_program import Dim
-from .registry import register_builder
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport
+from .registry import register_builder
 
 aten = torch.ops.aten
 

@@ -17,10 +17,10 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_dtype
 from ..shape_program import Dim, is_static
-from .registry import register_builder
 from .bool_values import check_inputs, emit_result, operand, shape_of
 from .expand import multiples
 from .node_builder import CheckContext, NodeBuilder, OpSupport
+from .registry import register_builder
 
 aten = torch.ops.aten
 
