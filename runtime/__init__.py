@@ -7,6 +7,9 @@ driver and points the backend at its shim library, so that
 exactly as an Android app would (minus the accelerator). Set
 ``EXECUTORCH_NNAPI_LIBRARY`` to use another NNAPI implementation instead, and
 ``EXECUTORCH_NNAPI_HOST_FEATURE_LEVEL`` (default 30) to emulate an older device.
+
+``load_method(pte)`` loads a .pte's ``forward`` method when NNAPI is available and its
+``forward_cpu`` method (``executorch-nnapi export --cpu-method xnnpack``) when it is not.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import os
 
 from .backend_library import last_error, load_backend, set_nnapi_library
+from .method_selection import SelectedMethod, load_method, nnapi_available
 
 _backend = load_backend()
 
@@ -22,4 +26,4 @@ if "EXECUTORCH_NNAPI_LIBRARY" not in os.environ:
 
     set_nnapi_library(install(feature_level=int(os.environ.get("EXECUTORCH_NNAPI_HOST_FEATURE_LEVEL", "30"))))
 
-__all__ = ["last_error", "load_backend", "set_nnapi_library"]
+__all__ = ["SelectedMethod", "last_error", "load_backend", "load_method", "nnapi_available", "set_nnapi_library"]
