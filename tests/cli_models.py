@@ -22,3 +22,13 @@ def with_cumsum() -> torch.nn.Module:
             return torch.cumsum(self.conv(x), dim=3)
 
     return M().eval()
+
+
+def two_max_pools() -> torch.nn.Module:
+    """Two 2x2 max pools before a global pool: torch.export needs H // 4 != 1 (a 1x1 map would
+    be specialized), so H in [2, 64] fails; torch suggests min=4, which still fails; [8, 64] works."""
+    torch.manual_seed(0)
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2), torch.nn.MaxPool2d(2),
+        torch.nn.BatchNorm2d(4), torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(),
+    ).eval()
