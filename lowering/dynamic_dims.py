@@ -1,8 +1,8 @@
 """The CLI's ``--dynamic DIM:NAME:MIN:MAX`` dims: parsing, torch ``Dim``\\ s, and torch.export's
 constraint violations explained in the same terms.
 
-When a model cannot run over a requested range (resnet18 needs H, W > 32: its stride-32 stem
-would produce a 1x1 map that torch specialized on), ``torch.export`` raises a long
+When a model cannot run over a requested range (resnet18 needs H, W > 32: at 32 or less its
+stride-32 downsampling leaves a 1x1 map, which torch specializes), ``torch.export`` raises a long
 ``Constraints violated`` error naming each dim, the range asked for and the guard the model's
 code generated; sometimes it also lists "Suggested fixes". :func:`explain_constraint_violation`
 turns that into one line per ``--dynamic`` option: the range asked for, the guard, the range
