@@ -185,6 +185,36 @@ std::shared_ptr<const NnapiApi> nnapi_api(std::string* error) {
   return api;
 }
 
+bool nnapi_usable(std::string* error) {
+  std::shared_ptr<const NnapiApi> api = nnapi_api(error);
+  if (api == nullptr) {
+    *error += " (on Android NNAPI needs Android 8.1, API 27; on a Linux host "
+              "the host driver's shim must be installed)";
+    return false;
+  }
+  if (api->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_1) {
+    *error = format_message("'%s' is at feature level %s; NNAPI models need "
+                            "27 (Android 8.1) or newer",
+                            api->library_path.c_str(),
+                            nnapi_feature_level_name(api->feature_level).c_str());
+    return false;
+  }
+  if (api->feature_level >= ANEURALNETWORKS_FEATURE_LEVEL_3 &&
+      api->ANeuralNetworks_getDeviceCount != nullptr) {
+    uint32_t count = 0;
+    const int rc = api->ANeuralNetworks_getDeviceCount(&count);
+    if (rc != ANEURALNETWORKS_NO_ERROR || count == 0) {
+      *error = format_message("'%s' reports no NNAPI device (%s)",
+                              api->library_path.c_str(),
+                              rc != ANEURALNETWORKS_NO_ERROR
+                                  ? nnapi_describe_result(*api, rc).c_str()
+                                  : "0 devices");
+      return false;
+    }
+  }
+  return true;
+}
+
 const char* nnapi_result_name(int code) {
   switch (code) {
     case ANEURALNETWORKS_NO_ERROR:
