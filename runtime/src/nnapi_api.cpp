@@ -46,6 +46,10 @@ int64_t device_feature_level(const NnapiApi& api) {
     if (level > 0) {
       return level;
     }
+#ifndef __ANDROID__
+    // Only a host shim with no driver behind it answers 0: not usable.
+    return 0;
+#endif
   }
 #ifdef __ANDROID__
   // Before API 31 the NNAPI feature level is the device API level.
@@ -193,8 +197,9 @@ bool nnapi_usable(std::string* error) {
     return false;
   }
   if (api->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_1) {
-    *error = format_message("'%s' is at feature level %s; NNAPI models need "
-                            "27 (Android 8.1) or newer",
+    *error = format_message("'%s' is at feature level %s (a host shim with no "
+                            "driver reports 0); NNAPI models need 27 (Android "
+                            "8.1) or newer",
                             api->library_path.c_str(),
                             nnapi_feature_level_name(api->feature_level).c_str());
     return false;

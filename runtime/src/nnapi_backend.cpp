@@ -18,6 +18,7 @@
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 
 #include "blob_reader.h"
+#include "executorch_nnapi_backend.h"
 #include "layout.h"
 #include "error_log.h"
 #include "nnapi_api.h"
@@ -159,12 +160,22 @@ class NnapiBackend final : public et::BackendInterface {
   // load of any method with an NnapiBackend delegate, and a runner can pick
   // a CPU method instead.
   bool is_available() const override {
+    // ExecuTorch asks once per delegate: say why once, not once per call
+    // (until NNAPI has been available again).
+    static std::mutex mutex;
+    static std::string last_logged;
     std::string error;
-    if (!nnapi_usable(&error)) {
-      NNAPI_LOG_ERROR("NNAPI is not available: %s", error.c_str());
-      return false;
+    const bool usable = nnapi_usable(&error);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (usable) {
+      last_logged.clear();
+      return true;
     }
-    return true;
+    if (error != last_logged) {
+      NNAPI_LOG_ERROR("NNAPI is not available: %s", error.c_str());
+      last_logged = error;
+    }
+    return false;
   }
 
   Result<et::DelegateHandle*> init(

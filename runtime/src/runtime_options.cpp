@@ -258,9 +258,12 @@ Error parse_runtime_options(ArrayRef<et::CompileSpec> compile_specs,
     }
     Value v;
     if (!decode_compile_spec(*row, spec, &v) || !row->apply(v, out)) {
-      NNAPI_LOG_ERROR("compile spec '%s' has an invalid value (%zu bytes); it "
-                      "must be %s: re-export the model with NnapiPartitioner",
-                      row->info.key, spec.value.nbytes, row->info.value_kind);
+      static const char* const kEncodings[] = {"a 4-byte little-endian int32",
+                                               "a 1-byte bool", "UTF-8 text"};
+      NNAPI_LOG_ERROR("compile spec '%s' must be %s (%s), got %zu bytes: "
+                      "re-export the model with NnapiPartitioner",
+                      row->info.key, kEncodings[static_cast<int>(row->encoding)],
+                      row->info.value_kind, spec.value.nbytes);
       return Error::InvalidArgument;
     }
   }
