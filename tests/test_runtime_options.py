@@ -164,3 +164,16 @@ def test_options_the_level_lacks_are_skipped_with_a_log_line(capfd):
     assert "option 'priority' skipped: it needs NNAPI feature level 30 (Android 11)" in err
     assert "option 'compilation_timeout_ms' skipped" in err
     torch.testing.assert_close(out, SmallCnn_reference())
+
+
+def test_readme_table_lists_every_option_of_the_runtime_table():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    source = (root / "runtime" / "src" / "runtime_options.cpp").read_text()
+    keys = re.findall(r'\{\{"(\w+)",', source)
+    assert len(keys) == 11
+    readme = (root / "README.md").read_text()
+    for key in keys:
+        assert f"| `{key}` |" in readme, key
