@@ -31,6 +31,10 @@ x.numpy().astype("<f4").tofile(f"{work}/input.bin")
 torch.save(model(x).detach(), f"{work}/expected.pt")
 PY
 
+# The host driver computes with torch inside the runner process. Measured on a shared 2-core
+# machine: with OpenMP's default thread count mobilenet_v2 took ~1.3 s per run (spinning OpenMP
+# threads against the other load), with one thread ~26 ms. Set OMP_NUM_THREADS to override.
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 RUNNER="$("$PYTHON" -c "from executorch_nnapi.runtime.backend_library import runner_path; print(runner_path())")"
 "$RUNNER" --model "$WORK/model.pte" --input "$WORK/input.bin:1,3,160,192" \
     --iters 10 --warmup 2 --output-dir "$WORK/out"
