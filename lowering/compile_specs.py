@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import struct
-from typing import Sequence
+from typing import Optional, Sequence
 
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 
@@ -15,6 +15,13 @@ FEATURE_LEVEL_KEY = "feature_level"
 MAX_CACHED_SHAPES_KEY = "max_cached_shapes"  # read by the C++ runtime
 RELAX_FP32_TO_FP16_KEY = "relax_fp32_to_fp16"
 SYMBOL_RANGES_KEY = "symbol_ranges"  # JSON {symbol: [min, max]} as torch.export validated them
+
+# NNAPI's runtime knobs (design.md contract 11). Each key is both the CompileSpec key and the
+# load-time ExecuTorch backend-option key; the C++ table (runtime/src/runtime_options.cpp) reads
+# both, and the load-time value wins.
+EXECUTION_PREFERENCES = {"low_power": 0, "fast_single_answer": 1, "sustained_speed": 2}
+PRIORITIES = {"low": 90, "medium": 100, "high": 110}
+ACCELERATOR_TYPES = ("cpu", "gpu", "accelerator", "other")
 
 
 def symbol_ranges(exported_program) -> dict[str, tuple[int, int]]:
@@ -52,23 +59,68 @@ class NnapiCompileOptions:
         max_cached_shapes: how many compiled NNAPI models (one per distinct set
             of dynamic sizes) the runtime keeps per delegate.
         relax_fp32_to_fp16: let NNAPI compute float32 models in float16.
+        execution_preference: "low_power", "fast_single_answer" or "sustained_speed"
+            (Compilation_setPreference; None: NNAPI's default, fast_single_answer).
+        priority: "low", "medium" or "high" (Compilation_setPriority, API 30).
+        accelerator_name: compile only for the NNAPI device of this name (API 29).
+        accelerator_type: compile only for devices of this type: "cpu", "gpu",
+            "accelerator" or "other" (API 29).
+        disallow_nnapi_cpu: compile for every device except NNAPI's CPU
+            implementation "nnapi-reference" (API 29).
+        cache_dir: NNAPI compilation cache directory (Compilation_setCaching, API 29).
+        compilation_timeout_ms, execution_timeout_ms: NNAPI timeouts (API 30; they
+            need exactly one selected device, e.g. accelerator_name).
+        use_burst: run repeated executions through one NNAPI burst (API 29).
+
+    Options a device's feature level lacks are skipped at run time with a log line.
     """
 
     feature_level: FeatureLevel = FeatureLevel.ANDROID_11
     max_cached_shapes: int = 8
     relax_fp32_to_fp16: bool = False
+    execution_preference: Optional[str] = None
+    priority: Optional[str] = None
+    accelerator_name: Optional[str] = None
+    accelerator_type: Optional[str] = None
+    disallow_nnapi_cpu: bool = False
+    cache_dir: Optional[str] = None
+    compilation_timeout_ms: int = 0
+    execution_timeout_ms: int = 0
+    use_burst: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "feature_level", FeatureLevel.parse(self.feature_level))
         if self.max_cached_shapes < 1:
             raise ValueError("max_cached_shapes must be at least 1")
+        _check_choice("execution_preference", self.execution_preference, EXECUTION_PREFERENCES)
+        _check_choice("priority", self.priority, PRIORITIES)
+        _check_choice("accelerator_type", self.accelerator_type, ACCELERATOR_TYPES)
+        for name in ("compilation_timeout_ms", "execution_timeout_ms"):
+            if not 0 <= getattr(self, name) <= 2**31 - 1:
+                raise ValueError(f"{name} must be between 0 and 2**31 - 1 milliseconds")
 
     def to_compile_specs(self) -> list[CompileSpec]:
-        return [
+        specs = [
             CompileSpec(FEATURE_LEVEL_KEY, struct.pack("<i", int(self.feature_level))),
             CompileSpec(MAX_CACHED_SHAPES_KEY, struct.pack("<i", self.max_cached_shapes)),
             CompileSpec(RELAX_FP32_TO_FP16_KEY, struct.pack("<?", self.relax_fp32_to_fp16)),
         ]
+        # The runtime knobs travel only when set, so a .pte without them keeps NNAPI's defaults
+        # and stays open to load-time options.
+        if self.execution_preference is not None:
+            specs.append(_int_spec("execution_preference", EXECUTION_PREFERENCES[self.execution_preference]))
+        if self.priority is not None:
+            specs.append(_int_spec("priority", PRIORITIES[self.priority]))
+        for key in ("accelerator_name", "accelerator_type", "cache_dir"):
+            if getattr(self, key):
+                specs.append(CompileSpec(key, getattr(self, key).encode()))
+        for key in ("disallow_nnapi_cpu", "use_burst"):
+            if getattr(self, key):
+                specs.append(CompileSpec(key, struct.pack("<?", True)))
+        for key in ("compilation_timeout_ms", "execution_timeout_ms"):
+            if getattr(self, key):
+                specs.append(_int_spec(key, getattr(self, key)))
+        return specs
 
     @classmethod
     def from_compile_specs(cls, specs: Sequence[CompileSpec]) -> "NnapiCompileOptions":
@@ -80,4 +132,27 @@ class NnapiCompileOptions:
                 values["max_cached_shapes"] = struct.unpack("<i", spec.value)[0]
             elif spec.key == RELAX_FP32_TO_FP16_KEY:
                 values["relax_fp32_to_fp16"] = struct.unpack("<?", spec.value)[0]
+            elif spec.key == "execution_preference":
+                values[spec.key] = _name_of(EXECUTION_PREFERENCES, struct.unpack("<i", spec.value)[0])
+            elif spec.key == "priority":
+                values[spec.key] = _name_of(PRIORITIES, struct.unpack("<i", spec.value)[0])
+            elif spec.key in ("accelerator_name", "accelerator_type", "cache_dir"):
+                values[spec.key] = bytes(spec.value).decode()
+            elif spec.key in ("disallow_nnapi_cpu", "use_burst"):
+                values[spec.key] = struct.unpack("<?", spec.value)[0]
+            elif spec.key in ("compilation_timeout_ms", "execution_timeout_ms"):
+                values[spec.key] = struct.unpack("<i", spec.value)[0]
         return cls(**values)
+
+
+def _check_choice(name: str, value: Optional[str], choices) -> None:
+    if value is not None and value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+
+
+def _int_spec(key: str, value: int) -> CompileSpec:
+    return CompileSpec(key, struct.pack("<i", value))
+
+
+def _name_of(names: dict[str, int], code: int) -> str:
+    return next(name for name, c in names.items() if c == code)

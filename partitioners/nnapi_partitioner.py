@@ -145,6 +145,12 @@ class NnapiPartitioner(Partitioner):
             on the CPU with the reason "needs API N". Default: Android 11 (30).
         max_cached_shapes: compiled NNAPI models kept per delegate for dynamic shapes.
         relax_fp32_to_fp16: allow NNAPI to compute float32 in float16.
+        **runtime_options: NNAPI's runtime knobs, stored as CompileSpecs (an app or
+            ``nnapi_executor_runner --option`` can override each at load time):
+            ``execution_preference``, ``priority``, ``accelerator_name``,
+            ``accelerator_type``, ``disallow_nnapi_cpu``, ``cache_dir``,
+            ``compilation_timeout_ms``, ``execution_timeout_ms``, ``use_burst``; see
+            :class:`~executorch_nnapi.lowering.compile_specs.NnapiCompileOptions`.
     """
 
     def __init__(
@@ -153,8 +159,10 @@ class NnapiPartitioner(Partitioner):
         *,
         max_cached_shapes: int = 8,
         relax_fp32_to_fp16: bool = False,
+        **runtime_options: Any,
     ) -> None:
-        self.options = NnapiCompileOptions(FeatureLevel.parse(feature_level), max_cached_shapes, relax_fp32_to_fp16)
+        self.options = NnapiCompileOptions(FeatureLevel.parse(feature_level), max_cached_shapes, relax_fp32_to_fp16,
+                                           **runtime_options)
         self.delegation_spec = DelegationSpec(NnapiBackend.__name__, self.options.to_compile_specs())
         self.decisions: list[NodeDecision] = []
         self._export_ranges: dict[str, tuple[int, int]] = {}

@@ -10,6 +10,10 @@ exactly as an Android app would (minus the accelerator). Set
 
 ``load_method(pte)`` loads a .pte's ``forward`` method when NNAPI is available and its
 ``forward_cpu`` method (``executorch-nnapi export --cpu-method xnnpack``) when it is not.
+
+``EXECUTORCH_NNAPI_DRIVER_ONLY=1`` makes this import load neither the backend nor ExecuTorch's
+Python runtime: the host shim sets it when it starts the driver inside a C++ process
+(nnapi_executor_runner) that already has the backend, so that only ``host_driver`` is imported there.
 """
 
 from __future__ import annotations
@@ -17,13 +21,16 @@ from __future__ import annotations
 import os
 
 from .backend_library import last_error, load_backend, set_nnapi_library
-from .method_selection import SelectedMethod, load_method, nnapi_available
 
-_backend = load_backend()
+if os.environ.get("EXECUTORCH_NNAPI_DRIVER_ONLY") != "1":
+    # method_selection imports ExecuTorch's Python runtime, which a C++ host process already has.
+    from .method_selection import SelectedMethod, load_method, nnapi_available
 
-if "EXECUTORCH_NNAPI_LIBRARY" not in os.environ:
-    from .host_driver import get_driver, install
+    _backend = load_backend()
 
-    set_nnapi_library(install(feature_level=int(os.environ.get("EXECUTORCH_NNAPI_HOST_FEATURE_LEVEL", "30"))))
+    if "EXECUTORCH_NNAPI_LIBRARY" not in os.environ:
+        from .host_driver import get_driver, install
+
+        set_nnapi_library(install(feature_level=int(os.environ.get("EXECUTORCH_NNAPI_HOST_FEATURE_LEVEL", "30"))))
 
 __all__ = ["SelectedMethod", "last_error", "load_backend", "load_method", "nnapi_available", "set_nnapi_library"]

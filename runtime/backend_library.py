@@ -14,7 +14,7 @@ import os
 import threading
 from typing import Optional
 
-__all__ = ["backend_library_path", "load_backend", "set_nnapi_library", "last_error", "clear_last_error"]
+__all__ = ["backend_library_path", "runner_path", "load_backend", "set_nnapi_library", "last_error", "clear_last_error"]
 
 _LIBRARY_NAME = "libexecutorch_nnapi_backend.so"
 
@@ -33,6 +33,11 @@ def backend_library_path() -> str:
     if override:
         return override
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), _LIBRARY_NAME)
+
+
+def runner_path() -> str:
+    """Returns the path of the installed ``nnapi_executor_runner`` (the C++ runner)."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "nnapi_executor_runner")
 
 
 def load_backend() -> ctypes.CDLL:

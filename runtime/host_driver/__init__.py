@@ -14,9 +14,9 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from typing import Optional
+from typing import Optional, Sequence
 
-from .driver import FEATURE_LEVELS, HostDriver
+from .driver import DEFAULT_DEVICES, FEATURE_LEVELS, HostDriver, parse_devices
 from .errors import DriverError
 
 __all__ = ["FEATURE_LEVELS", "DriverError", "HostDriver", "default_shim_path", "get_driver", "install"]
@@ -38,21 +38,28 @@ def default_shim_path() -> str:
     return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), SHIM_FILENAME)
 
 
-def install(feature_level: int = 30, shim_path: Optional[str] = None) -> str:
+def install(feature_level: int = 30, shim_path: Optional[str] = None,
+            devices: Optional[Sequence[tuple[str, str]]] = None) -> str:
     """Load the shim, connect it to the (process-wide) driver and return the shim's path.
 
+    ``devices``: the (name, type) devices to present, type one of cpu/gpu/accelerator/other;
+    default $EXECUTORCH_NNAPI_HOST_DEVICES ("name:type,...") or one CPU device.
     Calling it again keeps the same driver and its live objects and only changes the feature level
-    (models created afterwards use it).
+    and, if given, the devices (models created afterwards use them).
     """
     global _driver, _lib, _lib_path, _callbacks
     from .shim import install_callbacks
 
     path = os.path.abspath(shim_path or default_shim_path())
     with _lock:
+        if devices is None and os.environ.get("EXECUTORCH_NNAPI_HOST_DEVICES"):
+            devices = parse_devices(os.environ["EXECUTORCH_NNAPI_HOST_DEVICES"])
         if _driver is None:
-            _driver = HostDriver(feature_level)
+            _driver = HostDriver(feature_level, devices or DEFAULT_DEVICES)
         else:
             _driver.feature_level = feature_level
+            if devices:
+                _driver.set_devices(devices)
         if _lib_path != path:
             if not os.path.exists(path):
                 raise FileNotFoundError(f"the host NNAPI shim {path} does not exist (build the package with "

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import ctypes
+import json
 import logging
 import os
 import threading
-from typing import Any, Optional, TypeVar
+from typing import Any, Optional, Sequence, TypeVar
 
 from .errors import BAD_DATA, UNMAPPABLE, DriverError, bad_data, feature_level_name, unexpected_null
 
@@ -17,6 +18,9 @@ FEATURE_LEVELS = (27, 28, 29, 30, 31, 1000006, 1000007)
 DEVICE_NAME = "executorch-nnapi-host-cpu"
 DEVICE_VERSION = "1.0"
 DEVICE_TYPE_CPU = 2
+# DeviceTypeCode, by the names the backend's accelerator_type option uses.
+DEVICE_TYPES = {"other": 1, "cpu": 2, "gpu": 3, "accelerator": 4}
+DEFAULT_DEVICES: tuple[tuple[str, str], ...] = ((DEVICE_NAME, "cpu"),)
 
 PROT_READ, PROT_WRITE = 0x1, 0x2
 _MAP_SHARED = 0x01
@@ -26,13 +30,33 @@ T = TypeVar("T")
 
 
 class Device:
-    """The single host device."""
+    """One device the driver presents. Every device computes on the host CPU; more than one
+    exists so that device selection (createForDevices) can be exercised."""
 
-    def __init__(self, driver: "HostDriver") -> None:
+    def __init__(self, driver: "HostDriver", name: str = DEVICE_NAME, type_name: str = "cpu") -> None:
+        if type_name not in DEVICE_TYPES:
+            raise ValueError(f"device type must be one of {', '.join(DEVICE_TYPES)}; got {type_name!r}")
         self.driver = driver
+        self.type_name = type_name
+        self.type = DEVICE_TYPES[type_name]
         # C strings handed out by getName/getVersion must stay valid for the process.
-        self.name = ctypes.create_string_buffer(DEVICE_NAME.encode())
+        self.name = ctypes.create_string_buffer(name.encode())
         self.version = ctypes.create_string_buffer(DEVICE_VERSION.encode())
+
+    @property
+    def name_str(self) -> str:
+        return self.name.value.decode()
+
+
+def parse_devices(spec: str) -> tuple[tuple[str, str], ...]:
+    """``"nnapi-reference:cpu,host-gpu:gpu"`` -> ((name, type), ...) ($EXECUTORCH_NNAPI_HOST_DEVICES)."""
+    devices = []
+    for item in spec.split(","):
+        name, sep, type_name = item.strip().rpartition(":")
+        if not sep or not name or type_name not in DEVICE_TYPES:
+            raise ValueError(f"device {item!r} must be NAME:TYPE with TYPE one of {', '.join(DEVICE_TYPES)}")
+        devices.append((name, type_name))
+    return tuple(devices)
 
 
 class Memory:
@@ -92,9 +116,14 @@ class HostDriver:
         last_error: the message of the last failed call ("" after a successful one).
         models_finished, compilations_finished, executions_computed: counters of successful
             Model_finish / Compilation_finish calls and of computations run.
+        calls: what reached the driver of the runtime options (preference, priority, caching,
+            devices, timeouts, fp16 relaxation, bursts): one dict per call, {"call": name, ...}.
+            With $EXECUTORCH_NNAPI_HOST_DRIVER_LOG set, each is also appended to that file as a
+            JSON line, so a process that embeds the driver (the runner) can be checked from outside.
+        devices: the devices presented (see set_devices).
     """
 
-    def __init__(self, feature_level: int = 30) -> None:
+    def __init__(self, feature_level: int = 30, devices: Sequence[tuple[str, str]] = DEFAULT_DEVICES) -> None:
         self._level = 0
         self.feature_level = feature_level
         self.last_error = ""
@@ -104,8 +133,10 @@ class HostDriver:
         self.lock = threading.RLock()
         self._objects: dict[int, Any] = {}
         self._next_handle = 0x10000
-        self.device = Device(self)
-        self.device_handle = self.new_handle(self.device)
+        self.calls: list[dict[str, Any]] = []
+        self.devices: list[Device] = []
+        self.device_handles: list[int] = []
+        self.set_devices(devices)
 
     @property
     def feature_level(self) -> int:
@@ -116,6 +147,22 @@ class HostDriver:
         if level not in FEATURE_LEVELS:
             raise ValueError(f"feature level must be one of {FEATURE_LEVELS}, got {level}")
         self._level = level
+
+    def set_devices(self, devices: Sequence[tuple[str, str]]) -> None:
+        """Present these (name, type) devices from now on; earlier device handles stay valid."""
+        if not devices:
+            raise ValueError("the driver needs at least one device")
+        self.devices = [Device(self, name, type_name) for name, type_name in devices]
+        self.device_handles = [self.new_handle(d) for d in self.devices]
+
+    def record_call(self, call: str, **args: Any) -> None:
+        """Remember that a runtime-option call reached the driver (see ``calls``)."""
+        entry = {"call": call, **args}
+        self.calls.append(entry)
+        path = os.environ.get("EXECUTORCH_NNAPI_HOST_DRIVER_LOG")
+        if path:
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(entry) + "\n")
 
     def reset_counters(self) -> None:
         """Zero models_finished, compilations_finished and executions_computed."""
@@ -142,8 +189,8 @@ class HostDriver:
             del self._objects[handle]
 
     def live_handles(self) -> int:
-        """Number of live objects besides the device (tests use it to find leaks)."""
-        return len(self._objects) - 1
+        """Number of live objects besides the devices (tests use it to find leaks)."""
+        return sum(1 for obj in self._objects.values() if not isinstance(obj, Device))
 
     # -- errors ------------------------------------------------------------------------------------
     def record(self, function: str, error: DriverError) -> int:

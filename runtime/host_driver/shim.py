@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional
 
 from . import cmem
 from .compilation import BYTE_SIZE_OF_CACHE_TOKEN, Compilation
-from .driver import DEVICE_TYPE_CPU, Device, HostDriver, Memory
+from .driver import Device, HostDriver, Memory
 from .errors import (
     OP_FAILED, DriverError, bad_data, bad_state, feature_level_name, summarize_exception, unexpected_null,
 )
@@ -222,6 +222,7 @@ class CApi:
     @_c(28, c_int, c_void_p, c_bool)
     def ANeuralNetworksModel_relaxComputationFloat32toFloat16(self, model, allow):
         self._model(model).relax(allow)
+        self.d.record_call("relaxComputationFloat32toFloat16", allow=bool(allow))
 
     @_c(29, c_int, c_void_p, c_void_p, c_uint32, c_void_p)
     def ANeuralNetworksModel_getSupportedOperationsForDevices(self, model, devices, count, supported):
@@ -273,6 +274,7 @@ class CApi:
         devs = self._devices(devices, count)
         _need(out, "compilation")
         self._out_handle(out, Compilation(m, devs), "compilation")
+        self.d.record_call("createForDevices", devices=[d.name_str for d in devs])
 
     @_c(27, None, c_void_p)
     def ANeuralNetworksCompilation_free(self, compilation):
@@ -281,22 +283,26 @@ class CApi:
     @_c(27, c_int, c_void_p, c_int32)
     def ANeuralNetworksCompilation_setPreference(self, compilation, preference):
         self._compilation(compilation).set_preference(preference)
+        self.d.record_call("setPreference", preference=preference)
 
     @_c(29, c_int, c_void_p, c_void_p, c_void_p)
     def ANeuralNetworksCompilation_setCaching(self, compilation, cache_dir, token):
         c = self._compilation(compilation)
         _need(cache_dir, "cacheDir")
         _need(token, "token")
-        c.set_caching(ctypes.string_at(cache_dir).decode(errors="replace"),
-                      cmem.read_bytes(token, BYTE_SIZE_OF_CACHE_TOKEN))
+        directory = ctypes.string_at(cache_dir).decode(errors="replace")
+        c.set_caching(directory, cmem.read_bytes(token, BYTE_SIZE_OF_CACHE_TOKEN))
+        self.d.record_call("setCaching", cache_dir=directory, token=c.cache[1].hex())
 
     @_c(30, c_int, c_void_p, c_int)
     def ANeuralNetworksCompilation_setPriority(self, compilation, priority):
         self._compilation(compilation).set_priority(priority)
+        self.d.record_call("setPriority", priority=priority)
 
     @_c(30, c_int, c_void_p, c_uint64)
     def ANeuralNetworksCompilation_setTimeout(self, compilation, duration):
         self._compilation(compilation).set_timeout(duration)
+        self.d.record_call("Compilation_setTimeout", duration_ns=duration)
 
     @_c(27, c_int, c_void_p)
     def ANeuralNetworksCompilation_finish(self, compilation):
@@ -390,6 +396,7 @@ class CApi:
         if b.compilation is not e.compilation:
             raise bad_data("the burst and the execution come from different compilations")
         self._start(e).wait()
+        self.d.record_call("burstCompute")
 
     @_c(30, c_int, c_void_p, c_void_p, c_uint32, c_uint64, c_void_p)
     def ANeuralNetworksExecution_startComputeWithDependencies(self, execution, deps, n_deps, duration, out):
@@ -437,6 +444,7 @@ class CApi:
     @_c(30, c_int, c_void_p, c_uint64)
     def ANeuralNetworksExecution_setTimeout(self, execution, duration):
         self._execution(execution).set_timeout(duration)
+        self.d.record_call("Execution_setTimeout", duration_ns=duration)
 
     @_c(30, c_int, c_void_p, c_uint64)
     def ANeuralNetworksExecution_setLoopTimeout(self, execution, duration):
@@ -456,6 +464,7 @@ class CApi:
         c = self._compilation(compilation)
         _need(out, "burst")
         self._out_handle(out, Burst(c), "burst")
+        self.d.record_call("Burst_create")
 
     @_c(29, None, c_void_p)
     def ANeuralNetworksBurst_free(self, burst):
@@ -486,14 +495,15 @@ class CApi:
 
     @_c(29, c_int, c_void_p)
     def ANeuralNetworks_getDeviceCount(self, out):
-        cmem.write_uint32(_need(out, "numDevices"), 1)
+        cmem.write_uint32(_need(out, "numDevices"), len(self.d.device_handles))
 
     @_c(29, c_int, c_uint32, c_void_p)
     def ANeuralNetworks_getDevice(self, index, out):
         _need(out, "device")
-        if index != 0:
-            raise bad_data(f"device index {index} is out of range (1 device)")
-        cmem.write_pointer(out, self.d.device_handle)
+        handles = self.d.device_handles
+        if index >= len(handles):
+            raise bad_data(f"device index {index} is out of range ({len(handles)} devices)")
+        cmem.write_pointer(out, handles[index])
 
     @_c(29, c_int, c_void_p, c_void_p)
     def ANeuralNetworksDevice_getName(self, device, out):
@@ -502,8 +512,7 @@ class CApi:
 
     @_c(29, c_int, c_void_p, c_void_p)
     def ANeuralNetworksDevice_getType(self, device, out):
-        self._device(device)
-        cmem.write_int32(_need(out, "type"), DEVICE_TYPE_CPU)
+        cmem.write_int32(_need(out, "type"), self._device(device).type)
 
     @_c(29, c_int, c_void_p, c_void_p)
     def ANeuralNetworksDevice_getVersion(self, device, out):

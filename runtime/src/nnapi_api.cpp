@@ -46,6 +46,10 @@ int64_t device_feature_level(const NnapiApi& api) {
     if (level > 0) {
       return level;
     }
+#ifndef __ANDROID__
+    // Only a host shim with no driver behind it answers 0: not usable.
+    return 0;
+#endif
   }
 #ifdef __ANDROID__
   // Before API 31 the NNAPI feature level is the device API level.
@@ -183,6 +187,37 @@ std::shared_ptr<const NnapiApi> nnapi_api(std::string* error) {
     state.api = api;
   }
   return api;
+}
+
+bool nnapi_usable(std::string* error) {
+  std::shared_ptr<const NnapiApi> api = nnapi_api(error);
+  if (api == nullptr) {
+    *error += " (on Android NNAPI needs Android 8.1, API 27; on a Linux host "
+              "the host driver's shim must be installed)";
+    return false;
+  }
+  if (api->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_1) {
+    *error = format_message("'%s' is at feature level %s (a host shim with no "
+                            "driver reports 0); NNAPI models need 27 (Android "
+                            "8.1) or newer",
+                            api->library_path.c_str(),
+                            nnapi_feature_level_name(api->feature_level).c_str());
+    return false;
+  }
+  if (api->feature_level >= ANEURALNETWORKS_FEATURE_LEVEL_3 &&
+      api->ANeuralNetworks_getDeviceCount != nullptr) {
+    uint32_t count = 0;
+    const int rc = api->ANeuralNetworks_getDeviceCount(&count);
+    if (rc != ANEURALNETWORKS_NO_ERROR || count == 0) {
+      *error = format_message("'%s' reports no NNAPI device (%s)",
+                              api->library_path.c_str(),
+                              rc != ANEURALNETWORKS_NO_ERROR
+                                  ? nnapi_describe_result(*api, rc).c_str()
+                                  : "0 devices");
+      return false;
+    }
+  }
+  return true;
 }
 
 const char* nnapi_result_name(int code) {

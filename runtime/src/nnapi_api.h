@@ -45,6 +45,12 @@ struct NnapiApi {
 /// objects were created with even if the library path changes later.
 std::shared_ptr<const NnapiApi> nnapi_api(std::string* error = nullptr);
 
+/// True when NNAPI can run models here: the library loads, is at feature
+/// level 27 or newer, and (where the device API exists, level 29+) reports at
+/// least one device. Otherwise false with the reason in *error, in words a
+/// user can act on.
+bool nnapi_usable(std::string* error);
+
 /// The name of an NNAPI result code ("BAD_DATA", ...), or "UNKNOWN".
 const char* nnapi_result_name(int code);
 

@@ -1,6 +1,7 @@
 // The ExecuTorch backend "NnapiBackend": runs the NNAPI delegate blobs made
 // by executorch_nnapi.lowering (design.md). Registered when this library is
 // loaded.
+#include <atomic>
 #include <cinttypes>
 #include <cstring>
 #include <list>
@@ -17,10 +18,12 @@
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 
 #include "blob_reader.h"
+#include "executorch_nnapi_backend.h"
 #include "layout.h"
 #include "error_log.h"
 #include "nnapi_api.h"
 #include "nnapi_model.h"
+#include "runtime_options.h"
 #include "shape_program.h"
 
 namespace executorch_nnapi {
@@ -38,8 +41,11 @@ using executorch::runtime::Result;
 using executorch::runtime::Span;
 
 constexpr const char* kBackendName = "NnapiBackend";
-constexpr const char* kMaxCachedShapesKey = "max_cached_shapes";
-constexpr int32_t kDefaultMaxCachedShapes = 8;
+
+// What the runner reports as "NNAPI compilation time": every
+// Compilation_finish of this process, summed.
+std::atomic<uint64_t> g_compilation_ns{0};
+std::atomic<uint32_t> g_compilations{0};
 
 /// One compiled model per set of concrete sizes.
 struct CacheEntry {
@@ -56,7 +62,9 @@ struct NnapiHandle {
   std::mutex mutex;
   std::shared_ptr<const NnapiApi> api;
   std::unique_ptr<LoadedBlob> blob;
-  size_t max_cached_shapes = kDefaultMaxCachedShapes;
+  RuntimeOptions options;
+  // Names the model in NNAPI's compilation cache (options.cache_dir only).
+  Digest model_digest;
   // Most recently used first.
   std::list<CacheEntry> cache;
   // Scratch for arguments whose NNAPI layout differs from ExecuTorch's.
@@ -70,11 +78,6 @@ std::string format_dims(const int64_t* dims, size_t rank) {
     out += format_message(i == 0 ? "%" PRId64 : ", %" PRId64, dims[i]);
   }
   return out + "]";
-}
-
-std::string format_dims(const std::vector<uint32_t>& dims) {
-  std::vector<int64_t> wide(dims.begin(), dims.end());
-  return format_dims(wide.data(), wide.size());
 }
 
 std::string format_dims(const Tensor& t) {
@@ -96,39 +99,37 @@ bool is_scalar_as_vector(const Tensor& t, size_t operand_rank) {
   return t.dim() == 0 && operand_rank == 1;
 }
 
-// Parses the compile specs; unknown keys are ignored (newer exporters may
-// add hints this runtime does not know).
-Error parse_compile_specs(ArrayRef<et::CompileSpec> specs,
-                          size_t* max_cached_shapes) {
-  *max_cached_shapes = kDefaultMaxCachedShapes;
-  for (const et::CompileSpec& spec : specs) {
-    if (spec.key == nullptr || std::strcmp(spec.key, kMaxCachedShapesKey) != 0) {
-      continue;
+// The digest naming a model in NNAPI's compilation cache: the blob's bytes
+// and every constant it uses (weights live in ExecuTorch's named data, so a
+// re-exported model with new weights but the same blob gets a new token).
+Digest model_digest(const FreeableBuffer* processed, const LoadedBlob& blob) {
+  Digest d;
+  d.update(processed->data(), processed->size());
+  for (const OperandInfo& op : blob.operands()) {
+    if (op.value != nullptr) {
+      d.update(op.value, op.value_size);
     }
-    if (spec.value.buffer == nullptr || spec.value.nbytes != 4) {
-      NNAPI_LOG_ERROR("compile spec '%s' must be a 4-byte little-endian "
-                      "int32 (got %zu bytes)",
-                      kMaxCachedShapesKey, spec.value.nbytes);
-      return Error::InvalidArgument;
-    }
-    const uint8_t* b = static_cast<const uint8_t*>(spec.value.buffer);
-    const int32_t v = static_cast<int32_t>(
-        static_cast<uint32_t>(b[0]) | (static_cast<uint32_t>(b[1]) << 8) |
-        (static_cast<uint32_t>(b[2]) << 16) |
-        (static_cast<uint32_t>(b[3]) << 24));
-    if (v < 1) {
-      NNAPI_LOG_ERROR("compile spec '%s' must be at least 1 (got %d)",
-                      kMaxCachedShapesKey, v);
-      return Error::InvalidArgument;
-    }
-    *max_cached_shapes = static_cast<size_t>(v);
   }
-  return Error::Ok;
+  return d;
+}
+
+// A tensor's sizes in the program's own dim order: NNAPI dim i is ExecuTorch
+// dim dim_order[i], so messages never show NNAPI's NHWC to the user.
+std::string format_program_dims(const std::vector<uint32_t>& nnapi_dims,
+                                const std::vector<uint8_t>& dim_order) {
+  std::vector<int64_t> dims(nnapi_dims.size());
+  for (size_t d = 0; d < nnapi_dims.size(); ++d) {
+    const size_t at = dim_order.empty() ? d : dim_order[d];
+    if (at < dims.size()) {
+      dims[at] = nnapi_dims[d];
+    }
+  }
+  return format_dims(dims.data(), dims.size());
 }
 
 // Finds or builds the compiled model for the evaluated sizes `values`.
 Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
-                      const CompiledModel** out) {
+                      CompiledModel** out) {
   for (auto it = h->cache.begin(); it != h->cache.end(); ++it) {
     if (it->key == values) {
       h->cache.splice(h->cache.begin(), h->cache, it);
@@ -137,11 +138,14 @@ Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
     }
   }
   std::unique_ptr<CompiledModel> model;
-  const Error err = CompiledModel::build(h->api, *h->blob, values, &model);
+  const Error err = CompiledModel::build(h->api, *h->blob, values, h->options,
+                                         h->model_digest, &model);
   if (err != Error::Ok) {
     return err;
   }
-  while (h->cache.size() >= h->max_cached_shapes) {
+  g_compilation_ns += model->compilation_ns();
+  g_compilations += 1;
+  while (h->cache.size() >= static_cast<size_t>(h->options.max_cached_shapes)) {
     h->cache.pop_back();  // Least recently used.
   }
   h->cache.push_front(CacheEntry{std::move(values), std::move(model)});
@@ -151,32 +155,46 @@ Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
 
 class NnapiBackend final : public et::BackendInterface {
  public:
+  // False (with one log line saying why) when there is no NNAPI library, it
+  // is older than API 27, or it reports no device: ExecuTorch then fails the
+  // load of any method with an NnapiBackend delegate, and a runner can pick
+  // a CPU method instead.
   bool is_available() const override {
+    // ExecuTorch asks once per delegate: say why once, not once per call
+    // (until NNAPI has been available again).
+    static std::mutex mutex;
+    static std::string last_logged;
     std::string error;
-    if (nnapi_api(&error) == nullptr) {
-      NNAPI_LOG_ERROR(
-          "NNAPI is not available: %s (on a Linux host, install the host "
-          "driver or call executorch_nnapi.runtime.set_nnapi_library())",
-          error.c_str());
-      return false;
+    const bool usable = nnapi_usable(&error);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (usable) {
+      last_logged.clear();
+      return true;
     }
-    return true;
+    if (error != last_logged) {
+      NNAPI_LOG_ERROR("NNAPI is not available: %s", error.c_str());
+      last_logged = error;
+    }
+    return false;
   }
 
   Result<et::DelegateHandle*> init(
       et::BackendInitContext& context, FreeableBuffer* processed,
       ArrayRef<et::CompileSpec> compile_specs) const override {
     std::string error;
-    std::shared_ptr<const NnapiApi> api = nnapi_api(&error);
+    std::shared_ptr<const NnapiApi> api =
+        nnapi_usable(&error) ? nnapi_api(&error) : nullptr;
     if (api == nullptr) {
       NNAPI_LOG_ERROR("NNAPI is not available: %s", error.c_str());
       return Error::NotSupported;
     }
-    size_t max_cached_shapes = kDefaultMaxCachedShapes;
-    Error err = parse_compile_specs(compile_specs, &max_cached_shapes);
+    RuntimeOptions options;
+    Error err = parse_runtime_options(compile_specs, context.runtime_specs(),
+                                      &options);
     if (err != Error::Ok) {
       return err;
     }
+    drop_options_above_level(api->feature_level, &options);
     std::unique_ptr<LoadedBlob> blob;
     err = load_blob(processed, context.get_named_data_map(), &blob);
     if (err != Error::Ok) {
@@ -201,7 +219,10 @@ class NnapiBackend final : public et::BackendInterface {
     }
     h->api = std::move(api);
     h->blob = std::move(blob);
-    h->max_cached_shapes = max_cached_shapes;
+    h->options = options;
+    if (!options.cache_dir.empty()) {
+      h->model_digest = model_digest(processed, *h->blob);
+    }
 
     // Static shapes: compile once now, so a model the device rejects fails
     // at load rather than at the first execute.
@@ -214,7 +235,7 @@ class NnapiBackend final : public et::BackendInterface {
                         error.c_str());
         return Error::InvalidProgram;
       }
-      const CompiledModel* model = nullptr;
+      CompiledModel* model = nullptr;
       err = lookup_or_build(h.get(), std::move(values), &model);
       if (err != Error::Ok) {
         return err;
@@ -286,7 +307,7 @@ class NnapiBackend final : public et::BackendInterface {
       NNAPI_LOG_ERROR_STR(error);
       return Error::InvalidArgument;
     }
-    const CompiledModel* model = nullptr;
+    CompiledModel* model = nullptr;
     Error err = lookup_or_build(h, std::move(values), &model);
     if (err != Error::Ok) {
       return err;
@@ -310,7 +331,8 @@ class NnapiBackend final : public et::BackendInterface {
       if (!same) {
         NNAPI_LOG_ERROR("input %zu has shape %s, but for these input sizes "
                         "the model needs %s",
-                        a, format_dims(t).c_str(), format_dims(want).c_str());
+                        a, format_dims(t).c_str(),
+                        format_program_dims(want, arg.dim_order).c_str());
         return Error::InvalidArgument;
       }
       if (t.nbytes() != model->input_bytes(a)) {
@@ -374,7 +396,8 @@ class NnapiBackend final : public et::BackendInterface {
           NNAPI_LOG_ERROR("cannot resize output %zu from %s to %s (error "
                           "0x%x): the output's planned memory is too small "
                           "or its shape is static",
-                          o, format_dims(t).c_str(), format_dims(want).c_str(),
+                          o, format_dims(t).c_str(),
+                          format_program_dims(want, arg.dim_order).c_str(),
                           static_cast<unsigned>(err));
           return err;
         }
@@ -443,3 +466,13 @@ const bool kRegistered = [] {
 
 }  // namespace
 }  // namespace executorch_nnapi
+
+extern "C" void executorch_nnapi_compilation_stats(uint64_t* total_ns,
+                                                   uint32_t* count) {
+  if (total_ns != nullptr) {
+    *total_ns = executorch_nnapi::g_compilation_ns.load();
+  }
+  if (count != nullptr) {
+    *count = executorch_nnapi::g_compilations.load();
+  }
+}

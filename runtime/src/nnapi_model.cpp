@@ -1,6 +1,8 @@
 #include "nnapi_model.h"
 
+#include <chrono>
 #include <cinttypes>
+#include <cstring>
 #include <limits>
 #include <new>
 
@@ -58,7 +60,10 @@ struct ExecutionGuard {
 }  // namespace
 
 CompiledModel::~CompiledModel() {
-  // The compilation must go before the model it was created from.
+  // A burst goes before its compilation, the compilation before its model.
+  if (burst_ != nullptr && api_->ANeuralNetworksBurst_free != nullptr) {
+    api_->ANeuralNetworksBurst_free(burst_);
+  }
   if (compilation_ != nullptr) {
     api_->ANeuralNetworksCompilation_free(compilation_);
   }
@@ -70,6 +75,8 @@ CompiledModel::~CompiledModel() {
 Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
                            const LoadedBlob& blob,
                            const std::vector<int64_t>& values,
+                           const RuntimeOptions& options,
+                           const Digest& model_digest,
                            std::unique_ptr<CompiledModel>* out) {
   if (api == nullptr) {
     NNAPI_LOG_ERROR("no NNAPI library is loaded");
@@ -81,6 +88,7 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
     return Error::MemoryAllocationFailed;
   }
   c->api_ = std::move(api);
+  c->options_ = options;
   // On failure `c` frees whatever was created so far.
   Error err = c->create_model();
   if (err == Error::Ok) {
@@ -93,7 +101,7 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
     err = c->finish_model(blob.root());
   }
   if (err == Error::Ok) {
-    err = c->compile();
+    err = c->compile(model_digest, values);
   }
   if (err == Error::Ok) {
     err = c->size_arguments(blob, values);
@@ -328,7 +336,11 @@ Error CompiledModel::finish_model(const blob::Blob* root) {
                     nnapi_describe_result(nn, rc).c_str());
     return build_error(rc);
   }
-  if (root->relax_fp32_to_fp16()) {
+  // A load-time relax_fp32_to_fp16 overrides the blob's (lowering) choice.
+  const bool relax = options_.relax_fp32_to_fp16 >= 0
+                         ? options_.relax_fp32_to_fp16 == 1
+                         : root->relax_fp32_to_fp16();
+  if (relax) {
     if (nn.ANeuralNetworksModel_relaxComputationFloat32toFloat16 == nullptr) {
       // Only a permission to be less precise: running in fp32 is correct.
       NNAPI_LOG_WARNING("this NNAPI has no relaxComputationFloat32toFloat16; "
@@ -353,23 +365,167 @@ Error CompiledModel::finish_model(const blob::Blob* root) {
   return Error::Ok;
 }
 
-Error CompiledModel::compile() {
+// The devices the options ask for, in NNAPI's order. Fails (logged) when no
+// device matches: compiling elsewhere would silently ignore the user's choice.
+Error CompiledModel::select_devices(
+    std::vector<const ANeuralNetworksDevice*>* devices) {
   const NnapiApi& nn = *api_;
-  int rc = nn.ANeuralNetworksCompilation_create(model_, &compilation_);
+  if (nn.ANeuralNetworks_getDeviceCount == nullptr ||
+      nn.ANeuralNetworks_getDevice == nullptr ||
+      nn.ANeuralNetworksDevice_getName == nullptr ||
+      nn.ANeuralNetworksDevice_getType == nullptr ||
+      nn.ANeuralNetworksCompilation_createForDevices == nullptr) {
+    NNAPI_LOG_WARNING("this NNAPI has no device API; the device options are "
+                      "skipped and NNAPI chooses the devices");
+    return Error::Ok;
+  }
+  uint32_t count = 0;
+  int rc = nn.ANeuralNetworks_getDeviceCount(&count);
+  if (rc != ANEURALNETWORKS_NO_ERROR) {
+    NNAPI_LOG_ERROR("ANeuralNetworks_getDeviceCount failed: %s",
+                    nnapi_describe_result(nn, rc).c_str());
+    return Error::DelegateInvalidCompatibility;
+  }
+  std::string available;
+  for (uint32_t i = 0; i < count; ++i) {
+    ANeuralNetworksDevice* device = nullptr;
+    const char* name = nullptr;
+    int32_t type = ANEURALNETWORKS_DEVICE_UNKNOWN;
+    if (nn.ANeuralNetworks_getDevice(i, &device) != ANEURALNETWORKS_NO_ERROR ||
+        nn.ANeuralNetworksDevice_getName(device, &name) != ANEURALNETWORKS_NO_ERROR ||
+        nn.ANeuralNetworksDevice_getType(device, &type) != ANEURALNETWORKS_NO_ERROR ||
+        name == nullptr) {
+      continue;  // A device that cannot describe itself is not chosen.
+    }
+    static const char* const kTypeNames[] = {"unknown", "other", "cpu", "gpu",
+                                             "accelerator"};
+    const char* type_name =
+        type >= 0 && type <= ANEURALNETWORKS_DEVICE_ACCELERATOR ? kTypeNames[type]
+                                                                : "unknown";
+    available += format_message("%s%s (%s)", available.empty() ? "" : ", ",
+                                name, type_name);
+    // NNAPI's own CPU implementation is named "nnapi-reference".
+    if (options_.disallow_nnapi_cpu && std::strcmp(name, "nnapi-reference") == 0) {
+      continue;
+    }
+    if (!options_.accelerator_name.empty() && options_.accelerator_name != name) {
+      continue;
+    }
+    if (!options_.accelerator_type.empty() && options_.accelerator_type != type_name) {
+      continue;
+    }
+    devices->push_back(device);
+  }
+  if (devices->empty()) {
+    NNAPI_LOG_ERROR(
+        "no NNAPI device matches accelerator_name='%s' accelerator_type='%s' "
+        "disallow_nnapi_cpu=%s; the devices are: %s",
+        options_.accelerator_name.c_str(), options_.accelerator_type.c_str(),
+        options_.disallow_nnapi_cpu ? "true" : "false",
+        available.empty() ? "(none)" : available.c_str());
+    return Error::DelegateInvalidCompatibility;
+  }
+  return Error::Ok;
+}
+
+Error CompiledModel::create_compilation() {
+  const NnapiApi& nn = *api_;
+  std::vector<const ANeuralNetworksDevice*> devices;
+  if (options_.selects_devices()) {
+    const Error err = select_devices(&devices);
+    if (err != Error::Ok) {
+      return err;
+    }
+  }
+  int rc = ANEURALNETWORKS_NO_ERROR;
+  if (devices.empty()) {
+    rc = nn.ANeuralNetworksCompilation_create(model_, &compilation_);
+  } else {
+    // No CPU fallback: every operation must run on the chosen devices.
+    rc = nn.ANeuralNetworksCompilation_createForDevices(
+        model_, devices.data(), static_cast<uint32_t>(devices.size()),
+        &compilation_);
+  }
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     compilation_ = nullptr;
-    NNAPI_LOG_ERROR("ANeuralNetworksCompilation_create failed: %s",
+    NNAPI_LOG_ERROR("ANeuralNetworksCompilation_%s failed: %s",
+                    devices.empty() ? "create" : "createForDevices",
                     nnapi_describe_result(nn, rc).c_str());
     return build_error(rc);
   }
-  rc = nn.ANeuralNetworksCompilation_setPreference(
-      compilation_, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER);
+  num_devices_ = devices.size();
+  return Error::Ok;
+}
+
+// Preference, priority, caching and the compilation timeout, each only when
+// set (drop_options_above_level already removed what the level lacks).
+Error CompiledModel::configure_compilation(const Digest& model_digest,
+                                           const std::vector<int64_t>& values) {
+  const NnapiApi& nn = *api_;
+  int rc = nn.ANeuralNetworksCompilation_setPreference(
+      compilation_, options_.execution_preference);
   if (rc != ANEURALNETWORKS_NO_ERROR) {
-    NNAPI_LOG_ERROR("ANeuralNetworksCompilation_setPreference failed: %s",
+    NNAPI_LOG_ERROR("ANeuralNetworksCompilation_setPreference(%d) failed: %s",
+                    options_.execution_preference,
                     nnapi_describe_result(nn, rc).c_str());
     return build_error(rc);
   }
-  rc = nn.ANeuralNetworksCompilation_finish(compilation_);
+  if (options_.priority != 0 && nn.ANeuralNetworksCompilation_setPriority != nullptr) {
+    rc = nn.ANeuralNetworksCompilation_setPriority(compilation_, options_.priority);
+    if (rc != ANEURALNETWORKS_NO_ERROR) {
+      NNAPI_LOG_ERROR("ANeuralNetworksCompilation_setPriority(%d) failed: %s",
+                      options_.priority, nnapi_describe_result(nn, rc).c_str());
+      return build_error(rc);
+    }
+  }
+  if (!options_.cache_dir.empty() && nn.ANeuralNetworksCompilation_setCaching != nullptr) {
+    uint8_t token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN];
+    cache_token(model_digest, values, token);
+    rc = nn.ANeuralNetworksCompilation_setCaching(
+        compilation_, options_.cache_dir.c_str(), token);
+    if (rc != ANEURALNETWORKS_NO_ERROR) {
+      NNAPI_LOG_ERROR("ANeuralNetworksCompilation_setCaching('%s') failed: %s",
+                      options_.cache_dir.c_str(),
+                      nnapi_describe_result(nn, rc).c_str());
+      return build_error(rc);
+    }
+  }
+  if (options_.compilation_timeout_ms != 0 &&
+      nn.ANeuralNetworksCompilation_setTimeout != nullptr) {
+    if (num_devices_ != 1) {
+      // NNAPI accepts a timeout only for a compilation on exactly one device.
+      NNAPI_LOG_WARNING("option 'compilation_timeout_ms' skipped: NNAPI takes "
+                        "a timeout only when exactly one device is selected "
+                        "(set accelerator_name)");
+    } else {
+      rc = nn.ANeuralNetworksCompilation_setTimeout(
+          compilation_, static_cast<uint64_t>(options_.compilation_timeout_ms) * 1000000u);
+      if (rc != ANEURALNETWORKS_NO_ERROR) {
+        NNAPI_LOG_ERROR("ANeuralNetworksCompilation_setTimeout failed: %s",
+                        nnapi_describe_result(nn, rc).c_str());
+        return build_error(rc);
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+Error CompiledModel::compile(const Digest& model_digest,
+                             const std::vector<int64_t>& values) {
+  const NnapiApi& nn = *api_;
+  Error err = create_compilation();
+  if (err == Error::Ok) {
+    err = configure_compilation(model_digest, values);
+  }
+  if (err != Error::Ok) {
+    return err;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const int rc = nn.ANeuralNetworksCompilation_finish(compilation_);
+  compilation_ns_ = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::steady_clock::now() - start)
+          .count());
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     NNAPI_LOG_ERROR("ANeuralNetworksCompilation_finish failed: %s",
                     nnapi_describe_result(nn, rc).c_str());
@@ -414,7 +570,7 @@ Error CompiledModel::size_arguments(const LoadedBlob& blob,
 
 Error CompiledModel::execute(const LoadedBlob& blob,
                              const std::vector<const void*>& inputs,
-                             const std::vector<void*>& outputs) const {
+                             const std::vector<void*>& outputs) {
   const NnapiApi& nn = *api_;
   ExecutionGuard guard{&nn};
   int rc = nn.ANeuralNetworksExecution_create(compilation_, &guard.execution);
@@ -458,29 +614,73 @@ Error CompiledModel::execute(const LoadedBlob& blob,
       return Error::Internal;
     }
   }
+  if (options_.execution_timeout_ms != 0 &&
+      nn.ANeuralNetworksExecution_setTimeout != nullptr) {
+    if (num_devices_ != 1) {
+      NNAPI_LOG_WARNING("option 'execution_timeout_ms' skipped: NNAPI takes a "
+                        "timeout only when exactly one device is selected "
+                        "(set accelerator_name)");
+    } else {
+      rc = nn.ANeuralNetworksExecution_setTimeout(
+          guard.execution,
+          static_cast<uint64_t>(options_.execution_timeout_ms) * 1000000u);
+      if (rc != ANEURALNETWORKS_NO_ERROR) {
+        NNAPI_LOG_ERROR("ANeuralNetworksExecution_setTimeout failed: %s",
+                        nnapi_describe_result(nn, rc).c_str());
+        return Error::Internal;
+      }
+    }
+  }
+  return run(guard.execution, &guard.event);
+}
+
+// Computes one execution: through the burst (created on first use) when
+// asked, else synchronously (API 29) or with startCompute + wait (API 27).
+Error CompiledModel::run(ANeuralNetworksExecution* execution,
+                         ANeuralNetworksEvent** event) {
+  const NnapiApi& nn = *api_;
+  int rc = ANEURALNETWORKS_NO_ERROR;
+  if (options_.use_burst && nn.ANeuralNetworksBurst_create != nullptr &&
+      nn.ANeuralNetworksExecution_burstCompute != nullptr) {
+    if (burst_ == nullptr) {
+      rc = nn.ANeuralNetworksBurst_create(compilation_, &burst_);
+      if (rc != ANEURALNETWORKS_NO_ERROR) {
+        burst_ = nullptr;
+        NNAPI_LOG_ERROR("ANeuralNetworksBurst_create failed: %s",
+                        nnapi_describe_result(nn, rc).c_str());
+        return Error::Internal;
+      }
+    }
+    rc = nn.ANeuralNetworksExecution_burstCompute(execution, burst_);
+    if (rc != ANEURALNETWORKS_NO_ERROR) {
+      NNAPI_LOG_ERROR("ANeuralNetworksExecution_burstCompute failed: %s",
+                      nnapi_describe_result(nn, rc).c_str());
+      return Error::Internal;
+    }
+    return Error::Ok;
+  }
   if (nn.feature_level >= ANEURALNETWORKS_FEATURE_LEVEL_3 &&
       nn.ANeuralNetworksExecution_compute != nullptr) {
-    rc = nn.ANeuralNetworksExecution_compute(guard.execution);
+    rc = nn.ANeuralNetworksExecution_compute(execution);
     if (rc != ANEURALNETWORKS_NO_ERROR) {
       NNAPI_LOG_ERROR("ANeuralNetworksExecution_compute failed: %s",
                       nnapi_describe_result(nn, rc).c_str());
       return Error::Internal;
     }
-  } else {
-    rc = nn.ANeuralNetworksExecution_startCompute(guard.execution,
-                                                  &guard.event);
-    if (rc != ANEURALNETWORKS_NO_ERROR) {
-      guard.event = nullptr;
-      NNAPI_LOG_ERROR("ANeuralNetworksExecution_startCompute failed: %s",
-                      nnapi_describe_result(nn, rc).c_str());
-      return Error::Internal;
-    }
-    rc = nn.ANeuralNetworksEvent_wait(guard.event);
-    if (rc != ANEURALNETWORKS_NO_ERROR) {
-      NNAPI_LOG_ERROR("ANeuralNetworksEvent_wait failed: %s",
-                      nnapi_describe_result(nn, rc).c_str());
-      return Error::Internal;
-    }
+    return Error::Ok;
+  }
+  rc = nn.ANeuralNetworksExecution_startCompute(execution, event);
+  if (rc != ANEURALNETWORKS_NO_ERROR) {
+    *event = nullptr;
+    NNAPI_LOG_ERROR("ANeuralNetworksExecution_startCompute failed: %s",
+                    nnapi_describe_result(nn, rc).c_str());
+    return Error::Internal;
+  }
+  rc = nn.ANeuralNetworksEvent_wait(*event);
+  if (rc != ANEURALNETWORKS_NO_ERROR) {
+    NNAPI_LOG_ERROR("ANeuralNetworksEvent_wait failed: %s",
+                    nnapi_describe_result(nn, rc).c_str());
+    return Error::Internal;
   }
   return Error::Ok;
 }

@@ -11,6 +11,7 @@
 
 #include "blob_reader.h"
 #include "nnapi_api.h"
+#include "runtime_options.h"
 
 namespace executorch_nnapi {
 
@@ -24,12 +25,19 @@ class CompiledModel {
   CompiledModel& operator=(const CompiledModel&) = delete;
 
   /// Builds and compiles the blob's model for the expression values
-  /// `values` (ShapeProgram::evaluate's output). Every NNAPI call is checked;
-  /// a failure is logged (call, operation, result code, driver message) and
-  /// returned as an Error, with nothing leaked.
+  /// `values` (ShapeProgram::evaluate's output) with `options` (already
+  /// trimmed to the device's feature level); `model_digest` names the model
+  /// in NNAPI's compilation cache and is only read when options.cache_dir is
+  /// set. Every NNAPI call is checked; a failure is logged (call, operation,
+  /// result code, driver message) and returned as an Error, with nothing
+  /// leaked.
   static executorch::runtime::Error build(
       std::shared_ptr<const NnapiApi> api, const LoadedBlob& blob,
-      const std::vector<int64_t>& values, std::unique_ptr<CompiledModel>* out);
+      const std::vector<int64_t>& values, const RuntimeOptions& options,
+      const Digest& model_digest, std::unique_ptr<CompiledModel>* out);
+
+  /// Nanoseconds Compilation_finish took for this model.
+  uint64_t compilation_ns() const { return compilation_ns_; }
 
   /// Dimensions of a delegate input/output argument's operand.
   const std::vector<uint32_t>& input_dims(size_t arg) const {
@@ -44,10 +52,11 @@ class CompiledModel {
 
   /// Runs one execution: binds the given buffers (one per tensor argument,
   /// null for ignored arguments; sizes must equal input_bytes/output_bytes)
-  /// and waits for the result.
+  /// and waits for the result (through the burst when options.use_burst).
+  /// Not thread-safe: the backend calls it under the delegate's mutex.
   executorch::runtime::Error execute(const LoadedBlob& blob,
                                      const std::vector<const void*>& inputs,
-                                     const std::vector<void*>& outputs) const;
+                                     const std::vector<void*>& outputs);
 
  private:
   CompiledModel() = default;
@@ -68,13 +77,28 @@ class CompiledModel {
       size_t* next_shape_value, const int32_t** value);
   executorch::runtime::Error add_operations(const blob::Blob* root);
   executorch::runtime::Error finish_model(const blob::Blob* root);
-  executorch::runtime::Error compile();
+  executorch::runtime::Error create_compilation();
+  executorch::runtime::Error select_devices(
+      std::vector<const ANeuralNetworksDevice*>* devices);
+  executorch::runtime::Error configure_compilation(
+      const Digest& model_digest, const std::vector<int64_t>& values);
+  executorch::runtime::Error compile(const Digest& model_digest,
+                                     const std::vector<int64_t>& values);
+  executorch::runtime::Error run(ANeuralNetworksExecution* execution,
+                                 ANeuralNetworksEvent** event);
   executorch::runtime::Error size_arguments(const LoadedBlob& blob,
                                             const std::vector<int64_t>& values);
 
   std::shared_ptr<const NnapiApi> api_;
+  RuntimeOptions options_;
   ANeuralNetworksModel* model_ = nullptr;
   ANeuralNetworksCompilation* compilation_ = nullptr;
+  // Created at the first execute when options_.use_burst; freed before the
+  // compilation it belongs to.
+  ANeuralNetworksBurst* burst_ = nullptr;
+  // Number of devices the compilation was created for (0: NNAPI chose).
+  size_t num_devices_ = 0;
+  uint64_t compilation_ns_ = 0;
   // Evaluated SHAPE_EXPRESSIONS values; NNAPI may reference (not copy) them,
   // so they live as long as the model.
   std::vector<int32_t> shape_values_;

@@ -1,0 +1,31 @@
+/*
+ * The C functions the NNAPI backend library exports besides its ExecuTorch
+ * registration, for programs that link it (nnapi_executor_runner, an app's
+ * JNI code). Python reaches the same functions through ctypes
+ * (executorch_nnapi.runtime.backend_library).
+ */
+#ifndef EXECUTORCH_NNAPI_BACKEND_H
+#define EXECUTORCH_NNAPI_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Sets the NNAPI library to dlopen (default "libneuralnetworks.so"). */
+void executorch_nnapi_set_library_path(const char* path);
+
+/* The last error message the backend logged, or "". */
+const char* executorch_nnapi_last_error(void);
+
+/* The summed duration and number of ANeuralNetworksCompilation_finish calls
+ * of this process (both may be null). */
+void executorch_nnapi_compilation_stats(uint64_t* total_ns, uint32_t* count);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* EXECUTORCH_NNAPI_BACKEND_H */
