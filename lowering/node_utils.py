@@ -80,8 +80,13 @@ NOOP_COPY_OPS = (
 
 
 def noop_copy_refusal(node: Node) -> str | None:
-    """None if ``node`` is a copy that changes neither dtype nor (contiguous)
-    memory order, else why it is not such a no-op."""
+    """None if ``node`` is a copy that changes no value (only, at most, the memory
+    layout: contiguous, channels-last or another dim order), else why it changes one.
+
+    Inside a partition values have no strides (their physical order is tracked
+    separately), so such a copy is an alias of its input; where the result leaves
+    the partition, the runtime writes it in the dim order of the ExecuTorch tensor.
+    """
     op = aten_op(node)
     if op not in NOOP_COPY_OPS or not node.args or not isinstance(node.args[0], Node):
         return "not a copy of a tensor"
@@ -90,25 +95,7 @@ def noop_copy_refusal(node: Node) -> str | None:
         dtype = node.kwargs.get("dtype")
         if dtype is not None and dtype != tensor_dtype(x):
             return f"dtype conversion {_dtype_name(tensor_dtype(x))} -> {_dtype_name(dtype)} (the float path delegates float32 only)"
-    rank = len(tensor_shape(node))
-    if op == aten.clone.default:
-        fmt = node.kwargs.get("memory_format")
-        if fmt not in (None, torch.contiguous_format, torch.preserve_format):
-            return f"clone to {fmt} (only the contiguous memory format is a no-op)"
-    else:
-        dim_order = node.kwargs.get("dim_order")
-        if dim_order is not None and list(dim_order) != list(range(rank)):
-            return f"non-default dim_order {list(dim_order)} (the delegate keeps contiguous tensors only)"
-    if not _is_contiguous(fake_value(node)):
-        return "result is not contiguous (the delegate keeps contiguous tensors only)"
     return None
-
-
-def _is_contiguous(val: Any) -> bool:
-    try:
-        return bool(val.is_contiguous())
-    except Exception:  # symbolic strides that cannot be decided: be conservative
-        return False
 
 
 def _dtype_name(dtype: Any) -> str:

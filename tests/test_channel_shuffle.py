@@ -123,11 +123,12 @@ def test_alias_is_no_operation():
     assert sorted(lowered.blobs[0].operation_types) == ["ADD", "MUL"]
 
 
+# A copy that only changes the memory layout (channels-last) is now an alias too: the runtime
+# writes boundary tensors in their own dim order (tests/test_channels_last.py).
 @pytest.mark.parametrize("fn,reason", [
-    (lambda x: (x + 1).contiguous(memory_format=torch.channels_last), "non-default dim_order [0, 2, 3, 1]"),
     (lambda x: (x + 1).to(torch.int32), "dtype conversion float32 -> int32"),
 ])
-def test_copies_that_change_layout_or_dtype_are_refused(fn, reason):
+def test_copies_that_change_dtype_are_refused(fn, reason):
     lowered = lower(Lambda(fn), (torch.randn(1, 8, 3, 3),))
     assert len(lowered.cpu_ops) == 1
     assert any(reason in r for r in reasons(lowered).values()), reasons(lowered)

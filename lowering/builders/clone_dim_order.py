@@ -1,7 +1,8 @@
-"""dim_order_ops._clone_dim_order / _to_dim_order_copy (same dtype) / aten.clone to
-the contiguous dim order / aten.alias_copy -> no operation: inside a partition a value has no
-strides (its physical order is tracked separately), so a copy that only makes
-PyTorch's memory contiguous is an alias of its input."""
+"""dim_order_ops._clone_dim_order / _to_dim_order_copy (same dtype) / aten.clone /
+aten.alias_copy -> no operation: inside a partition a value has no strides (its physical
+order is tracked separately), so a copy that only changes PyTorch's memory layout
+(contiguous, channels-last) is an alias of its input; at the partition's edge the runtime
+reads and writes each ExecuTorch tensor in its own dim order."""
 
 from __future__ import annotations
 
@@ -25,11 +26,11 @@ dim_order_ops = torch.ops.dim_order_ops
 class CloneDimOrderBuilder(NodeBuilder):
     ops = (
         OpSupport(dim_order_ops._clone_dim_order.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
-                  "float32, rank <= 4 (5 inside a channel shuffle), contiguous dim_order"),
+                  "float32, rank <= 4 (5 inside a channel shuffle), any dim_order"),
         OpSupport(dim_order_ops._to_dim_order_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
-                  "float32, rank <= 4, same dtype, contiguous dim_order"),
+                  "float32, rank <= 4, same dtype, any dim_order"),
         OpSupport(aten.clone.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
-                  "float32, rank <= 4 (5 inside a channel shuffle), contiguous memory format"),
+                  "float32, rank <= 4 (5 inside a channel shuffle), any memory format"),
         OpSupport(aten.alias_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)", "float32, rank <= 4"),
     )
 

@@ -21,6 +21,10 @@ class BlobSummary:
     named_data_keys: list[str]
     symbols: list[tuple[str, int, int]]
     inline_bytes: int
+    # Per delegate argument: the logical dims of the NNAPI operand, outermost first
+    # (the order NNAPI holds it in at the boundary; () for the same order as PyTorch's).
+    input_dim_orders: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
+    output_dim_orders: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
 
     def count(self, name: str) -> int:
         return sum(1 for t in self.operation_types if t == name)
@@ -55,4 +59,10 @@ def read_blob(buffer: bytes) -> BlobSummary:
         named_data_keys=sorted({o.NamedDataKey().decode() for o in operands if o.NamedDataKey()}),
         symbols=symbols,
         inline_bytes=sum(o.DataLength() for o in operands),
+        input_dim_orders=[_dim_order(blob.Inputs(i)) for i in range(blob.InputsLength())],
+        output_dim_orders=[_dim_order(blob.Outputs(i)) for i in range(blob.OutputsLength())],
     )
+
+
+def _dim_order(argument) -> tuple[int, ...]:
+    return tuple(argument.DimOrder(i) for i in range(argument.DimOrderLength()))

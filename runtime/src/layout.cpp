@@ -12,6 +12,38 @@ std::vector<uint8_t> inverse_permutation(const std::vector<uint8_t>& perm) {
   return inverse;
 }
 
+std::vector<uint8_t> full_order(const std::vector<uint8_t>& order, size_t rank) {
+  if (!order.empty()) {
+    return order;
+  }
+  std::vector<uint8_t> identity(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    identity[d] = static_cast<uint8_t>(d);
+  }
+  return identity;
+}
+
+std::vector<uint8_t> order_change(const std::vector<uint8_t>& from,
+                                  const std::vector<uint8_t>& to) {
+  // Physical dim i of the result holds logical dim to[i], which sits at
+  // physical position inverse(from)[to[i]] of the source.
+  const std::vector<uint8_t> position = inverse_permutation(from);
+  std::vector<uint8_t> perm(to.size());
+  for (size_t i = 0; i < to.size(); ++i) {
+    perm[i] = position[to[i]];
+  }
+  return perm;
+}
+
+std::vector<int64_t> physical_dims(const std::vector<int64_t>& logical,
+                                   const std::vector<uint8_t>& order) {
+  std::vector<int64_t> dims(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    dims[i] = logical[order[i]];
+  }
+  return dims;
+}
+
 void permute_copy(const uint8_t* src, const std::vector<int64_t>& src_dims,
                   const std::vector<uint8_t>& perm, size_t element_size,
                   uint8_t* dst) {

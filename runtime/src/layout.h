@@ -19,4 +19,17 @@ void permute_copy(const uint8_t* src, const std::vector<int64_t>& src_dims,
 /// The inverse permutation of `perm`.
 std::vector<uint8_t> inverse_permutation(const std::vector<uint8_t>& perm);
 
+/// A tensor's physical dimension order (outermost first, as logical dims):
+/// `order`, or the identity of rank `rank` when `order` is empty.
+std::vector<uint8_t> full_order(const std::vector<uint8_t>& order, size_t rank);
+
+/// The `perm` for permute_copy that takes a tensor stored in physical order
+/// `from` to physical order `to` (both full orders of the same rank).
+std::vector<uint8_t> order_change(const std::vector<uint8_t>& from,
+                                  const std::vector<uint8_t>& to);
+
+/// The physical sizes of a tensor of logical sizes `logical` stored in `order`.
+std::vector<int64_t> physical_dims(const std::vector<int64_t>& logical,
+                                   const std::vector<uint8_t>& order);
+
 }  // namespace executorch_nnapi

@@ -127,6 +127,27 @@ std::string format_program_dims(const std::vector<uint32_t>& nnapi_dims,
   return format_dims(dims.data(), dims.size());
 }
 
+// The physical dimension order of an ExecuTorch tensor (channels-last
+// tensors have {0, 2, 3, 1}): the order its bytes are laid out in.
+std::vector<uint8_t> storage_order(const Tensor& t) {
+  const auto order = t.dim_order();
+  return std::vector<uint8_t>(order.begin(), order.end());
+}
+
+// Whether a tensor stored in order `stored` must be permuted to be read in
+// order `wanted`. A 0-d tensor is a [1] operand in NNAPI: one element, no
+// permutation whatever the orders say.
+bool needs_permute(const std::vector<uint8_t>& stored,
+                   const std::vector<uint8_t>& wanted) {
+  return stored.size() == wanted.size() && stored != wanted;
+}
+
+// Whether NNAPI produces output `arg` in another order than ExecuTorch's
+// tensor `t` is stored in (then it is written to staging and permuted).
+bool needs_output_permute(const ArgumentInfo& arg, const Tensor& t) {
+  return needs_permute(storage_order(t), full_order(arg.dim_order, t.dim()));
+}
+
 // Finds or builds the compiled model for the evaluated sizes `values`.
 Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
                       CompiledModel** out) {
@@ -345,13 +366,19 @@ class NnapiBackend final : public et::BackendInterface {
         return Error::InvalidProgram;
       }
       input_ptrs[a] = t.const_data_ptr();
-      if (!arg.dim_order.empty()) {
-        // NNAPI reads this input in another dimension order: permute a copy.
+      const std::vector<uint8_t> stored = storage_order(t);
+      const std::vector<uint8_t> wanted = full_order(arg.dim_order, stored.size());
+      if (needs_permute(stored, wanted)) {
+        // NNAPI reads this input in another dimension order than the tensor
+        // is stored in (e.g. NHWC from an NCHW tensor): permute a copy. A
+        // channels-last tensor read in NHWC is passed as it is.
         h->input_staging.resize(num_inputs);
         std::vector<uint8_t>& staging = h->input_staging[a];
         staging.resize(t.nbytes());
-        permute_copy(static_cast<const uint8_t*>(t.const_data_ptr()), dims[a],
-                     arg.dim_order, t.element_size(), staging.data());
+        permute_copy(static_cast<const uint8_t*>(t.const_data_ptr()),
+                     physical_dims(dims[a], stored),
+                     order_change(stored, wanted), t.element_size(),
+                     staging.data());
         input_ptrs[a] = staging.data();
       }
     }
@@ -412,7 +439,7 @@ class NnapiBackend final : public et::BackendInterface {
         return Error::InvalidProgram;
       }
       output_ptrs[o] = t.mutable_data_ptr();
-      if (!arg.dim_order.empty()) {
+      if (needs_output_permute(arg, t)) {
         h->output_staging.resize(num_outputs);
         h->output_staging[o].resize(t.nbytes());
         output_ptrs[o] = h->output_staging[o].data();
@@ -426,15 +453,19 @@ class NnapiBackend final : public et::BackendInterface {
     }
     for (size_t o = 0; o < num_outputs; ++o) {
       const ArgumentInfo& arg = blob.outputs()[o];
-      if (!arg.is_tensor || arg.dim_order.empty()) {
+      if (!arg.is_tensor) {
         continue;
       }
       Tensor& t = args[num_inputs + o]->toTensor();
+      if (!needs_output_permute(arg, t)) {
+        continue;
+      }
       const std::vector<uint32_t>& nnapi_dims = model->output_dims(o);
+      const std::vector<uint8_t> stored = storage_order(t);
       permute_copy(h->output_staging[o].data(),
                    std::vector<int64_t>(nnapi_dims.begin(), nnapi_dims.end()),
-                   inverse_permutation(arg.dim_order), t.element_size(),
-                   static_cast<uint8_t*>(t.mutable_data_ptr()));
+                   order_change(full_order(arg.dim_order, stored.size()), stored),
+                   t.element_size(), static_cast<uint8_t*>(t.mutable_data_ptr()));
     }
     return Error::Ok;
   }
