@@ -2,6 +2,7 @@
 
 import torch
 
+from ..operand_types import type_name
 from .common import F16, F32, QA8, QA8S, QS8, QS8PC, Ctx
 
 NAME, CODE, SINCE = "DEQUANTIZE", 6, 27
@@ -14,7 +15,7 @@ def validate(c: Ctx) -> None:
     t = c.tensor(0, TYPES, "input")
     out = c.out_type(0)
     if out not in (F32, F16):
-        c.fail(f"output 0 must be TENSOR_FLOAT32 or TENSOR_FLOAT16, got type {out}")
+        c.fail(f"output 0 must be TENSOR_FLOAT32 or TENSOR_FLOAT16, got {type_name(out)}")
     if out == F16:
         c.require_level(29, "a TENSOR_FLOAT16 output")
     r = c.max_rank(0)

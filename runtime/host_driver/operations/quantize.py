@@ -1,5 +1,6 @@
 """QUANTIZE (72): float to 8-bit codes, zp + round_half_away(x / scale) in float32 (reference §7.4)."""
 
+from ..operand_types import type_name
 from . import _qkernels as qk
 from .common import F16, F32, QA8, QA8S, Ctx
 
@@ -12,7 +13,7 @@ def validate(c: Ctx) -> None:
     c.tensor(0, {F32: 29, F16: 29}, "input")
     out = c.out_operand(0)
     if out.type not in (QA8, QA8S):
-        c.fail(f"output 0 must be TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED, got type {out.type}")
+        c.fail(f"output 0 must be TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED, got {type_name(out.type)}")
     if out.type == QA8S:
         c.require_level(30, "a TENSOR_QUANT8_ASYMM_SIGNED output")
     c.p.q_out = (out.scale, out.zero_point, qk.DTYPE_OF[out.type])
