@@ -10,7 +10,7 @@ from . import cmem
 from .errors import OP_FAILED, DriverError, bad_data, bad_state, feature_level_name
 from .operand_types import (
     ELEMENT_SIZE, MODEL, QUANTIZED, TENSOR_BOOL8, TENSOR_QUANT8_SYMM_PER_CHANNEL, TORCH_DTYPE, OperandType,
-    decode_scalar, is_tensor, validate_operand_type,
+    decode_scalar, is_tensor, type_name, validate_operand_type,
 )
 from .operations import OPERATION_NAMES, OPERATIONS
 from .operations.common import ADD, FINISH, Ctx, Deferred, OperandSource, Params
@@ -259,6 +259,12 @@ class Model:
             validate_operation(op, self.level, _AddSource(self))
         except Deferred:
             pass  # the rest is checked at Model_finish
+        if not self.operation_supported(op):
+            # Refused now rather than at compute: the driver has no integer kernel for it.
+            types = sorted({type_name(self.operands[i].type.type) for i in (*op.ins, *op.outs)
+                            if self.operands[i].type.type in QUANTIZED})
+            raise DriverError(OP_FAILED, f"{module.NAME} (operation #{index}) on {', '.join(types)} is not "
+                                         "implemented on the host driver")
         self.operations.append(op)
 
     def identify_inputs_and_outputs(self, ins: Sequence[int], outs: Sequence[int]) -> None:

@@ -16,6 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from ..operand_types import INT32, type_name
+from . import _qkernels as qk
 from .common import (
     F16, F32, I32T, QA8, QA8S, QS8PC, Ctx, activate_, check_pads, check_positive, f32, from_nchw,
     fuse_code, implicit_padding, layout_dims, layout_flag, layout_value, nhwc_dims, out_size, pad_nhwc,
@@ -45,13 +46,9 @@ def conv_types(c: Ctx, input_types: dict[int, int], channel_dim: int) -> None:
         c.fail(f"input 1 (filter) must be {type_name(t)} or TENSOR_QUANT8_SYMM_PER_CHANNEL, got {type_name(ft)}")
     if bt != I32T:
         c.fail(f"input 2 (bias) must be TENSOR_INT32 for a quantized input, got {type_name(bt)}")
-    inp, filt, bias = c.operand(0), c.operand(1), c.operand(2)
-    if bias.zero_point != 0:
-        c.fail(f"input 2 (bias) must have zeroPoint 0, got {bias.zero_point}")
+    qk.check_bias_quant(c)
     if ft != QS8PC:
-        prod = f32(inp.scale * filt.scale)
-        if abs(prod - bias.scale) > 1e-6 * min(prod, bias.scale):
-            c.fail(f"input 2 (bias) scale {bias.scale:g} must equal input scale * filter scale = {prod:g}")
+        prod = f32(c.operand(0).scale * c.operand(1).scale)
         if t == QA8 and c.level < 29 and not out.scale > prod:
             c.fail(f"output scale {out.scale:g} must be greater than input scale * filter scale "
                    f"({prod:g}) below feature level 29")
@@ -188,18 +185,35 @@ def check_bias(c: Ctx, n_out: int) -> None:
 
 def finish(c: Ctx, prepare_weight: Callable[[torch.Tensor], torch.Tensor], batches: int, out_h: int,
            out_w: int, depth_out: int) -> None:
-    """Prepare a constant weight and float bias once, and set the output's dims."""
+    """Prepare a constant weight and bias once, and set the output's dims.
+
+    Quantized: the weight becomes float64 (q_w - zp_w) for the integer accumulation and the
+    requantization parameters are derived (§7.6).
+    """
+    c.p.quant = c.type(0) in (QA8, QA8S)
+    if c.p.quant:
+        qk.requant_conv(c, depth_out)
+        prepare_weight = qk.offset_weight(prepare_weight, c.p.q_zp[1])
+    c.p.prepare = prepare_weight
     w = c.const_tensor(1)
     c.p.weight = None if w is None else prepare_weight(w)
-    c.p.bias = c.const_tensor(2) if c.type(0) in (F32, F16) else None
+    c.p.bias = c.const_tensor(2)
     c.set_out(0, layout_dims(batches, out_h, out_w, depth_out, c.p.nchw))
 
 
-def weight_and_bias(ins, p, prepare_weight: Callable[[torch.Tensor], torch.Tensor]):
+def weight_and_bias(ins, p):
     """The prepared weight and the bias, from validate when they were constants."""
-    w = p.weight if p.weight is not None else prepare_weight(ins[1])
+    w = p.weight if p.weight is not None else p.prepare(ins[1])
     b = p.bias if p.bias is not None else ins[2]
     return w, b
+
+
+def compute_conv(ins, p, groups: int = 1) -> torch.Tensor:
+    """The float or the quantized convolution of a validated CONV_2D/DEPTHWISE/GROUPED_CONV_2D."""
+    w, b = weight_and_bias(ins, p)
+    if p.quant:
+        return qk.qconv2d(ins[0], w, b, p, groups)
+    return conv2d(ins[0], w, b, p, groups)
 
 
 def conv2d(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor | None, p, groups: int = 1) -> torch.Tensor:

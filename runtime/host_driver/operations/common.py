@@ -314,11 +314,6 @@ def _compute_dtype(v: Any) -> Any:
     return v
 
 
-def not_implemented(what: str) -> NoReturn:
-    """Fail an execution for numerics the host driver does not have yet."""
-    raise DriverError(OP_FAILED, f"{what} is not implemented on the host driver yet")
-
-
 # -- fused activation ---------------------------------------------------------------------------
 FUSE_NONE, FUSE_RELU, FUSE_RELU1, FUSE_RELU6 = 0, 1, 2, 3
 

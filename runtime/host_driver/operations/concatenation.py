@@ -3,10 +3,11 @@
 import torch
 
 from ..operand_types import INT32, QUANTIZED
-from .common import FLOAT_QUANT, QA8, Ctx, not_implemented
+from . import _qkernels as qk
+from .common import FLOAT_QUANT, QA8, Ctx
 
 NAME, CODE, SINCE = "CONCATENATION", 2, 27
-QUANT_COMPUTE = True  # inputs quantized like the output are copied; requantization is not there yet
+QUANT_COMPUTE = True  # inputs quantized like the output are copied, the others requantized (§7.10)
 
 
 def validate(c: Ctx) -> None:
@@ -42,5 +43,5 @@ def validate(c: Ctx) -> None:
 
 def compute(ins, p):
     if p.requantize:
-        not_implemented("CONCATENATION of inputs quantized differently from the output")
+        return [qk.qconcat(ins[:-1], p.in_q[:-1], p.out_q[0], p.axis)]
     return [torch.cat(ins[:-1], p.axis)]

@@ -1,13 +1,13 @@
 """CONV_2D (3): 2-D convolution, NHWC input, OHWI filter, explicit or implicit padding."""
 
 from ._conv import (
-    CONV_TYPES, check_bias, check_per_channel, conv2d, conv_types, decode_scalars, filter_dims, finish, geometry,
-    input_dims, ohwi_to_oihw, padding_form, weight_and_bias,
+    CONV_TYPES, check_bias, check_per_channel, compute_conv, conv_types, decode_scalars, filter_dims, finish,
+    geometry, input_dims, ohwi_to_oihw, padding_form,
 )
 from .common import Ctx
 
 NAME, CODE, SINCE = "CONV_2D", 3, 27
-QUANT_COMPUTE = False
+QUANT_COMPUTE = True
 
 
 def validate(c: Ctx) -> None:
@@ -26,4 +26,4 @@ def validate(c: Ctx) -> None:
 
 
 def compute(ins, p):
-    return [conv2d(ins[0], *weight_and_bias(ins, p, ohwi_to_oihw), p)]
+    return [compute_conv(ins, p)]

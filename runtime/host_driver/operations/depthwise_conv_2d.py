@@ -1,13 +1,13 @@
 """DEPTHWISE_CONV_2D (4): per-channel convolution with a depth multiplier; filter [1, kh, kw, depth_out]."""
 
 from ._conv import (
-    CONV_TYPES, channels_last, check_bias, check_per_channel, conv2d, conv_types, decode_scalars, filter_dims,
-    finish, geometry, input_dims, padding_form, weight_and_bias,
+    CONV_TYPES, channels_last, check_bias, check_per_channel, compute_conv, conv_types, decode_scalars,
+    filter_dims, finish, geometry, input_dims, padding_form,
 )
 from .common import Ctx
 
 NAME, CODE, SINCE = "DEPTHWISE_CONV_2D", 4, 27
-QUANT_COMPUTE = False
+QUANT_COMPUTE = True
 
 
 def validate(c: Ctx) -> None:
@@ -34,4 +34,4 @@ def prepare_weight(w):
 
 
 def compute(ins, p):
-    return [conv2d(ins[0], *weight_and_bias(ins, p, prepare_weight), p, groups=p.groups)]
+    return [compute_conv(ins, p, groups=p.groups)]

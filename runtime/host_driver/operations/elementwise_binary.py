@@ -10,6 +10,7 @@ from typing import Callable, Optional
 import torch
 
 from ..operand_types import INT32
+from . import _qkernels as qk
 from .common import (
     F16, F32, FLOAT_INT_QUANT_29, FLOAT_ONLY_29, FLOAT_QUANT_29, I32T, QA8, QA8S, Ctx, OperationDef, activate_,
     broadcast_dims, fuse_code,
@@ -39,26 +40,29 @@ def validate_binary(c: Ctx, types: dict[int, int], *, fused: bool, max_rank: int
 
 
 def _binary(name: str, code: int, since: int, types: dict[int, int], fn: Callable, *, fused: bool = False,
-            max_rank: int | None = None, check: Optional[Callable[[Ctx], None]] = None) -> OperationDef:
-    """An operation computing fn(a, b), then the fused activation if it has one."""
+            max_rank: int | None = None, check: Optional[Callable[[Ctx], None]] = None,
+            quant: Optional[tuple[Callable[[Ctx], None], Callable]] = None) -> OperationDef:
+    """An operation computing fn(a, b), then the fused activation if it has one.
+
+    `quant`: (derive the integer parameters in validate, integer kernel) for 8-bit inputs.
+    """
 
     def validate(c: Ctx) -> None:
+        c.p.quant = quant is not None and c.type(0) in (QA8, QA8S) and c.type(1) == c.type(0)
+        if c.p.quant:
+            quant[0](c)  # needs only the scales: refused at addOperation already
         validate_binary(c, types, fused=fused, max_rank=max_rank)
         if check is not None:
             check(c)
+        if c.p.quant:
+            qk.binary_clamp_range(c)
 
     def compute(ins, p):
+        if p.quant:
+            return [quant[1](ins[0], ins[1], p)]
         return [activate_(fn(ins[0], ins[1]), p.act)]
 
-    return OperationDef(name, code, since, validate, compute)
-
-
-def _mul_output_scale(c: Ctx) -> None:
-    # AOSP rejects QA8 MUL unless output_scale > input1_scale * input2_scale.
-    if c.type(0) == QA8:
-        s1, s2, so = c.operand(0).scale, c.operand(1).scale, c.out_operand(0).scale
-        if not so > s1 * s2:
-            c.fail(f"output scale {so:g} must be greater than input scales' product {s1 * s2:g}")
+    return OperationDef(name, code, since, validate, compute, QUANT_COMPUTE=quant is not None)
 
 
 def _div(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -76,10 +80,13 @@ def _prelu(x: torch.Tensor, alpha: torch.Tensor) -> torch.Tensor:
 
 
 OPERATIONS: tuple[OperationDef, ...] = (
-    _binary("ADD", 0, 27, {F32: 27, QA8: 27, F16: 29, QA8S: 30, I32T: 30}, torch.add, fused=True, max_rank=4),
-    _binary("SUB", 36, 28, {F32: 28, F16: 29, QA8: 29, QA8S: 30, I32T: 30}, torch.sub, fused=True, max_rank=4),
+    _binary("ADD", 0, 27, {F32: 27, QA8: 27, F16: 29, QA8S: 30, I32T: 30}, torch.add, fused=True, max_rank=4,
+            quant=(lambda c: qk.requant_add(c, negate_second=False), qk.qadd)),
+    _binary("SUB", 36, 28, {F32: 28, F16: 29, QA8: 29, QA8S: 30, I32T: 30}, torch.sub, fused=True, max_rank=4,
+            quant=(lambda c: qk.requant_add(c, negate_second=True), qk.qadd)),
+    # MUL's quantized output scale must exceed the product of the input scales (multiplier < 1).
     _binary("MUL", 18, 27, {F32: 27, QA8: 27, F16: 29, QA8S: 30, I32T: 30}, torch.mul, fused=True, max_rank=4,
-            check=_mul_output_scale),
+            quant=(qk.requant_mul, qk.qmul)),
     _binary("DIV", 30, 28, {F32: 28, F16: 29, I32T: 30}, _div, fused=True, max_rank=4),
     _binary("MAXIMUM", 65, 29, FLOAT_INT_QUANT_29, torch.maximum),
     _binary("MINIMUM", 66, 29, FLOAT_INT_QUANT_29, torch.minimum),

@@ -11,6 +11,7 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
+from . import _qkernels as qk
 from .common import B8T, F16, F32, FLOAT_QUANT, I32T, QA8, QA8S, Ctx, OperationDef
 
 _FLOAT_29 = {F32: 29, F16: 29}
@@ -89,14 +90,29 @@ def compute_clamp(ins, p):
     return [x.clamp(*p.qrange)]
 
 
+# Operations with 8-bit integer kernels: (derive the parameters in validate, kernel).
+_QUANT = {
+    "LOGISTIC": (qk.requant_sigmoid_like, qk.qlogistic),
+    "TANH": (qk.requant_sigmoid_like, qk.qtanh),
+    "HARD_SWISH": (qk.requant_hard_swish, qk.qhard_swish),
+}
+
+
 def _unary(name: str, code: int, since: int, types: dict[int, int], fn: Callable, options: dict) -> OperationDef:
+    quant = _QUANT.get(name)
+
     def validate(c: Ctx) -> None:
+        c.p.quant = quant is not None and c.type(0) in (QA8, QA8S)
         validate_unary(c, types, **options)
+        if c.p.quant:
+            quant[0](c)
 
     def compute(ins, p):
+        if p.quant:
+            return [quant[1](ins[0], p)]
         return [fn(ins[0])]
 
-    return OperationDef(name, code, since, validate, compute)
+    return OperationDef(name, code, since, validate, compute, QUANT_COMPUTE=quant is not None)
 
 
 def _clamp(name: str, code: int, lo: float | None, hi: float | None) -> OperationDef:

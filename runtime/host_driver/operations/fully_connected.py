@@ -2,13 +2,15 @@
 
 import math
 
+import torch
 import torch.nn.functional as F
 
 from ..operand_types import INT32, type_name
-from .common import F16, F32, FLOAT_QUANT, I32T, QA8, Ctx, activate_, f32, fuse_code
+from . import _qkernels as qk
+from .common import F16, F32, FLOAT_QUANT, I32T, QA8, QA8S, Ctx, activate_, f32, fuse_code
 
 NAME, CODE, SINCE = "FULLY_CONNECTED", 9, 27
-QUANT_COMPUTE = False
+QUANT_COMPUTE = True
 
 
 def validate(c: Ctx) -> None:
@@ -21,11 +23,9 @@ def validate(c: Ctx) -> None:
     c.scalar(3, INT32, "fused activation")
     c.out_like(0, 0, same_q=False)
     if t not in (F32, F16):
-        inp, w, b, out = c.operand(0), c.operand(1), c.operand(2), c.out_operand(0)
+        inp, w, out = c.operand(0), c.operand(1), c.out_operand(0)
         prod = f32(inp.scale * w.scale)
-        if b.zero_point != 0 or abs(prod - b.scale) > 1e-6 * min(prod, b.scale):
-            c.fail(f"input 2 (bias) must have zeroPoint 0 and scale input*weights = {prod:g}, "
-                   f"got {b.scale:g}, {b.zero_point}")
+        qk.check_bias_quant(c)
         if t == QA8 and c.level < 29 and not out.scale > prod:
             c.fail(f"output scale {out.scale:g} must be greater than input scale * weights scale "
                    f"({prod:g}) below feature level 29")
@@ -44,13 +44,26 @@ def validate(c: Ctx) -> None:
     if numel % in_size:
         c.fail(f"input 0 has {numel} elements, which is not a multiple of input_size {in_size}")
     c.p.batch_shape = (numel // in_size, in_size)
+    c.p.quant = t in (QA8, QA8S)
+    if c.p.quant:
+        # NNAPI's FC is the convolution's arithmetic (§7.6, §7.17): requantization per output unit.
+        qk.requant_conv(c, units)
     w = c.const_tensor(1)
-    c.p.weight = None if w is None else w.contiguous()
-    c.p.bias = c.const_tensor(2) if t in (F32, F16) else None
+    c.p.weight = None if w is None else _prepare(w, c.p)
+    c.p.bias = c.const_tensor(2)
     c.set_out(0, (numel // in_size, units))
 
 
+def _prepare(w, p):
+    """Float weights as they are; quantized ones as float64 (q_w - zp_w) for exact accumulation."""
+    return w.to(torch.float64) - p.q_zp[1] if p.quant else w.contiguous()
+
+
 def compute(ins, p):
-    w = p.weight if p.weight is not None else ins[1]
+    w = p.weight if p.weight is not None else _prepare(ins[1], p)
     b = p.bias if p.bias is not None else ins[2]
+    if p.quant:
+        x = ins[0].reshape(p.batch_shape).to(torch.float64) - p.q_zp[0]
+        acc = F.linear(x, w).round().to(torch.int64) + b.to(torch.int64)
+        return [qk.requantize_acc(acc, p, 1)]
     return [activate_(F.linear(ins[0].reshape(p.batch_shape), w, b), p.act)]

@@ -1,13 +1,13 @@
 """GROUPED_CONV_2D (55): grouped convolution; filter [depth_out, kh, kw, depth_group]."""
 
 from ._conv import (
-    CONV_TYPES_29, check_bias, check_per_channel, conv2d, conv_types, decode_scalars, filter_dims, finish,
-    geometry, input_dims, ohwi_to_oihw, padding_form, weight_and_bias,
+    CONV_TYPES_29, check_bias, check_per_channel, compute_conv, conv_types, decode_scalars, filter_dims,
+    finish, geometry, input_dims, ohwi_to_oihw, padding_form,
 )
 from .common import Ctx
 
 NAME, CODE, SINCE = "GROUPED_CONV_2D", 55, 29
-QUANT_COMPUTE = False
+QUANT_COMPUTE = True
 
 
 def validate(c: Ctx) -> None:
@@ -29,4 +29,4 @@ def validate(c: Ctx) -> None:
 
 
 def compute(ins, p):
-    return [conv2d(ins[0], *weight_and_bias(ins, p, ohwi_to_oihw), p, groups=p.groups)]
+    return [compute_conv(ins, p, groups=p.groups)]

@@ -10,6 +10,7 @@ from typing import Callable
 import torch
 
 from ..operand_types import BOOL, INT32
+from . import _qkernels as qk
 from .common import B8T, F16, F32, FLOAT_ONLY_29, FLOAT_QUANT_29, I32T, QA8, QA8S, Ctx, OperationDef
 
 
@@ -52,6 +53,12 @@ def _reduce(name: str, code: int, since: int, types: dict[int, int], fn: Callabl
     return OperationDef(name, code, since, validate, compute, QUANT_COMPUTE=quant)
 
 
+def _mean(x: torch.Tensor, axes: tuple[int, ...], keep: bool) -> torch.Tensor:
+    if x.is_floating_point():
+        return torch.mean(x, axes, keep)
+    return qk.qmean(x, axes)  # keep_dims only changes the shape, which the caller sets
+
+
 def _prod(x: torch.Tensor, axes: tuple[int, ...], keep: bool) -> torch.Tensor:
     # torch.prod reduces one dim at a time; go from the last so indices stay valid.
     for a in reversed(axes):
@@ -61,7 +68,9 @@ def _prod(x: torch.Tensor, axes: tuple[int, ...], keep: bool) -> torch.Tensor:
 
 OPERATIONS: tuple[OperationDef, ...] = (
     # MEAN's keep_dims is an INT32 (> 0 keeps).
-    _reduce("MEAN", 31, 28, {F32: 28, QA8: 28, F16: 29, QA8S: 30}, torch.mean, keep_type=INT32, axes_since=28),
+    # Quantized MEAN averages the stored codes (output quantized like the input, §7.11).
+    _reduce("MEAN", 31, 28, {F32: 28, QA8: 28, F16: 29, QA8S: 30}, _mean, keep_type=INT32, axes_since=28,
+            quant=True),
     # Same scale/zeroPoint in and out: the max/min of the codes is exact.
     _reduce("REDUCE_MAX", 77, 29, FLOAT_QUANT_29, torch.amax, quant=True),
     _reduce("REDUCE_MIN", 78, 29, FLOAT_QUANT_29, torch.amin, quant=True),

@@ -3,10 +3,11 @@
 import torch
 
 from ..operand_types import INT32
+from . import _qkernels as qk
 from .common import FLOAT_QUANT, QA8, QA8S, Ctx
 
 NAME, CODE, SINCE = "SOFTMAX", 25, 27
-QUANT_COMPUTE = False
+QUANT_COMPUTE = True
 
 
 def validate(c: Ctx) -> None:
@@ -26,10 +27,15 @@ def validate(c: Ctx) -> None:
         c.fail(f"input 1 (beta) must be > 0, got {beta}")
     c.p.beta = beta
     c.p.axis = c.axis(c.value(2, "axis"), r) if c.n_in == 3 else r - 1
+    c.p.quant = c.type(0) in (QA8, QA8S)
+    if c.p.quant:
+        qk.requant_softmax(c, beta)
     c.set_out(0, c.dims(0))
 
 
 def compute(ins, p):
+    if p.quant:
+        return [qk.qsoftmax(ins[0], p, p.axis)]
     x = ins[0]
     if p.beta != 1.0:
         x = x * p.beta

@@ -1,7 +1,9 @@
 """TRANSPOSE_CONV_2D (91): transposed convolution; filter [depth_out, kh, kw, depth_in]."""
 
+import torch
 import torch.nn.functional as F
 
+from . import _qkernels as qk
 from ._conv import (
     CONV_TYPES_29, check_bias, check_per_channel, conv_types, decode_scalars, filter_dims, finish, input_dims,
     padding_form, strides, weight_and_bias,
@@ -9,7 +11,7 @@ from ._conv import (
 from .common import I32T, PADDING_SAME, Ctx, activate_, from_nchw, nhwc_dims, padding_code, to_nchw
 
 NAME, CODE, SINCE = "TRANSPOSE_CONV_2D", 91, 29
-QUANT_COMPUTE = False
+QUANT_COMPUTE = True
 
 
 def validate(c: Ctx) -> None:
@@ -63,11 +65,16 @@ def prepare_weight(w):
 
 
 def compute(ins, p):
-    w, b = weight_and_bias(ins, p, prepare_weight)
-    y = F.conv_transpose2d(to_nchw(ins[0], p.nchw), w, None, p.stride)
+    w, b = weight_and_bias(ins, p)
+    x = ins[0].to(torch.float64) - p.q_zp[0] if p.quant else ins[0]
+    y = F.conv_transpose2d(to_nchw(x, p.nchw), w, None, p.stride)
     left, right, top, bottom = p.pads
     # Full output is (in-1)*s + k; NNAPI crops head/tail (a negative tail extends it with zeros).
     y = F.pad(y, (-left, -right, -top, -bottom))
+    if p.quant:
+        # Integer accumulation (exact in float64), then the convolution's requantization (§7.6).
+        acc = y.round().to(torch.int64) + b.to(torch.int64).view(1, -1, 1, 1)
+        return [from_nchw(qk.requantize_acc(acc, p, 1), p.nchw)]
     if b is not None:
         y = y + b.view(1, -1, 1, 1)
     return [from_nchw(activate_(y, p.act), p.nchw)]
