@@ -12,6 +12,18 @@ VENV="${EXECUTORCH_NNAPI_VENV:-$HOME/.cache/executorch-nnapi/venv}"
 PYTHON="${PYTHON:-python3.11}"
 command -v "$PYTHON" >/dev/null || PYTHON=python3
 
+# Debian's aarch64 cross compiler and Android's log header, for the Android compile check
+# (tests/test_cross_compile.py, scripts/cross_compile_check.sh); best effort: without
+# root or apt the check is skipped with that reason.
+install_cross_compiler() {
+  command -v aarch64-linux-gnu-g++ >/dev/null && [[ -f /usr/include/android/android/log.h ]] && return 0
+  if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null; then
+    echo "== installing g++-aarch64-linux-gnu and android-liblog-dev (apt)"
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++-aarch64-linux-gnu \
+        android-liblog-dev; } >/dev/null || echo "== apt install failed: the aarch64 compile check will be skipped"
+  fi
+}
+
 setup() {
   local stamp="$VENV/.requirements.sha256"
   local want
@@ -23,6 +35,7 @@ setup() {
     "$VENV/bin/python" -m pip install -q -r "$ROOT/requirements-dev.txt"
     echo "$want" > "$stamp"
   fi
+  install_cross_compiler
   echo "== building and installing executorch-nnapi"
   "$VENV/bin/python" -m pip install -q --no-build-isolation --no-deps "$ROOT"
 }
