@@ -192,8 +192,11 @@ class NnapiBackend final : public et::BackendInterface {
       last_logged.clear();
       return true;
     }
+    const std::string message = "NnapiBackend: NNAPI is not available: " + error;
+    // Every answer records why (Python's last_error() reads it); the log says it once.
+    record_last_error(message);
     if (error != last_logged) {
-      NNAPI_LOG_ERROR("NNAPI is not available: %s", error.c_str());
+      ET_LOG(Error, "%s", message.c_str());
       last_logged = error;
     }
     return false;
