@@ -129,26 +129,26 @@ def _input_rescale(q: int, s_in: float, zp: int) -> tuple[int, int, int]:
     return centered, srdhm(i32(centered << ls), m), radius
 
 
-def logistic(q: int, s_in: float, zp: int, signed: bool) -> int:
+def _saturating_curve(q: int, s_in: float, zp: int, signed: bool, curve, shift: int, offset: int) -> int:
+    """LOGISTIC / TANH: saturate outside the input radius, else the fixed-point ``curve``
+    rounded down by ``shift`` bits, moved by ``offset`` and clamped to the output type."""
     lo, hi = (-128, 127) if signed else (0, 255)
     c, x, radius = _input_rescale(q, s_in, zp)
     if c <= -radius:
         return lo
     if c >= radius:
         return hi
-    y = rdbp(gemmlowp_logistic(x), 23)
-    return min(127, max(-128, y - 128)) if signed else min(y, 255)
+    return min(hi, max(lo, rdbp(curve(x), shift) + offset))
+
+
+def logistic(q: int, s_in: float, zp: int, signed: bool) -> int:
+    # Output scale 1/256: zero point 0 (uint8) or -128 (int8).
+    return _saturating_curve(q, s_in, zp, signed, gemmlowp_logistic, 23, -128 if signed else 0)
 
 
 def tanh(q: int, s_in: float, zp: int, signed: bool) -> int:
-    lo, hi = (-128, 127) if signed else (0, 255)
-    c, x, radius = _input_rescale(q, s_in, zp)
-    if c <= -radius:
-        return lo
-    if c >= radius:
-        return hi
-    y = rdbp(gemmlowp_tanh(x), 24)
-    return min(127, max(-128, y)) if signed else min(y + 128, 255)
+    # Output scale 1/128: zero point 128 (uint8) or 0 (int8).
+    return _saturating_curve(q, s_in, zp, signed, gemmlowp_tanh, 24, 0 if signed else 128)
 
 
 def softmax_row(row: list[int], s_in: float, beta: float, signed: bool) -> list[int]:
