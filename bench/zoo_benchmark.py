@@ -32,6 +32,7 @@ from executorch_nnapi.partitioners import NnapiPartitioner
 DEFAULT_MODELS = [
     "mobilenet_v2", "mobilenet_v3_small", "mobilenet_v3_large", "mnasnet0_5", "shufflenet_v2_x0_5",
     "squeezenet1_0", "resnet18", "regnet_y_400mf", "efficientnet_b0", "googlenet", "densenet121",
+    "vit_b_16", "swin_t", "convnext_tiny",
 ]
 SMALL_CONFIG = {"vit_b_16": dict(image_size=64)}
 

@@ -8,13 +8,21 @@ the default decomposition table. In a CNN those are a few composites
 node by node costs milliseconds and lets that pass, about half of ``to_edge``'s
 time, be skipped. The result is the same core ATen graph, so a node NNAPI
 refuses still has a portable CPU kernel and builders see one form only.
+
+Transformers hold more composites (``scaled_dot_product_attention``,
+``matmul``, ``roll``, ``pad``, ``softmax.int``, ``masked_fill``, ...).
+``decompose_remaining`` rewrites every other node of the default table by
+tracing that op's own decomposition on the node's fake values and splicing the
+traced nodes in: the very graph the whole-program pass would produce, at the
+cost of a few milliseconds per composite node instead of re-tracing the program.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import operator
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 import torch
 import torch.utils._pytree as pytree
@@ -22,9 +30,12 @@ from torch._guards import detect_fake_mode
 from torch.export import ExportedProgram
 from torch.export.graph_signature import TensorArgument
 from torch.fx import Graph, Node
+from torch.fx.experimental.proxy_tensor import make_fx
+from torch.fx.experimental.symbolic_shapes import free_symbols
 from torch.fx.operator_schemas import normalize_function
 
 aten = torch.ops.aten
+logger = logging.getLogger(__name__)
 
 
 def _bound_args(node: Node) -> dict[str, Any]:
@@ -121,11 +132,71 @@ COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
 def decompose_composites(program: ExportedProgram) -> int:
     """Rewrites, in place, every node of a ``COMPOSITE_OPS`` op in an ATen-dialect
     functional program; returns how many were rewritten."""
+    return _rewrite_nodes(program, lambda node: COMPOSITE_OPS.get(node.target))
+
+
+def decompose_remaining(program: ExportedProgram, table: dict[Any, Callable], keep: Collection[Any] = ()) -> int:
+    """Rewrites, in place, every node of an op in the decomposition ``table`` (but
+    not in ``keep``) by its traced decomposition; returns how many were rewritten.
+
+    A node with a symbolic size or a non-tensor result is left to to_edge's own pass
+    (tracing one node alone cannot carry the program's size symbols).
+    """
+    def rewrite_for(node: Node) -> Callable[[Graph, Node], Node | None] | None:
+        if node.target in keep or node.target not in table:
+            return None
+        return lambda graph, n: _traced_decomposition(graph, n, table)
+
+    return _rewrite_nodes(program, rewrite_for)
+
+
+def _is_static_tensor(value: Any) -> bool:
+    return isinstance(value, torch.Tensor) and not free_symbols(value)
+
+
+def _traced_decomposition(graph: Graph, node: Node, table: dict[Any, Callable]) -> Node | None:
+    """Traces ``table[node.target]`` on the node's fake inputs and splices the result before ``node``."""
+    flat, spec = pytree.tree_flatten((node.args, node.kwargs))
+    positions = [i for i, a in enumerate(flat) if isinstance(a, Node)]
+    fakes = [flat[i].meta.get("val") for i in positions]
+    if not all(_is_static_tensor(v) for v in (*fakes, node.meta.get("val"))):
+        return None
+    decomposition = table[node.target]
+
+    def run(*tensors: torch.Tensor) -> Any:
+        leaves = list(flat)
+        for i, tensor in zip(positions, tensors):
+            leaves[i] = tensor
+        args, kwargs = pytree.tree_unflatten(leaves, spec)
+        return decomposition(*args, **kwargs)
+
+    try:
+        with detect_fake_mode(fakes):
+            traced = make_fx(run, decomposition_table=table)(*fakes)
+    except Exception as error:  # noqa: BLE001 - any failure leaves the node to to_edge's pass
+        logger.debug("decomposition of %s not traced (%s); to_edge decomposes it", node.name, error)
+        return None
+    result = traced.graph.output_node().args[0]
+    if not isinstance(result, Node):
+        return None  # several results: left to to_edge's pass
+    placeholders = [n for n in traced.graph.nodes if n.op == "placeholder"]
+    env: dict[Node, Any] = {ph: flat[i] for ph, i in zip(placeholders, positions)}
+    for inner in traced.graph.nodes:
+        if inner.op == "call_function":
+            copy = graph.node_copy(inner, lambda a: env[a])
+            copy.meta.update({k: v for k, v in node.meta.items() if k != "val"})
+            copy.meta["val"] = inner.meta["val"]
+            env[inner] = copy
+    return env[result]
+
+
+def _rewrite_nodes(program: ExportedProgram, rewrite_for: Callable[[Node], Callable | None]) -> int:
+    """Replaces each call node for which ``rewrite_for`` gives a rewrite that returns a node."""
     graph_module = program.graph_module
     graph = graph_module.graph
     renamed: dict[str, str] = {}
     for node in list(graph.nodes):
-        rewrite = COMPOSITE_OPS.get(node.target) if node.op == "call_function" else None
+        rewrite = rewrite_for(node) if node.op == "call_function" else None
         if rewrite is None:
             continue
         with graph.inserting_before(node):

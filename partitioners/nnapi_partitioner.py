@@ -15,12 +15,14 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from executorch.exir.backend.backend_details import BackendDetails  # noqa: F401  (import order)
 from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
 from executorch.exir.backend.utils import tag_constant_data
+# The table to_edge_transform_and_lower decomposes with (private: the same one, not a copy).
+from executorch.exir.tracer import _default_decomposition_table
 
 from executorch_nnapi.lowering import constant_folding
 from executorch_nnapi.lowering.builders import CheckContext, Refused, get_builder, get_unit_builder
 from executorch_nnapi.lowering.builders.node_builder import level_refusal
 from executorch_nnapi.lowering.compile_specs import NnapiCompileOptions, symbol_ranges, symbol_ranges_spec
-from executorch_nnapi.lowering.composite_ops import decompose_composites
+from executorch_nnapi.lowering.composite_ops import decompose_composites, decompose_remaining
 from executorch_nnapi.lowering.layout_analysis import nhwc_values
 from executorch_nnapi.lowering.nnapi_backend import NnapiBackend
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
@@ -199,7 +201,12 @@ class NnapiPartitioner(Partitioner):
             if node.op == "call_function" and aten_op(node) in candidates:
                 if node in support.foldable or support.refusal(node) is not None:
                     refused.add(aten_op(node))
-        return sorted(candidates - refused, key=str), None
+        kept = candidates - refused
+        # The composites no hand-written rewrite covers (attention, matmul, roll,
+        # ...) become the nodes to_edge's pass would produce, node by node, so
+        # that pass has nothing left to do for transformers either.
+        decompose_remaining(ep, _default_decomposition_table(), keep=kept)
+        return sorted(kept, key=str), None
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
         support = NnapiOperatorSupport(exported_program, self.feature_level)

@@ -75,7 +75,8 @@ def test_shape_composites_rewritten_delegated_and_match_eager():
     check_delegated_and_matches(model, (x,))
 
 
-def test_lowering_decomposes_the_program_once(monkeypatch):
+def count_decompositions(monkeypatch) -> list:
+    """Records the table of every ExportedProgram.run_decompositions call from now on."""
     calls = []
     original = ExportedProgram.run_decompositions
 
@@ -84,6 +85,11 @@ def test_lowering_decomposes_the_program_once(monkeypatch):
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(ExportedProgram, "run_decompositions", counting)
+    return calls
+
+
+def test_lowering_decomposes_the_program_once(monkeypatch):
+    calls = count_decompositions(monkeypatch)
     to_edge_transform_and_lower(export(SmallCnn().eval(), (torch.randn(1, 3, 32, 32),)),
                                 partitioner=[NnapiPartitioner()])
     # Only the functionalization pass ({}); the table-driven pass found nothing to do.
@@ -116,3 +122,41 @@ def test_refused_composite_runs_on_the_cpu():
     assert "dilat" in reasons["aten.max_pool2d_with_indices.default"]
     (got,) = run_pte(lowered.pte, (x,))
     assert relative_max_error(got, model(x)) < 1e-6
+
+
+class AttentionBlock(torch.nn.Module):
+    """The composites transformers add: scaled_dot_product_attention, matmul, roll, pad, softmax.int."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.qkv = torch.nn.Linear(16, 48)
+
+    def forward(self, x):  # x: [1, 4, 6, 16] (batch, heads, tokens, features)
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        attended = F.scaled_dot_product_attention(q, k, v)
+        scores = torch.softmax(q @ k.transpose(-2, -1) * 0.25, dim=-1)
+        shifted = torch.roll(attended, shifts=(2,), dims=(2,))
+        return F.pad(shifted + scores @ v, (0, 0, 1, 1))
+
+
+def test_transformer_composites_rewritten_delegated_and_lowered_with_one_decomposition(monkeypatch):
+    from executorch.exir.tracer import _default_decomposition_table
+
+    from executorch_nnapi.lowering.composite_ops import decompose_remaining
+
+    torch.manual_seed(0)
+    x = torch.randn(1, 4, 6, 16)
+    ep = export(AttentionBlock().eval(), (x,)).run_decompositions({})
+    decompose_composites(ep)
+    table = _default_decomposition_table()
+    linear = torch.ops.aten.linear.default
+    composites = {str(n.target) for n in ep.graph.nodes if n.target in table and n.target is not linear}
+    assert {"aten.scaled_dot_product_attention.default", "aten.matmul.default", "aten.roll.default"} <= composites
+    assert decompose_remaining(ep, table, keep={linear}) >= 5
+    assert not any(n.target in table and n.target is not linear for n in ep.graph.nodes)
+
+    calls = count_decompositions(monkeypatch)
+    lowered = check_delegated_and_matches(AttentionBlock(), (x,), expect_operations=("FULLY_CONNECTED", "SOFTMAX"))
+    assert lowered.num_delegates == 1
+    # Only the functionalization pass ({}): the table-driven pass found nothing to do.
+    assert len(calls) == 1 and not calls[0]

@@ -133,6 +133,8 @@ ALONE = [
     ("hardswish_hardsigmoid", ConvThen(lambda t: (F.hardswish(t), F.hardsigmoid(t))), conv_inputs(4.0),
      ["HARD_SWISH", "ADD", "MUL"], 0),
     ("gelu_tanh", ConvThen(lambda t: F.gelu(t, approximate="tanh")), conv_inputs(3.0), ["TANH", "MUL", "ADD"], 0),
+    # Exact gelu: erfc composed from ABS / MINIMUM / EXP / DIV (lowering/builders/gelu.py).
+    ("gelu_exact", ConvThen(F.gelu), conv_inputs(3.0), ["ABS", "MINIMUM", "EXP", "DIV", "RELU"], 0),
     ("elu", ConvThen(lambda t: (F.elu(t), F.elu(t, 0.3))), conv_inputs(2.0), ["ELU"], 0),
     ("prelu_leaky_relu", PreluModule(), (*conv_inputs(), randn(2, 7, 5)), ["PRELU"], 0),
     ("abs_neg_exp_sqrt_rsqrt",
@@ -253,7 +255,8 @@ def test_refusals_with_specific_reasons():
     inputs = (randn(4, 7), randn(1, 2, 3, 2, 2), randn(7))
     lowered = lower(module, inputs, feature_level=30)
     reasons = lowered.reasons
-    assert reasons["aten.gelu.default"] == ["gelu with approximate='none' (NNAPI has no erf)"]
+    # Exact gelu is delegated since API 29 (erf composed from EXP etc.; tests/test_gelu_erf.py).
+    assert "aten.gelu.default" not in lowered.cpu_ops
     assert "NNAPI's ELU has alpha only" in reasons["aten.elu.default"][0]
     assert "rank 5" in reasons["aten._softmax.default"][0]
     assert "aten.prelu.default" not in lowered.cpu_ops

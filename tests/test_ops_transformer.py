@@ -413,3 +413,23 @@ def test_view_chain_plans_match_eager():
         assert torch.equal(_simulate(plan, base), value), (base_shape, plan)
         checked += 1
     assert checked > 200
+
+
+def test_large_attention_bmm_is_one_fully_connected_per_head():
+    # ViT-B's attention at 224x224: 12 heads, 197 tokens of 64. B*M*K*N = 29.8M elements is too
+    # large for the MUL + REDUCE_SUM intermediate, so each head is FULLY_CONNECTED(a_i, b_iᵀ, 0).
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(12, 197, 64, generator=g) for _ in range(3))
+    module = Lambda(lambda q, k, v: torch.softmax(q @ k.transpose(1, 2) * 0.125, -1) @ v)
+    lowered = check_delegated_and_matches(module, (q, k, v), expect_operations=["FULLY_CONNECTED", "SPLIT"])
+    assert lowered.num_delegates == 1
+    assert lowered.nnapi_operations.count("FULLY_CONNECTED") == 24
+    assert "REDUCE_SUM" not in lowered.nnapi_operations
+
+
+def test_large_bmm_with_dynamic_batch_is_refused_with_its_reason():
+    batch = torch.export.Dim("batch", min=1, max=64)
+    a, b = torch.randn(12, 197, 64), torch.randn(12, 64, 197)
+    lowered = lower(Lambda(torch.bmm), (a, b), dynamic_shapes=(({0: batch}, {0: batch}),))
+    (reason,) = lowered.reasons["aten.bmm.default"]
+    assert "dynamic batch or N" in reason and "before feature level 6" in reason

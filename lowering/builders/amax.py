@@ -1,4 +1,4 @@
-"""aten.amax -> REDUCE_MAX (API 29) over the physical axes of the input's dim order."""
+"""aten.amax / amin -> REDUCE_MAX / REDUCE_MIN (API 29) over the physical axes of the input's dim order."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
+from ..node_utils import aten_op
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .mean import emit_reduction, keepdim
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
@@ -19,6 +20,7 @@ aten = torch.ops.aten
 class AmaxBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.amax.default, FeatureLevel.ANDROID_10, "REDUCE_MAX", "float32, rank <= 4"),
+        OpSupport(aten.amin.default, FeatureLevel.ANDROID_10, "REDUCE_MIN", "float32, rank <= 4"),
     )
     layout = LayoutClass.REDUCTION
 
@@ -27,4 +29,5 @@ class AmaxBuilder(NodeBuilder):
         check_rank(node.args[0], MAX_RANK, what="input")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
-        emit_reduction(lc, node, OperationCode.REDUCE_MAX, lc.graph.emit_bool(keepdim(node)))
+        code = OperationCode.REDUCE_MIN if aten_op(node) is aten.amin.default else OperationCode.REDUCE_MAX
+        emit_reduction(lc, node, code, lc.graph.emit_bool(keepdim(node)))

@@ -1,5 +1,12 @@
-"""aten.bmm -> BATCH_MATMUL (feature level 6), or before it MUL of a[B,M,K,1] and
-b[B,1,K,N] (broadcast to [B,M,K,N]) + REDUCE_SUM over K (API 29)."""
+"""aten.bmm -> BATCH_MATMUL (feature level 6); before it MUL of a[B,M,K,1] and
+b[B,1,K,N] (broadcast to [B,M,K,N]) + REDUCE_SUM over K (API 29) when that
+intermediate is small, else one FULLY_CONNECTED per batch item (API 29).
+
+FULLY_CONNECTED computes ``input @ weightsᵀ`` and NNAPI does not require its
+weights to be constant, so ``a_i @ b_i`` is FULLY_CONNECTED(a_i, b_iᵀ, 0): SPLIT
+a and bᵀ along the batch, one FULLY_CONNECTED each, CONCATENATION. bᵀ is ``b``
+read in dim order (0, 2, 1), which is free when ``b`` is itself a transposed
+value (attention's ``q @ kᵀ``). It needs a static batch and N (the bias)."""
 
 from __future__ import annotations
 
@@ -43,8 +50,8 @@ def upper_bound(expr: Dim, ctx: CheckContext) -> int | None:
 @register_builder
 class BmmBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.bmm.default, FeatureLevel.ANDROID_10, "MUL + REDUCE_SUM (BATCH_MATMUL from feature level 6)",
-                  "float32, B*M*K*N <= 2^24 before feature level 6"),
+        OpSupport(aten.bmm.default, FeatureLevel.ANDROID_10, "MUL + REDUCE_SUM or FULLY_CONNECTED per batch item (BATCH_MATMUL from feature level 6)",
+                  "float32; before feature level 6, B*M*K*N > 2^24 needs static B and N"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
@@ -55,12 +62,12 @@ class BmmBuilder(NodeBuilder):
         bsz, m, k = tensor_shape(a)
         n = tensor_shape(b)[2]
         bound = upper_bound(bsz * m * k * n, ctx)
-        if bound is None:
-            raise Refused("bmm with unbounded dynamic dims (the MUL + REDUCE_SUM form needs a [B, M, K, N] "
-                          "intermediate; give the dims a max)")
-        if bound > MAX_BROADCAST_ELEMENTS:
-            raise Refused(f"bmm too large for MUL + REDUCE_SUM before feature level 6: B*M*K*N = {bound} "
-                          f"> 2^24 elements in the intermediate")
+        if bound is not None and bound <= MAX_BROADCAST_ELEMENTS:
+            return
+        if not (is_static(bsz) and is_static(n)):
+            what = f"B*M*K*N = {bound} > 2^24" if bound is not None else "unbounded B*M*K*N"
+            raise Refused(f"bmm with {what} elements in the MUL + REDUCE_SUM intermediate and a dynamic batch or N "
+                          f"(the per-batch FULLY_CONNECTED form needs both static) before feature level 6")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         a, b = node.args[:2]
@@ -72,6 +79,10 @@ class BmmBuilder(NodeBuilder):
             return
         bsz, m, k = lc.shape(a)
         n = lc.shape(b)[2]
+        bound = bsz * m * k * n
+        if not (is_static(bound) and int(bound) <= MAX_BROADCAST_ELEMENTS):
+            self._define_per_batch(node, lc)
+            return
         a4 = self._reshaped(lc, a, [bsz, m, k, 1], f"{node.name}.a")
         b4 = self._reshaped(lc, b, [bsz, 1, k, n], f"{node.name}.b")
         products = g.emit_tensor([bsz, m, k, n], debug_name=f"{node.name}.products")
@@ -80,6 +91,46 @@ class BmmBuilder(NodeBuilder):
         out = lc.emit_output(node, identity(3))
         g.emit_operation(OperationCode.REDUCE_SUM, [products, g.emit_int32_vector([2]), g.emit_bool(False)], [out],
                          debug_name=node.name)
+
+    @staticmethod
+    def _define_per_batch(node: Node, lc: LoweringContext) -> None:
+        """One FULLY_CONNECTED(a_i, b_iᵀ, 0) per batch item, concatenated."""
+        a, b = node.args[:2]
+        g = lc.graph
+        bsz, m, k = lc.shape(a)
+        n = int(lc.shape(b)[2])
+        bsz = int(bsz)
+        a_items = BmmBuilder._split_batch(lc, lc.operand(a, identity(3)), bsz, [m, k], f"{node.name}.a")
+        bt = lc.constant(b).to(torch.float32).transpose(1, 2) if lc.is_constant(b) else None
+        if bt is not None:
+            w_items = [g.emit_constant_tensor(bt[i].contiguous()) for i in range(bsz)]
+        else:
+            w_items = BmmBuilder._split_batch(lc, lc.operand(b, (0, 2, 1)), bsz, [n, k], f"{node.name}.bT")
+        zero_bias = g.emit_constant_tensor(torch.zeros(n, dtype=torch.float32))
+        products = []
+        for i, (a_i, w_i) in enumerate(zip(a_items, w_items)):
+            out = g.emit_tensor([m, n], debug_name=f"{node.name}.{i}")
+            g.emit_operation(OperationCode.FULLY_CONNECTED, [a_i, w_i, zero_bias, g.emit_int32(int(FuseCode.NONE))],
+                             [out], debug_name=node.name)
+            products.append(out)
+        stacked = g.emit_tensor([bsz * m, n], debug_name=f"{node.name}.stacked")
+        g.emit_operation(OperationCode.CONCATENATION, [*products, g.emit_int32(0)], [stacked], debug_name=node.name)
+        out = lc.emit_output(node, identity(3))
+        g.emit_operation(OperationCode.RESHAPE, [stacked, g.emit_int32_vector([bsz, m, n])], [out],
+                         debug_name=node.name)
+
+    @staticmethod
+    def _split_batch(lc: LoweringContext, operand: int, bsz: int, item_shape: list[Dim], name: str) -> list[int]:
+        """The ``bsz`` items of a [bsz, *item_shape] operand as 2-D operands (SPLIT, then RESHAPE)."""
+        g = lc.graph
+        pieces = [g.emit_tensor([1, *item_shape], debug_name=f"{name}{i}") for i in range(bsz)]
+        g.emit_operation(OperationCode.SPLIT, [operand, g.emit_int32(0), g.emit_int32(bsz)], pieces, debug_name=name)
+        items = []
+        for i, piece in enumerate(pieces):
+            item = g.emit_tensor(item_shape, debug_name=f"{name}{i}.2d")
+            g.emit_operation(OperationCode.RESHAPE, [piece, g.emit_int32_vector(item_shape)], [item], debug_name=name)
+            items.append(item)
+        return items
 
     @staticmethod
     def _reshaped(lc: LoweringContext, x: Node, shape: list[Dim], name: str) -> int:

@@ -42,14 +42,19 @@ class ElementwiseChain:
         """A [1]-shaped float32 constant (broadcasts against any rank)."""
         return self.g.emit_constant_tensor(torch.tensor([float(value)], dtype=torch.float32))
 
+    def full(self, value: float) -> int:
+        """A constant of the node's (static) shape: SELECT does not broadcast."""
+        return self.g.emit_constant_tensor(torch.full([int(d) for d in self.dims], float(value)))
+
     def op(self, code: OperationCode, inputs: Sequence[int], *, fuse: FuseCode = FuseCode.NONE,
-           last: bool = False) -> int:
-        """Emits ``code`` on ``inputs`` (plus the FuseCode for ADD/SUB/MUL/DIV); returns its output."""
+           last: bool = False, dtype: torch.dtype = torch.float32) -> int:
+        """Emits ``code`` on ``inputs`` (plus the FuseCode for ADD/SUB/MUL/DIV); returns its output
+        (of ``dtype``: bool for a comparison)."""
         self._steps += 1
         if last:
             out = self.lc.emit_output(self.node, self.order)
         else:
-            out = self.g.emit_tensor(self.dims, debug_name=f"{self.node.name}.{self._steps}")
+            out = self.g.emit_tensor(self.dims, dtype, debug_name=f"{self.node.name}.{self._steps}")
         operands = list(inputs)
         if code in _FUSED:
             operands.append(self.g.emit_int32(int(fuse)))

@@ -1,0 +1,74 @@
+"""Rounding (floor / ceil / trunc / round), logarithms (log / log2 / log10 / log1p) and
+amin through the C++ backend on the host driver, at every feature level where each exists,
+against eager; the roundings bit-exactly, including ties, ±0, ±inf, NaN and |x| >= 2^23."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from op_harness import Lambda, check_delegated_and_matches, lower, run_pte
+
+
+def rounding_inputs() -> torch.Tensor:
+    g = torch.Generator().manual_seed(0)
+    ties = torch.arange(-6, 6, dtype=torch.float32) + 0.5
+    edges = torch.tensor([0.49999997, -0.49999997, 0.0, -0.0, 2.0 ** 23 + 1, -(2.0 ** 23) - 1, 1e30, -1e30,
+                          math.inf, -math.inf, math.nan, 1.0 - 2 ** -24])
+    noise = torch.randn(40, generator=g) * 10
+    return torch.cat([ties, edges, noise]).reshape(4, 16)
+
+
+ROUNDINGS = [("floor", torch.floor, "FLOOR", 27), ("ceil", torch.ceil, "FLOOR", 27),
+             ("trunc", torch.trunc, "FLOOR", 27), ("round", torch.round, "SELECT", 29)]
+
+
+@pytest.mark.parametrize("level", [27, 28, 29, 30])
+@pytest.mark.parametrize("name, fn, operation, since", ROUNDINGS, ids=[r[0] for r in ROUNDINGS])
+def test_rounding_is_exact(name, fn, operation, since, level):
+    x = rounding_inputs()
+    lowered = lower(Lambda(fn), (x,), feature_level=level)
+    if level < since:
+        assert lowered.num_delegates == 0
+        assert f"needs API {since}" in lowered.reasons[f"aten.{name}.default"][0]
+        return
+    assert lowered.cpu_ops == [] and operation in lowered.nnapi_operations
+    (got,) = run_pte(lowered.pte, [x], level)
+    torch.testing.assert_close(got, fn(x), rtol=0, atol=0, equal_nan=True)  # bit-exact, NaN where eager's is
+
+
+LOGS = [("log", torch.log), ("log2", torch.log2), ("log10", torch.log10), ("log1p", torch.log1p)]
+
+
+@pytest.mark.parametrize("level", [29, 30])
+@pytest.mark.parametrize("name, fn", LOGS, ids=[r[0] for r in LOGS])
+def test_logarithms_match_eager(name, fn, level):
+    g = torch.Generator().manual_seed(0)
+    x = torch.rand(3, 5, 7, generator=g) * 100 + 1e-3
+    check_delegated_and_matches(Lambda(fn), (x,), feature_level=level, expect_operations=["LOG"])
+
+
+def test_log1p_keeps_tiny_arguments_and_specials():
+    x = torch.tensor([1e-10, -1e-10, 3e-8, 1e-4, -0.5, 0.0, -1.0, math.inf, 1e30, -2.0]).reshape(2, 5)
+    lowered = lower(Lambda(torch.log1p), (x,), feature_level=29)
+    assert lowered.cpu_ops == []
+    (got,) = run_pte(lowered.pte, [x], 29)
+    want = torch.log1p(x.double())
+    finite = torch.isfinite(want)
+    assert torch.all(((got.double() - want).abs() <= 2.5e-7 * want.abs())[finite])
+    assert got.flatten()[6].item() == -math.inf and got.flatten()[7].item() == math.inf
+    assert math.isnan(got.flatten()[9].item())
+
+
+def test_log_below_api_29_is_refused():
+    lowered = lower(Lambda(torch.log), (torch.rand(3, 4) + 1,), feature_level=28)
+    assert "needs API 29" in lowered.reasons["aten.log.default"][0]
+
+
+@pytest.mark.parametrize("level", [29, 30])
+def test_amin_is_reduce_min(level):
+    x = torch.randn(2, 5, 6, 3, generator=torch.Generator().manual_seed(0))
+    module = Lambda(lambda t: (t.amin(1), t.amin((2, 3), keepdim=True), t.amin(-1)))
+    check_delegated_and_matches(module, (x,), feature_level=level, expect_operations=["REDUCE_MIN"])
