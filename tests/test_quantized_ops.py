@@ -16,6 +16,7 @@ import torch.nn.functional as F
 from torch.fx import GraphModule
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
+import executorch.kernels.quantized  # noqa: F401  (CPU kernels of the quantize / dequantize NNAPI leaves)
 from executorch_nnapi.blob import Blob as fb_blob
 from executorch_nnapi.lowering.nnapi_codes import OperandCode, OperationCode
 from executorch_nnapi.lowering.quantizer import NnapiQuantizer
@@ -229,3 +230,46 @@ def test_dynamic_height_width(signed):
     sizes = [(8, 8), (12, 16), (20, 6)]
     check(model, (torch.randn(1, 3, 8, 8),), signed=signed, expect="CONV_2D",
           dynamic_shapes=({2: h, 3: w},), test_inputs=[(torch.randn(1, 3, a, b),) for a, b in sizes])
+
+
+class ConvFlattenLinear(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv, self.fc = torch.nn.Conv2d(3, 4, 3), torch.nn.Linear(4 * 6 * 6, 5)
+
+    def forward(self, x):
+        return self.fc(torch.relu(self.conv(x)).flatten(1))
+
+
+@pytest.mark.parametrize("level, delegates", [(27, 2), (28, 1)])
+def test_before_api_29(level, delegates):
+    """Per-tensor uint8 weights; no QUANTIZE below API 29, so the input is quantized on
+    the CPU and the partition takes 8-bit codes (at API 27 the flatten of an NHWC
+    value, which needs TRANSPOSE, stays on the CPU between two partitions)."""
+    torch.manual_seed(0)
+    example = (torch.randn(1, 3, 8, 8),)
+    gm = quantize(ConvFlattenLinear(), example, signed=False, feature_level=level)
+    low = lower(gm, example, feature_level=level)
+    assert low.num_delegates == delegates
+    assert "quantize_per_tensor.default needs API 29" in " ".join(low.reasons["quantized_decomposed.quantize_per_tensor.default"])
+    for raw in low.raw_blobs:
+        ops = quantized_inside(raw)
+        assert "QUANTIZE" not in ops
+    assert {"CONV_2D", "FULLY_CONNECTED"} <= set(low.nnapi_operations)
+    err = (run_pte(low.pte, list(example), level)[0] - gm(*example)).abs().max().item()
+    assert err <= output_step(gm) * 1.0001
+
+
+def test_op_refused_at_level_stays_on_cpu_with_reason():
+    """A model quantized for API 30 (per-channel conv weights) lowered for API 28: the
+    conv unit stays on the CPU with the reason, never a lowering error, and the
+    model still runs."""
+    torch.manual_seed(0)
+    example = (torch.randn(1, 3, 8, 8),)
+    gm = quantize(ConvFlattenLinear(), example, signed=False, feature_level=30)
+    low = lower(gm, example, feature_level=28)
+    assert "aten.convolution.default" in low.cpu_ops
+    assert any("per-channel quantized weights" in r and "API 29" in r for r in low.reasons["aten.convolution.default"])
+    assert "FULLY_CONNECTED" in low.nnapi_operations  # per-tensor weights: still delegated
+    err = (run_pte(low.pte, list(example), 28)[0] - gm(*example)).abs().max().item()
+    assert err <= output_step(gm) * 1.0001
