@@ -19,7 +19,7 @@ from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 import executorch.kernels.quantized  # noqa: F401  (CPU kernels of the quantize / dequantize NNAPI leaves)
 from executorch_nnapi.blob import Blob as fb_blob
 from executorch_nnapi.lowering.nnapi_codes import OperandCode, OperationCode
-from executorch_nnapi.lowering.quantizer import NnapiQuantizer
+from executorch_nnapi.quantizer import NnapiQuantizer
 from op_harness import Lowered, lower, run_pte
 
 FLOAT_TENSORS = {OperandCode.TENSOR_FLOAT32, OperandCode.TENSOR_FLOAT16}
