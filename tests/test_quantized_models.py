@@ -1,4 +1,4 @@
-"""Quantized torchvision mobilenet_v2 (NnapiQuantizer, calibrated on random inputs)
+"""Quantized torchvision mobilenet_v2 and resnet18 (NnapiQuantizer, calibrated on random inputs)
 lowered whole to NNAPI and run on the host driver.
 
 Why the comparison with convert_pt2e is by SQNR and not "within one step":
@@ -29,16 +29,24 @@ def sqnr(reference: torch.Tensor, actual: torch.Tensor) -> float:
     return 10 * torch.log10(reference.pow(2).sum() / (reference - actual).pow(2).sum()).item()
 
 
+# Per model: the NNAPI operations the one partition must hold (besides QUANTIZE / DEQUANTIZE).
+MODELS = {
+    "mobilenet_v2": {"CONV_2D": 35, "DEPTHWISE_CONV_2D": 17, "ADD": 10, "AVERAGE_POOL_2D": 1, "FULLY_CONNECTED": 1},
+    "resnet18": {"CONV_2D": 20, "ADD": 8, "MAX_POOL_2D": 1, "AVERAGE_POOL_2D": 1, "FULLY_CONNECTED": 1},
+}
+
+
 @pytest.mark.parametrize("signed", [pytest.param(False, id="uint8"), pytest.param(True, id="int8")])
-def test_mobilenet_v2_quantized(signed):
-    model, size = build("mobilenet_v2")
+@pytest.mark.parametrize("name", list(MODELS))
+def test_model_quantized(name, signed):
+    model, size = build(name)
     example = (torch.randn(1, 3, size, size),)
     gm = quantize(model, example, signed=signed, calibration=4)
     low = lower(gm, example)
     assert low.cpu_ops == [] and low.num_delegates == 1, (low.cpu_ops, low.reasons)
     ops = quantized_inside(low.raw_blobs[0])
     assert ops.count("QUANTIZE") == 1 and ops.count("DEQUANTIZE") == 1
-    assert ops.count("CONV_2D") == 35 and ops.count("DEPTHWISE_CONV_2D") == 17 and ops.count("ADD") == 10
+    assert {op: ops.count(op) for op in MODELS[name]} == MODELS[name]
     torch.manual_seed(5)
     held_out = torch.randn(1, 3, size, size)
     expected, actual, float_out = gm(held_out), run_pte(low.pte, [held_out])[0], model(held_out)

@@ -187,7 +187,8 @@ UNARY = {
     "max_pool": (lambda x: F.max_pool2d(x, 2), "MAX_POOL_2D"),
     "max_pool_pad": (lambda x: F.max_pool2d(x, 3, 2, padding=1), "MAX_POOL_2D"),
     "avg_pool": (lambda x: F.avg_pool2d(x, 2), "AVERAGE_POOL_2D"),
-    "adaptive_avg_pool": (lambda x: F.adaptive_avg_pool2d(x, 1), "MEAN"),
+    # Quantized, a static whole-image pool rounds (AVERAGE_POOL_2D) rather than truncating (MEAN).
+    "adaptive_avg_pool": (lambda x: F.adaptive_avg_pool2d(x, 1), "AVERAGE_POOL_2D"),
     "mean": (lambda x: x.mean(dim=(2, 3), keepdim=True), "MEAN"),
     "flatten": (lambda x: x.flatten(1), "RESHAPE"),
     "reshape": (lambda x: x.reshape(1, 2, 3, -1), "RESHAPE"),
