@@ -134,6 +134,12 @@ class NnapiGraph:
         self.operands.append(Operand(OperandCode(type), list(dims), scale, zero_point, debug_name=debug_name))
         return len(self.operands) - 1
 
+    def emit_like(self, operand: int, shape: Sequence[Dim], debug_name: str = "") -> int:
+        """Adds a tensor operand of ``operand``'s type and quantization, of another shape
+        (a temporary between two operations that keep the values' representation)."""
+        src = self.operands[operand]
+        return self.emit_operand(src.type, shape, scale=src.scale, zero_point=src.zero_point, debug_name=debug_name)
+
     def emit_tensor(self, shape: Sequence[Dim], dtype: torch.dtype = torch.float32, debug_name: str = "") -> int:
         """Adds a tensor operand (no value) of the given physical shape."""
         if dtype not in _TORCH_TO_OPERAND:

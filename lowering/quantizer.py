@@ -36,6 +36,7 @@ aten = torch.ops.aten
 # Per-channel weights need API 29 (Android 10); signed activations API 30 (Android 11).
 PER_CHANNEL_SINCE = 29
 SIGNED_SINCE = 30
+HARD_SWISH_SINCE = 30
 
 CONVS = (aten.conv2d.default, aten.conv_transpose2d.input)
 LINEAR = (aten.linear.default,)
@@ -155,7 +156,7 @@ class NnapiQuantizer(Quantizer):
             return self._same_q
         if op in FIXED_OUTPUT:
             return lambda n: _set(n, self._act_inputs(n.args[:1]), self._fixed(n.target))
-        if op in INDEPENDENT:
+        if op in INDEPENDENT and self.feature_level >= HARD_SWISH_SINCE:  # HARD_SWISH: API 30
             return lambda n: _set(n, self._act_inputs(n.args[:1]), self.act)
         return None
 
@@ -193,8 +194,8 @@ class NnapiQuantizer(Quantizer):
 
     def _same_q(self, node: Node) -> None:
         x = node.args[0]
-        if not _is_float_tensor(x):
-            return
+        if not _is_float_tensor(x) or (node.target in ACTIVATIONS and not _fusable(node)):
+            return  # hardtanh bounds other than RELU6's / RELU1's: no quantized NNAPI op
         _set(node, {x: self.act}, SharedQuantizationSpec((x, node)))
 
     def _cat(self, node: Node) -> None:

@@ -147,6 +147,13 @@ def test_conv_fused_activation(act, signed):
 
 
 @pytest.mark.parametrize("signed", SIGNEDNESS)
+def test_linear_rank3(signed):
+    torch.manual_seed(0)
+    low = check(torch.nn.Linear(16, 8), (torch.randn(2, 3, 16),), signed=signed, expect="FULLY_CONNECTED")
+    assert low.nnapi_operations == ["QUANTIZE", "FULLY_CONNECTED", "RESHAPE", "DEQUANTIZE"]
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
 @pytest.mark.parametrize("relu", [False, True])
 def test_linear(relu, signed):
     torch.manual_seed(0)
@@ -187,6 +194,7 @@ UNARY = {
     "max_pool": (lambda x: F.max_pool2d(x, 2), "MAX_POOL_2D"),
     "max_pool_pad": (lambda x: F.max_pool2d(x, 3, 2, padding=1), "MAX_POOL_2D"),
     "avg_pool": (lambda x: F.avg_pool2d(x, 2), "AVERAGE_POOL_2D"),
+    "avg_pool_count_pad": (lambda x: F.avg_pool2d(x, 3, 1, padding=1), "PAD"),
     # Quantized, a static whole-image pool rounds (AVERAGE_POOL_2D) rather than truncating (MEAN).
     "adaptive_avg_pool": (lambda x: F.adaptive_avg_pool2d(x, 1), "AVERAGE_POOL_2D"),
     "mean": (lambda x: x.mean(dim=(2, 3), keepdim=True), "MEAN"),

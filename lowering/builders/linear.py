@@ -93,8 +93,8 @@ class LinearBuilder(NodeBuilder):
         rows = 1
         for d in out_shape[:-1]:
             rows = rows * d
-        flat = g.emit_tensor([rows, out_features], debug_name=f"{node.name}.2d")
+        out = lc.emit_output(node)
+        flat = g.emit_like(out, [rows, out_features], debug_name=f"{node.name}.2d")  # quantized as the output
         g.emit_operation(OperationCode.FULLY_CONNECTED, [x_op, w_op, b_op, fuse_operand(lc, node)], [flat],
                          debug_name=node.name)
-        out = lc.emit_output(node)
         g.emit_operation(OperationCode.RESHAPE, [flat, g.emit_int32_vector(out_shape)], [out], debug_name=node.name)

@@ -13,7 +13,7 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_units import QuantizedOpUnit
-from ..node_utils import QuantParams, aten_op, is_dequantize, is_per_channel, op_name, quant_params
+from ..node_utils import QuantParams, aten_op, clamp_fuse_code, is_dequantize, is_per_channel, op_name, quant_params
 from .node_builder import CheckContext, Refused, UnitBuilder
 from .quantize import check_8bit
 from .registry import get_builder, register_unit_builder
@@ -60,6 +60,8 @@ class QuantizedOpBuilder(UnitBuilder):
         if op in WEIGHTED:
             self._check_weighted(unit, ctx)
         elif op in SAME_Q:
+            if op == aten.hardtanh.default and clamp_fuse_code(unit.op) is None:
+                raise Refused("quantized hardtanh with bounds other than (0, 6), (-1, 1) (RELU6 / RELU1)")
             if any((p.scale, p.zero_point) != (out.scale, out.zero_point) for p in inputs):
                 raise Refused(f"quantized {op_name(op)} whose output parameters differ from its input's "
                               "(NNAPI keeps the input's scale and zero point)")
@@ -78,8 +80,6 @@ class QuantizedOpBuilder(UnitBuilder):
             raise Refused("quantized convolution / linear whose weight is not constant 8-bit codes")
         if is_per_channel(weight):
             ctx.require(FeatureLevel.ANDROID_10, "per-channel quantized weights (TENSOR_QUANT8_SYMM_PER_CHANNEL)")
-        if aten_op(unit.op) == aten.linear.default and len(unit.op.args[0].meta["val"].shape) != 2:
-            raise Refused("quantized linear of an input of rank other than 2")
 
     @staticmethod
     def _check_free(unit: QuantizedOpUnit, op, inputs: list[QuantParams], out: QuantParams,
