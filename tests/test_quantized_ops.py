@@ -197,7 +197,9 @@ UNARY = {
     "avg_pool_count_pad": (lambda x: F.avg_pool2d(x, 3, 1, padding=1), "PAD"),
     # Quantized, a static whole-image pool rounds (AVERAGE_POOL_2D) rather than truncating (MEAN).
     "adaptive_avg_pool": (lambda x: F.adaptive_avg_pool2d(x, 1), "AVERAGE_POOL_2D"),
-    "mean": (lambda x: x.mean(dim=(2, 3), keepdim=True), "MEAN"),
+    "mean": (lambda x: x.mean(dim=(2, 3), keepdim=True), "AVERAGE_POOL_2D"),  # rounds, unlike MEAN
+    "mean_no_keepdim": (lambda x: x.mean(dim=(2, 3)), "AVERAGE_POOL_2D"),
+    "mean_channels": (lambda x: x.mean(dim=1, keepdim=True), "MEAN"),
     "flatten": (lambda x: x.flatten(1), "RESHAPE"),
     "reshape": (lambda x: x.reshape(1, 2, 3, -1), "RESHAPE"),
     # A permute relabels the dim order: no operation (the runtime writes the output in PyTorch's order).
