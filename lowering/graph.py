@@ -134,6 +134,12 @@ class NnapiGraph:
         self.operands.append(Operand(OperandCode(type), list(dims), scale, zero_point, debug_name=debug_name))
         return len(self.operands) - 1
 
+    def emit_like(self, operand: int, shape: Sequence[Dim], debug_name: str = "") -> int:
+        """Adds a tensor operand of ``operand``'s type and quantization, of another shape
+        (a temporary between two operations that keep the values' representation)."""
+        src = self.operands[operand]
+        return self.emit_operand(src.type, shape, scale=src.scale, zero_point=src.zero_point, debug_name=debug_name)
+
     def emit_tensor(self, shape: Sequence[Dim], dtype: torch.dtype = torch.float32, debug_name: str = "") -> int:
         """Adds a tensor operand (no value) of the given physical shape."""
         if dtype not in _TORCH_TO_OPERAND:
@@ -150,7 +156,22 @@ class NnapiGraph:
         if tensor.dtype not in _TORCH_TO_OPERAND:
             raise LoweringError(f"constant of dtype {tensor.dtype} has no NNAPI tensor type")
         data = tensor.numpy().tobytes() if tensor.dtype != torch.bfloat16 else None
-        op = Operand(_TORCH_TO_OPERAND[tensor.dtype], list(tensor.shape), debug_name=debug_name)
+        return self._add_constant(Operand(_TORCH_TO_OPERAND[tensor.dtype], list(tensor.shape), debug_name=debug_name),
+                                  data)
+
+    def emit_quantized_constant(self, tensor: torch.Tensor, type: OperandCode, *, scale: float = 0.0,
+                                zero_point: int = 0, channel_dim: int | None = None,
+                                channel_scales: Sequence[float] | None = None, debug_name: str = "") -> int:
+        """Adds a constant 8-bit or int32 tensor holding ``tensor``'s codes with NNAPI's
+        quantization parameters (per channel along ``channel_dim`` if ``channel_scales``)."""
+        tensor = tensor.detach().contiguous()
+        op = Operand(OperandCode(type), list(tensor.shape), scale, zero_point, debug_name=debug_name)
+        if channel_scales is not None:
+            op.per_channel_dim, op.per_channel_scales = channel_dim, [float(s) for s in channel_scales]
+        return self._add_constant(op, tensor.numpy().tobytes())
+
+    def _add_constant(self, op: Operand, data: bytes) -> int:
+        """Stores ``data`` as ``op``'s value: inline if small, else once in the named data."""
         if len(data) <= INLINE_CONSTANT_LIMIT:
             op.source, op.data = ValueSource.INLINE, data
         else:

@@ -8,9 +8,11 @@ import torch
 from torch.fx import Node
 
 from .graph import NnapiGraph, identity, permute_shape
-from .nnapi_codes import FuseCode
-from .node_units import FusedActivationUnit, NodeUnit
-from .node_utils import tensor_dtype, tensor_shape
+from .nnapi_codes import FuseCode, OperandCode
+from .node_units import FusedActivationUnit, NodeUnit, QuantizedOpUnit
+from .node_utils import QuantParams, is_quantize, quant_params, tensor_dtype, tensor_shape
+
+QUANTIZED_TYPES = {torch.uint8: OperandCode.TENSOR_QUANT8_ASYMM, torch.int8: OperandCode.TENSOR_QUANT8_ASYMM_SIGNED}
 from .shape_program import Dim
 
 
@@ -19,6 +21,10 @@ class LoweringContext:
 
     A FusedActivationUnit makes its batch norm, getitem and activation aliases
     of its producer, whose builder reads the unit (``unit_of``, ``fuse_code``).
+    A QuantizedOpUnit makes its dequantized activation inputs aliases of their
+    quantized sources and its activation and quantize node aliases of its
+    value, which ``emit_output`` creates with the quantize node's parameters:
+    the op's own builder then emits the quantized operation unchanged.
     """
 
     def __init__(self, graph: NnapiGraph, exported_program: Any, units: Iterable[NodeUnit] = ()) -> None:
@@ -28,12 +34,26 @@ class LoweringContext:
         self._unit_of: dict[Node, NodeUnit] = {}
         # node -> node whose value it shares (folded batch norm, fused activation)
         self.aliases: dict[Node, Node] = {}
+        # node -> the quantize node whose parameters its result has
+        self._quantized_as: dict[Node, Node] = {}
         for unit in units:
             for node in unit.nodes:
                 self._unit_of[node] = unit
             if isinstance(unit, FusedActivationUnit):
                 for node in unit.nodes[1:]:
                     self.aliases[node] = unit.producer
+            elif isinstance(unit, QuantizedOpUnit):
+                self._add_quantized(unit)
+
+    def _add_quantized(self, unit: QuantizedOpUnit) -> None:
+        for dq in unit.dequants:
+            if not self.graph.is_constant(dq):  # weights and biases stay constants
+                self.aliases[dq] = dq.args[0]
+        for node in (unit.activation, unit.output):
+            if node is not None:
+                self.aliases[node] = unit.value
+        self._quantized_as[unit.value] = unit.output
+        self._quantized_as[unit.op] = unit.output
 
     # ----------------------------------------------------------------- queries
     def resolve(self, node: Node) -> Node:
@@ -57,7 +77,14 @@ class LoweringContext:
         unit = self._unit_of.get(node)
         if isinstance(unit, FusedActivationUnit) and unit.producer is node:
             return unit.fuse_code
+        if isinstance(unit, QuantizedOpUnit) and node in (unit.op, unit.value):
+            return unit.fuse_code
         return FuseCode.NONE
+
+    def quant_params(self, node: Node) -> QuantParams | None:
+        """The 8-bit parameters ``node``'s result is emitted with (None: not quantized)."""
+        q = self._quantized_as.get(node, node if is_quantize(node) else None)
+        return quant_params(q) if q is not None else None
 
     def is_constant(self, node: Any) -> bool:
         return isinstance(node, Node) and self.graph.is_constant(self.resolve(node))
@@ -79,7 +106,13 @@ class LoweringContext:
         """Creates the operand for ``node``'s result in ``dim_order`` and records it."""
         logical = list(shape) if shape is not None else self.shape(node)
         order = tuple(dim_order) if dim_order is not None else identity(len(logical))
-        dtype = self.dtype(node) or torch.float32
-        operand = self.graph.emit_tensor(permute_shape(logical, order), dtype, debug_name=node.name)
+        params = self.quant_params(node)
+        if params is not None:
+            operand = self.graph.emit_operand(QUANTIZED_TYPES[params.dtype], permute_shape(logical, order),
+                                              scale=params.scale, zero_point=params.zero_point,
+                                              debug_name=node.name)
+        else:
+            dtype = self.dtype(node) or torch.float32
+            operand = self.graph.emit_tensor(permute_shape(logical, order), dtype, debug_name=node.name)
         self.graph.set_value(node, operand, order, logical)
         return operand

@@ -19,9 +19,9 @@ from .builders import get_builder, get_unit_builder
 from .compile_specs import NnapiCompileOptions, ranges_from_compile_specs
 from .graph import LoweringError, NnapiGraph, permute_shape
 from .layout_analysis import nhwc_values, nhwc_wanted, preferred_input_order
-from .lowering_context import LoweringContext
+from .lowering_context import QUANTIZED_TYPES, LoweringContext
 from .nnapi_codes import OperationCode
-from .node_utils import aten_op, op_name, tensor_shape
+from .node_utils import aten_op, is_dequantize, is_per_channel, op_name, quant_params, tensor_shape
 from .patterns import PatternAnalysis
 from .program_analysis import analyze_program
 from .serialization.blob_writer import ArgumentKind, serialize_graph
@@ -69,12 +69,26 @@ def _declare_inputs(graph: NnapiGraph, edge_program: ExportedProgram) -> list[tu
         # The runtime permutes inputs while copying them in, so an input read in
         # NHWC is declared NHWC and needs no TRANSPOSE.
         order = preferred_input_order(node, len(shape), wanted)
-        operand = graph.emit_tensor(permute_shape(shape, order) or [1], val.dtype, debug_name=node.name)
+        operand = _input_operand(graph, node, permute_shape(shape, order) or [1])
         graph.model_inputs.append(operand)
         graph.set_value(node, operand, order, shape)
         input_args.append((ArgumentKind.TENSOR, operand, scalar_type_code(val.dtype), order))
     graph.shape_program.finish_inputs()
     return input_args
+
+
+def _input_operand(graph: NnapiGraph, node: Node, dims: list) -> int:
+    """The model input for ``node``; an 8-bit input (quantized on the CPU, e.g. below
+    API 29 where NNAPI has no QUANTIZE) takes the parameters of the dequantize reading it."""
+    dtype = node.meta["val"].dtype
+    if dtype not in QUANTIZED_TYPES:
+        return graph.emit_tensor(dims, dtype, debug_name=node.name)
+    params = {quant_params(u) for u in node.users if is_dequantize(u) and not is_per_channel(u)}
+    if len(params) != 1 or len(node.users) != len(params) and not all(is_dequantize(u) for u in node.users):
+        raise LoweringError(f"{node.name}: 8-bit partition input not read by dequantize nodes of one scale")
+    p = params.pop()
+    return graph.emit_operand(QUANTIZED_TYPES[dtype], dims, scale=p.scale, zero_point=p.zero_point,
+                              debug_name=node.name)
 
 
 def _emit_nodes(lc: LoweringContext, nodes: list[Node], analysis: PatternAnalysis) -> None:
@@ -110,7 +124,9 @@ def _declare_outputs(lc: LoweringContext, fx_graph: torch.fx.Graph) -> list[tupl
         operand = graph.operand_of(source, order)
         if operand in used_as_output or operand in graph.model_inputs or graph.operands[operand].source != 0:
             # NNAPI outputs must be distinct non-constant, non-input operands: copy.
-            copy = graph.emit_tensor(graph.operands[operand].dims, out.meta["val"].dtype, debug_name=f"{out.name}.copy")
+            src = graph.operands[operand]
+            copy = graph.emit_operand(src.type, src.dims, scale=src.scale, zero_point=src.zero_point,
+                                      debug_name=f"{out.name}.copy")
             graph.emit_operation(OperationCode.RESHAPE,
                                  [operand, graph.emit_int32_vector(graph.operands[operand].dims)], [copy],
                                  debug_name=f"{out.name} (output copy)")

@@ -109,6 +109,27 @@ class FusedActivationUnit(NodeUnit):
         return ()  # every node keeps its own builder's check; the producer's builder emits the unit
 
 
+@dataclasses.dataclass(eq=False)
+class QuantizedOpUnit(NodeUnit):
+    """``dequantize inputs -> op [-> getitem(0)] [-> relu / relu6 / relu1] -> quantize``
+    from a convert_pt2e program: the op computed on 8-bit operands, as one quantized
+    NNAPI operation (no DEQUANTIZE / QUANTIZE around it). The dequantized inputs
+    are aliases of their quantized sources; the op's result has ``output``'s params."""
+
+    op: Node
+    dequants: tuple[Node, ...]   # the dequantize nodes only ``op`` reads (activations, weights, bias)
+    value: Node                  # the node holding the op's tensor result: ``op`` or its getitem(0)
+    activation: Node | None      # a relu-family node fused into the operation
+    output: Node                 # quantize_per_tensor of the result: its scale and zero point
+    fuse_code: FuseCode = FuseCode.NONE
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        chain = (self.value,) if self.value is not self.op else ()
+        act = (self.activation,) if self.activation is not None else ()
+        return (*self.dequants, self.op, *chain, *act, self.output)
+
+
 # ------------------------------------------------------------ view chains
 @dataclasses.dataclass(frozen=True)
 class Layout:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 from typing import Any
 
@@ -131,3 +132,40 @@ def batch_norm_output(bn: Node) -> Node | None:
     if len(users) == 1 and users[0].target is operator.getitem and users[0].args[1] == 0:
         return users[0]
     return None
+
+
+# ------------------------------------------------------------ quantization
+QUANTIZE_OPS = ("quantized_decomposed.quantize_per_tensor.default",)
+DEQUANTIZE_OPS = ("quantized_decomposed.dequantize_per_tensor.default",
+                  "quantized_decomposed.dequantize_per_channel.default")
+
+
+def is_quantize(node: Any) -> bool:
+    """Whether ``node`` is convert_pt2e's per-tensor quantize (float -> 8-bit codes)."""
+    return isinstance(node, Node) and node.op == "call_function" and str(aten_op(node)) in QUANTIZE_OPS
+
+
+def is_dequantize(node: Any) -> bool:
+    """Whether ``node`` is convert_pt2e's per-tensor or per-channel dequantize."""
+    return isinstance(node, Node) and node.op == "call_function" and str(aten_op(node)) in DEQUANTIZE_OPS
+
+
+def is_per_channel(node: Node) -> bool:
+    return str(aten_op(node)) == DEQUANTIZE_OPS[1]
+
+
+@dataclasses.dataclass(frozen=True)
+class QuantParams:
+    """Per-tensor parameters of a quantize / dequantize node: real = (q - zero_point) * scale."""
+
+    scale: float
+    zero_point: int
+    quant_min: int
+    quant_max: int
+    dtype: torch.dtype
+
+
+def quant_params(node: Node) -> QuantParams:
+    """The parameters of a per-tensor ``quantize`` / ``dequantize`` node (literal arguments)."""
+    _, scale, zero_point, quant_min, quant_max, dtype = node.args[:6]
+    return QuantParams(float(scale), int(zero_point), int(quant_min), int(quant_max), dtype)

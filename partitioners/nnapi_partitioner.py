@@ -69,11 +69,14 @@ class NnapiOperatorSupport(OperatorSupportBase):
         op = aten_op(node)
         if node in self.foldable:
             return None  # computed at lowering time, no NNAPI operation needed
+        # A unit's nodes are taken or refused as a whole, by the unit's builder (which
+        # knows the level its form needs: a quantize inside a quantized op is no QUANTIZE).
+        unit = self.patterns.covering(node)
         row = self.table.get(op)
-        if row is None:
+        if row is None and unit is None:
             name = op_name(op)
             return NO_NNAPI_EQUIVALENT.get(name, f"{name} has no NNAPI lowering")
-        reason = level_refusal(op_name(op), row.since, self.ctx.feature_level)
+        reason = level_refusal(op_name(op), row.since, self.ctx.feature_level) if unit is None else None
         if reason:
             return reason
         val = fake_value(node)
@@ -83,8 +86,6 @@ class NnapiOperatorSupport(OperatorSupportBase):
                 reason = describe_unsupported([as_dim(d) for d in v.shape])
                 if reason:
                     return reason
-        # A unit's nodes are taken or refused as a whole, by the unit's builder.
-        unit = self.patterns.covering(node)
         if unit is not None:
             return self.unit_refusal(unit)
         try:
@@ -98,7 +99,11 @@ class NnapiOperatorSupport(OperatorSupportBase):
     def unit_refusal(self, unit: NodeUnit) -> Optional[str]:
         """None if the unit's builder takes ``unit`` at the target level, else why not (once per unit)."""
         if id(unit) not in self._unit_refusals:
-            self._unit_refusals[id(unit)] = get_unit_builder(unit).refusal(unit, self.ctx)
+            reason = get_unit_builder(unit).refusal(unit, self.ctx)
+            if reason is None and self.nhwc is not None:
+                reason = next(filter(None, (api27_layout_refusal(n, self.nhwc, self.ctx.is_constant)
+                                            for n in unit.covered)), None)
+            self._unit_refusals[id(unit)] = reason
         return self._unit_refusals[id(unit)]
 
     def is_node_supported(self, submodules: Any, node: Node) -> bool:

@@ -27,6 +27,7 @@ class Lowered:
     cpu_ops: list[str]          # ATen ops left on the CPU (compute nodes only)
     num_delegates: int
     blobs: list[Any]            # BlobSummary per delegate
+    raw_blobs: list[bytes] = dataclasses.field(default_factory=list)  # the delegates' processed bytes
 
     @property
     def nnapi_operations(self) -> list[str]:
@@ -44,7 +45,10 @@ class Lowered:
 
 def lower(module: torch.nn.Module, example_inputs: Sequence[torch.Tensor], *, dynamic_shapes=None,
           feature_level: int = 30) -> Lowered:
-    module = module.eval()
+    try:
+        module = module.eval()
+    except NotImplementedError:  # a convert_pt2e module: already in eval form, refuses eval()
+        pass
     ep = export(module, tuple(example_inputs), dynamic_shapes=dynamic_shapes)
     partitioner = NnapiPartitioner(feature_level=feature_level)
     edge = to_edge_transform_and_lower(ep, partitioner=[partitioner])
@@ -61,7 +65,7 @@ def lower(module: torch.nn.Module, example_inputs: Sequence[torch.Tensor], *, dy
             cpu_ops.append(op_name(node.target))
     blobs = [read_blob(d.processed_bytes) for d in delegates]
     pte = edge.to_executorch().buffer
-    return Lowered(pte, partitioner, cpu_ops, len(delegates), blobs)
+    return Lowered(pte, partitioner, cpu_ops, len(delegates), blobs, [d.processed_bytes for d in delegates])
 
 
 def run_pte(pte: bytes, inputs: Sequence[torch.Tensor], feature_level: int = 30) -> list[torch.Tensor]:

@@ -68,7 +68,8 @@ class AvgPool2dBuilder(NodeBuilder):
         if needs_explicit_pad(padding, count_include_pad):
             n, c, h, w = in_shape
             in_shape = [n, c, h + 2 * padding[0], w + 2 * padding[1]]
-            padded = g.emit_tensor([in_shape[d] for d in NHWC], debug_name=f"{node.name}.padded")
+            # Quantized, PAD fills with the zero point: a real 0, as count_include_pad counts it.
+            padded = g.emit_like(inp, [in_shape[d] for d in NHWC], debug_name=f"{node.name}.padded")
             paddings = torch.tensor([[0, 0], [padding[0]] * 2, [padding[1]] * 2, [0, 0]], dtype=torch.int32)
             g.emit_operation(OperationCode.PAD, [inp, g.emit_constant_tensor(paddings)], [padded],
                              debug_name=f"{node.name} (count_include_pad)")

@@ -12,6 +12,7 @@ from ..node_utils import tensor_shape
 from .batch_norm import folded_parameters
 from .common import check_float_tensors, fuse_operand
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantized_weights import bias_operand, weight_operand
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -37,9 +38,10 @@ class ConvolutionBuilder(NodeBuilder):
         check_float_tensors(node, x, weight, bias)
         if len(tensor_shape(x)) != 4:
             raise Refused(f"{len(tensor_shape(x)) - 2}-D convolution (NNAPI has 2-D convolutions only)")
-        if not ctx.is_constant(weight):
+        # A quantized weight dequantizes constant codes: computable at lowering time.
+        if not ctx.is_foldable(weight):
             raise Refused("convolution with a non-constant weight")
-        if bias is not None and not ctx.is_constant(bias):
+        if bias is not None and not ctx.is_foldable(bias):
             raise Refused("convolution with a non-constant bias")
         w_shape = tensor_shape(weight)
         kh, kw = w_shape[2], w_shape[3]
@@ -74,30 +76,31 @@ class ConvolutionBuilder(NodeBuilder):
             bias = lc.constant(bias_node).to(torch.float32) if bias_node is not None else None
         g = lc.graph
         if transposed:
-            self._define_transposed(node, lc, weight, bias, stride, padding, output_padding)
+            self._define_transposed(node, lc, (weight_node, weight), (bias_node, bias), stride, padding,
+                                    output_padding)
             return
         out_channels, _, kh, kw = weight.shape
         in_channels = lc.shape(x)[1]
-        if bias is None:
-            bias = torch.zeros(out_channels, dtype=torch.float32)
         inp = lc.operand(x, NHWC)
         out = lc.emit_output(node, NHWC)
         pads = [g.emit_int32(padding[1]), g.emit_int32(padding[1]), g.emit_int32(padding[0]), g.emit_int32(padding[0])]
         strides = [g.emit_int32(stride[1]), g.emit_int32(stride[0])]
-        bias_op = g.emit_constant_tensor(bias)
         dilated = dilation != [1, 1]
         tail = [g.emit_bool(False), g.emit_int32(dilation[1]), g.emit_int32(dilation[0])] if dilated else []
         if groups == 1:
-            filt = g.emit_constant_tensor(weight.permute(0, 2, 3, 1))  # OIHW -> OHWI
+            filt = weight_operand(lc, weight_node, weight, (0, 2, 3, 1))  # OIHW -> OHWI
+            bias_op = bias_operand(lc, bias_node, bias, out_channels, inp, filt)
             code = OperationCode.CONV_2D
             inputs = [inp, filt, bias_op, *pads, *strides, fuse_operand(lc, node), *tail]
         elif groups == in_channels and out_channels % in_channels == 0:
-            filt = g.emit_constant_tensor(weight.permute(1, 2, 3, 0))  # [Cout,1,kh,kw] -> [1,kh,kw,Cout]
+            filt = weight_operand(lc, weight_node, weight, (1, 2, 3, 0))  # [Cout,1,kh,kw] -> [1,kh,kw,Cout]
+            bias_op = bias_operand(lc, bias_node, bias, out_channels, inp, filt)
             code = OperationCode.DEPTHWISE_CONV_2D
             multiplier = g.emit_int32(out_channels // in_channels)
             inputs = [inp, filt, bias_op, *pads, *strides, multiplier, fuse_operand(lc, node), *tail]
         else:
-            filt = g.emit_constant_tensor(weight.permute(0, 2, 3, 1))
+            filt = weight_operand(lc, weight_node, weight, (0, 2, 3, 1))
+            bias_op = bias_operand(lc, bias_node, bias, out_channels, inp, filt)
             code = OperationCode.GROUPED_CONV_2D
             inputs = [inp, filt, bias_op, *pads, *strides, g.emit_int32(groups), fuse_operand(lc, node),
                       g.emit_bool(False)]
@@ -109,15 +112,14 @@ class ConvolutionBuilder(NodeBuilder):
     def _define_transposed(node, lc, weight, bias, stride, padding, output_padding) -> None:
         g = lc.graph
         x = node.args[0]
+        (weight_node, weight), (bias_node, bias) = weight, bias
         out_channels = weight.shape[1]
-        if bias is None:
-            bias = torch.zeros(out_channels, dtype=torch.float32)
         inp = lc.operand(x, NHWC)
         out = lc.emit_output(node, NHWC)
-        filt = g.emit_constant_tensor(weight.permute(1, 2, 3, 0))  # [Cin,Cout,kh,kw] -> [Cout,kh,kw,Cin]
+        filt = weight_operand(lc, weight_node, weight, (1, 2, 3, 0))  # [Cin,Cout,kh,kw] -> [Cout,kh,kw,Cin]
         # NNAPI: out = in*s + k - s - head - tail; PyTorch adds output_padding at the end.
         pads = [g.emit_int32(padding[1]), g.emit_int32(padding[1] - output_padding[1]),
                 g.emit_int32(padding[0]), g.emit_int32(padding[0] - output_padding[0])]
-        inputs = [inp, filt, g.emit_constant_tensor(bias), *pads, g.emit_int32(stride[1]), g.emit_int32(stride[0]),
+        inputs = [inp, filt, bias_operand(lc, bias_node, bias, out_channels, inp, filt), *pads, g.emit_int32(stride[1]), g.emit_int32(stride[0]),
                   fuse_operand(lc, node), g.emit_bool(False)]
         g.emit_operation(OperationCode.TRANSPOSE_CONV_2D, inputs, [out], debug_name=node.name)

@@ -12,6 +12,7 @@ from ..node_utils import aten_op, tensor_shape
 from .batch_norm import folded_parameters
 from .common import MAX_RANK, check_float_tensors, check_rank, fuse_operand
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .quantized_weights import bias_operand, weight_operand
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -66,16 +67,15 @@ class LinearBuilder(NodeBuilder):
             w_op = g.emit_constant_tensor(weight_t)
         elif lc.is_constant(w):
             weight = lc.constant(w).to(torch.float32)
-            w_op = g.emit_constant_tensor(weight.t() if transposed else weight)
+            w_op = weight_operand(lc, w, weight, (1, 0) if transposed else (0, 1))
         else:
             w_op = lc.operand(w, (1, 0) if transposed else (0, 1))
         out_features = g.operands[w_op].dims[0]
         if bias_t is not None:
             b_op = g.emit_constant_tensor(bias_t)
-        elif b is None:
-            b_op = g.emit_constant_tensor(torch.zeros(int(out_features), dtype=torch.float32))
-        elif lc.is_constant(b):
-            b_op = g.emit_constant_tensor(lc.constant(b).to(torch.float32).reshape(-1).expand(int(out_features)))
+        elif b is None or lc.is_constant(b):
+            bias = lc.constant(b) if b is not None else None
+            b_op = bias_operand(lc, b, bias, int(out_features), lc.operand(x, identity(len(lc.shape(x)))), w_op)
         else:
             b_op = lc.operand(b)
             if len(lc.shape(b)) != 1:
@@ -93,8 +93,8 @@ class LinearBuilder(NodeBuilder):
         rows = 1
         for d in out_shape[:-1]:
             rows = rows * d
-        flat = g.emit_tensor([rows, out_features], debug_name=f"{node.name}.2d")
+        out = lc.emit_output(node)
+        flat = g.emit_like(out, [rows, out_features], debug_name=f"{node.name}.2d")  # quantized as the output
         g.emit_operation(OperationCode.FULLY_CONNECTED, [x_op, w_op, b_op, fuse_operand(lc, node)], [flat],
                          debug_name=node.name)
-        out = lc.emit_output(node)
         g.emit_operation(OperationCode.RESHAPE, [flat, g.emit_int32_vector(out_shape)], [out], debug_name=node.name)

@@ -66,7 +66,10 @@ class MeanBuilder(NodeBuilder):
             ctx.require(FeatureLevel.ANDROID_9, "mean (MEAN)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
-        if lc.graph.feature_level < FeatureLevel.ANDROID_9:
+        # Quantized, MEAN truncates the sum of codes (§7.11) where AVERAGE_POOL_2D rounds it
+        # (§7.9) as convert_pt2e's float mean does: pool a spatial mean at every level.
+        quantized = lc.quant_params(node) is not None and is_spatial_mean(node)
+        if lc.graph.feature_level < FeatureLevel.ANDROID_9 or quantized:
             self._define_as_pool(node, lc)
             return
         emit_reduction(lc, node, OperationCode.MEAN, lc.graph.emit_int32(1 if keepdim(node) else 0))
@@ -77,9 +80,10 @@ class MeanBuilder(NodeBuilder):
         g = lc.graph
         n, c, h, w = lc.shape(x)
         # [N, 1, 1, C] and [N, C] are the same bytes: without keepdim a RESHAPE drops the 1s.
-        pooled = lc.emit_output(node, NHWC) if keepdim(node) else g.emit_tensor([n, 1, 1, c],
-                                                                                 debug_name=f"{node.name}.pooled")
-        emit_pool(lc, OperationCode.AVERAGE_POOL_2D, nhwc_input(lc, x), pooled, [h, w], [h, w], [0, 0], [0, 0],
+        inp = nhwc_input(lc, x)
+        pooled = lc.emit_output(node, NHWC) if keepdim(node) else g.emit_like(inp, [n, 1, 1, c],
+                                                                               debug_name=f"{node.name}.pooled")
+        emit_pool(lc, OperationCode.AVERAGE_POOL_2D, inp, pooled, [h, w], [h, w], [0, 0], [0, 0],
                   g.emit_int32(int(FuseCode.NONE)), node.name)
         if not keepdim(node):
             out = lc.emit_output(node, (0, 1))

@@ -20,13 +20,15 @@ from .channel_shuffle import find_channel_shuffles
 from .fused_activation import find_fused_activations
 from .masked_softmax import find_masked_softmaxes
 from .pattern_context import PatternContext
+from .quantized_op import find_quantized_ops
 from .view_chain import find_view_chains
 
 Matcher = Callable[[Graph, PatternContext, set[Node]], list[NodeUnit]]
 
-# Order matters: a channel shuffle is also a rank-5 view chain; a fused activation's
+# Order matters: a quantized op's nodes are no float unit's (so it comes first); a channel shuffle is also a rank-5 view chain; a fused activation's
 # producer must not be a node another unit emits.
 MATCHERS: tuple[Matcher, ...] = (
+    find_quantized_ops,
     find_channel_shuffles,
     find_view_chains,
     find_masked_softmaxes,

@@ -1,0 +1,100 @@
+"""A QuantizedOpUnit (dq -> op [-> relu] -> q) -> the op's NNAPI operation on
+8-bit operands: the op's own builder emits it, reading the quantized sources of
+its dequantized inputs and producing an operand with the quantize node's
+scale and zero point; weights and biases are the convert_pt2e codes
+(builders/quantized_weights.py). This builder checks NNAPI's quantization
+rules (nnapi-reference §7, §9) so that nothing it takes is refused later."""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel
+from ..node_units import QuantizedOpUnit
+from ..node_utils import QuantParams, aten_op, clamp_fuse_code, is_dequantize, is_per_channel, op_name, quant_params
+from .node_builder import CheckContext, Refused, UnitBuilder
+from .quantize import check_8bit
+from .registry import get_builder, register_unit_builder
+
+aten = torch.ops.aten
+
+WEIGHTED = (aten.convolution.default, aten.linear.default)
+# Ops whose NNAPI output must carry the input's scale and zero point (§9 item 10).
+SAME_Q = (aten.max_pool2d_with_indices.default, aten.avg_pool2d.default, aten._adaptive_avg_pool2d.default,
+          aten.mean.dim, aten.view_copy.default, aten.permute_copy.default, aten.relu.default,
+          aten.hardtanh.default, aten.cat.default)
+# Fixed output (scale, zero point for uint8, for int8) (§9 item 9).
+FIXED = {aten.sigmoid.default: (1 / 256, 0, -128), aten._softmax.default: (1 / 256, 0, -128),
+         aten.tanh.default: (1 / 128, 128, 0)}
+FREE = (aten.add.Tensor, aten.mul.Tensor, aten.hardswish.default)
+QUANTIZED_OPS = (*WEIGHTED, *SAME_Q, *FIXED, *FREE)
+
+
+def _activation_params(unit: QuantizedOpUnit) -> list[QuantParams]:
+    """The parameters of the op's dequantized activation inputs (not weights or biases)."""
+    weights = set(unit.op.args[1:3]) if aten_op(unit.op) in WEIGHTED else set()
+    return [quant_params(dq) for dq in unit.dequants if dq not in weights]
+
+
+@register_unit_builder
+class QuantizedOpBuilder(UnitBuilder):
+    """dq -> conv / linear / add / mul / pool / mean / cat / reshape / activation [-> relu] -> q, as one quantized operation."""
+
+    unit = QuantizedOpUnit
+    since = FeatureLevel.ANDROID_8_1
+    what = "quantized operation"
+
+    def check(self, unit: QuantizedOpUnit, ctx: CheckContext) -> None:
+        op = aten_op(unit.op)
+        if op not in QUANTIZED_OPS:
+            raise Refused(f"{op_name(op)} has no quantized NNAPI lowering")
+        out = quant_params(unit.output)
+        inputs = _activation_params(unit)
+        for p in (out, *inputs):
+            check_8bit(p.dtype, ctx)
+            if p.dtype != out.dtype:
+                raise Refused("quantized operands of different 8-bit types (uint8 and int8)")
+        get_builder(op).check(unit.op, ctx)
+        if op in WEIGHTED:
+            self._check_weighted(unit, ctx)
+        elif op in SAME_Q:
+            if op == aten.hardtanh.default and clamp_fuse_code(unit.op) is None:
+                raise Refused("quantized hardtanh with bounds other than (0, 6), (-1, 1) (RELU6 / RELU1)")
+            if any((p.scale, p.zero_point) != (out.scale, out.zero_point) for p in inputs):
+                raise Refused(f"quantized {op_name(op)} whose output parameters differ from its input's "
+                              "(NNAPI keeps the input's scale and zero point)")
+        elif op in FIXED:
+            scale, zp_u8, zp_s8 = FIXED[op]
+            if (out.scale, out.zero_point) != (scale, zp_u8 if out.dtype == torch.uint8 else zp_s8):
+                raise Refused(f"quantized {op_name(op)} output scale {out.scale}, zero point {out.zero_point} "
+                              f"(NNAPI requires {scale}, {zp_u8 if out.dtype == torch.uint8 else zp_s8})")
+        else:
+            self._check_free(unit, op, inputs, out, ctx)
+
+    @staticmethod
+    def _check_weighted(unit: QuantizedOpUnit, ctx: CheckContext) -> None:
+        weight = unit.op.args[1]
+        if not is_dequantize(weight) or not ctx.is_constant(weight.args[0]):
+            raise Refused("quantized convolution / linear whose weight is not constant 8-bit codes")
+        if is_per_channel(weight):
+            ctx.require(FeatureLevel.ANDROID_10, "per-channel quantized weights (TENSOR_QUANT8_SYMM_PER_CHANNEL)")
+
+    @staticmethod
+    def _check_free(unit: QuantizedOpUnit, op, inputs: list[QuantParams], out: QuantParams,
+                    ctx: CheckContext) -> None:
+        if op == aten.hardswish.default:
+            ctx.require(FeatureLevel.ANDROID_11, "quantized hardswish (HARD_SWISH)")
+            return
+        if len(inputs) != 2 or unit.op.kwargs.get("alpha", 1) != 1:
+            raise Refused(f"quantized {op_name(op)} of other than two tensors")
+        s1, s2 = inputs[0].scale, inputs[1].scale
+        if op == aten.add.Tensor and not out.scale > 2 * max(s1, s2) / 2**20:
+            raise Refused("quantized add with output scale <= 2 max(input scales) / 2^20 (§9 item 8)")
+        if op == aten.mul.Tensor and not out.scale > s1 * s2:
+            raise Refused("quantized mul with output scale <= product of the input scales (§9 item 8)")
+
+    def define(self, unit: QuantizedOpUnit, lc: LoweringContext) -> None:
+        """The op's own builder, on the quantized values the lowering context gives it."""
+        get_builder(aten_op(unit.op)).define(unit.op, lc)

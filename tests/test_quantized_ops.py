@@ -1,0 +1,286 @@
+"""Quantized ops end to end: NnapiQuantizer -> prepare_pt2e -> calibrate ->
+convert_pt2e -> NnapiPartitioner -> the C++ backend on the host driver.
+
+Each op is lowered alone, with uint8 and with signed int8 activations: it must
+be delegated whole, every operation inside the partition must run on 8-bit
+operands (QUANTIZE only on a partition input, DEQUANTIZE only into a partition
+output), and every element of the host result must be within one output
+quantization step of the convert_pt2e reference model.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+from torch.fx import GraphModule
+from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+import executorch.kernels.quantized  # noqa: F401  (CPU kernels of the quantize / dequantize NNAPI leaves)
+from executorch_nnapi.blob import Blob as fb_blob
+from executorch_nnapi.lowering.nnapi_codes import OperandCode, OperationCode
+from executorch_nnapi.quantizer import NnapiQuantizer
+from op_harness import Lowered, lower, run_pte
+
+FLOAT_TENSORS = {OperandCode.TENSOR_FLOAT32, OperandCode.TENSOR_FLOAT16}
+SIGNEDNESS = [pytest.param(False, id="uint8"), pytest.param(True, id="int8")]
+
+
+def quantize(model: torch.nn.Module, example: tuple, *, signed: bool, feature_level: int = 30,
+             calibration: int = 4, dynamic_shapes=None) -> GraphModule:
+    """The convert_pt2e model of ``model``, calibrated on a few inputs like ``example``."""
+    gm = torch.export.export(model.eval(), example, dynamic_shapes=dynamic_shapes).module()
+    gm = prepare_pt2e(gm, NnapiQuantizer(feature_level=feature_level, signed=signed))
+    torch.manual_seed(1)
+    for _ in range(calibration):
+        gm(*[torch.randn_like(x) for x in example])
+    gm(*example)
+    return convert_pt2e(gm)
+
+
+def output_step(gm: GraphModule) -> float:
+    """The scale of the converted model's (single) output: one quantization step."""
+    out = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    dq = out[0] if isinstance(out, (tuple, list)) else out
+    assert "dequantize_per_tensor" in str(dq.target), f"output is not dequantized: {dq.target}"
+    return float(dq.args[1])
+
+
+def quantized_inside(raw: bytes) -> list[str]:
+    """The operations of a blob; asserts that none but an edge QUANTIZE / DEQUANTIZE
+    touches a float tensor."""
+    blob = fb_blob.Blob.GetRootAs(raw, 0)
+    inputs = {blob.ModelInputs(i) for i in range(blob.ModelInputsLength())}
+    outputs = {blob.ModelOutputs(i) for i in range(blob.ModelOutputsLength())}
+    names = []
+    for i in range(blob.OperationsLength()):
+        op = blob.Operations(i)
+        name = OperationCode(op.Type()).name
+        ins = [op.Inputs(j) for j in range(op.InputsLength())]
+        outs = [op.Outputs(j) for j in range(op.OutputsLength())]
+        names.append(name)
+        if name == "QUANTIZE":
+            assert ins[0] in inputs, "QUANTIZE inside the partition (its input is not a partition input)"
+        elif name == "DEQUANTIZE":
+            assert outs[0] in outputs, "DEQUANTIZE inside the partition (its output is not a partition output)"
+        else:
+            for k in ins + outs:
+                assert blob.Operands(k).Type() not in FLOAT_TENSORS, f"{name} reads or writes a float tensor"
+    return names
+
+
+def check(model: torch.nn.Module, example: tuple, *, signed: bool, expect: str, feature_level: int = 30,
+          dynamic_shapes=None, test_inputs: list[tuple] | None = None) -> Lowered:
+    """Quantizes, lowers and runs ``model``; asserts delegation, 8-bit operations
+    (``expect`` among them) and one-step agreement with convert_pt2e."""
+    gm = quantize(model, example, signed=signed, feature_level=feature_level, dynamic_shapes=dynamic_shapes)
+    low = lower(gm, example, dynamic_shapes=dynamic_shapes, feature_level=feature_level)
+    assert low.cpu_ops == [] and low.num_delegates == 1, (low.cpu_ops, low.reasons)
+    ops = quantized_inside(low.raw_blobs[0])
+    assert expect in ops, ops
+    step = output_step(gm)
+    for inputs in test_inputs or [example]:
+        expected = gm(*inputs)
+        actual = run_pte(low.pte, list(inputs), feature_level)[0]
+        assert actual.shape == expected.shape
+        err = (actual - expected).abs().max().item()
+        assert err <= step * 1.0001, f"max error {err} > one step {step}"
+    return low
+
+
+class Unary(torch.nn.Module):
+    def __init__(self, fn) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(x)
+
+
+class ConvAct(torch.nn.Module):
+    """A convolution (then an activation): every unary op test reads a conv's output,
+    so that its input is quantized by a real producer."""
+
+    def __init__(self, conv: torch.nn.Module, act=None) -> None:
+        super().__init__()
+        self.conv, self.act = conv, act
+
+    def forward(self, x):
+        y = self.conv(x)
+        return self.act(y) if self.act is not None else y
+
+
+def image(c=4, h=8, w=8):
+    torch.manual_seed(0)
+    return (torch.randn(1, c, h, w),)
+
+
+CONVS = {
+    "conv": (lambda: torch.nn.Conv2d(4, 6, 3, padding=1), "CONV_2D"),
+    "conv_stride2_nobias": (lambda: torch.nn.Conv2d(4, 8, 3, stride=2, bias=False), "CONV_2D"),
+    "depthwise": (lambda: torch.nn.Conv2d(4, 8, 3, padding=1, groups=4), "DEPTHWISE_CONV_2D"),
+    "grouped": (lambda: torch.nn.Conv2d(4, 6, 1, groups=2), "GROUPED_CONV_2D"),
+    "dilated": (lambda: torch.nn.Conv2d(4, 4, 3, padding=2, dilation=2), "CONV_2D"),
+    "transposed": (lambda: torch.nn.ConvTranspose2d(4, 3, 3, stride=2, padding=1, output_padding=1),
+                   "TRANSPOSE_CONV_2D"),
+}
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+@pytest.mark.parametrize("kind", list(CONVS))
+def test_convolutions(kind, signed):
+    make, op = CONVS[kind]
+    torch.manual_seed(0)
+    check(make(), image(), signed=signed, expect=op)
+
+
+ACTIVATIONS = {"relu": torch.nn.ReLU(), "relu6": torch.nn.ReLU6(), "hardtanh": torch.nn.Hardtanh()}
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+@pytest.mark.parametrize("act", list(ACTIVATIONS))
+def test_conv_fused_activation(act, signed):
+    torch.manual_seed(0)
+    low = check(ConvAct(torch.nn.Conv2d(4, 6, 3), ACTIVATIONS[act]), image(), signed=signed, expect="CONV_2D")
+    # The clamp is CONV_2D's fused-activation operand, not an operation of its own.
+    assert low.nnapi_operations == ["QUANTIZE", "CONV_2D", "DEQUANTIZE"]
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+def test_linear_rank3(signed):
+    torch.manual_seed(0)
+    low = check(torch.nn.Linear(16, 8), (torch.randn(2, 3, 16),), signed=signed, expect="FULLY_CONNECTED")
+    assert low.nnapi_operations == ["QUANTIZE", "FULLY_CONNECTED", "RESHAPE", "DEQUANTIZE"]
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+@pytest.mark.parametrize("relu", [False, True])
+def test_linear(relu, signed):
+    torch.manual_seed(0)
+    layers = [torch.nn.Linear(16, 8)] + ([torch.nn.ReLU()] if relu else [])
+    low = check(torch.nn.Sequential(*layers), (torch.randn(3, 16),), signed=signed, expect="FULLY_CONNECTED")
+    assert low.nnapi_operations == ["QUANTIZE", "FULLY_CONNECTED", "DEQUANTIZE"]
+
+
+class Binary(torch.nn.Module):
+    def __init__(self, fn, relu: bool = False) -> None:
+        super().__init__()
+        self.fn, self.relu = fn, relu
+
+    def forward(self, a, b):
+        y = self.fn(a, b)
+        return torch.relu(y) if self.relu else y
+
+
+BINARY = {
+    "add": (torch.add, False, "ADD"),
+    "add_relu": (torch.add, True, "ADD"),
+    "mul": (torch.mul, False, "MUL"),
+    "add_broadcast": (torch.add, False, "ADD"),
+}
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+@pytest.mark.parametrize("kind", list(BINARY))
+def test_binary(kind, signed):
+    fn, relu, op = BINARY[kind]
+    torch.manual_seed(0)
+    b = torch.randn(1, 4, 1, 8) if kind == "add_broadcast" else torch.randn(1, 4, 8, 8)
+    low = check(Binary(fn, relu), (torch.randn(1, 4, 8, 8), b), signed=signed, expect=op)
+    assert "RELU" not in low.nnapi_operations  # fused into ADD
+
+
+UNARY = {
+    "max_pool": (lambda x: F.max_pool2d(x, 2), "MAX_POOL_2D"),
+    "max_pool_pad": (lambda x: F.max_pool2d(x, 3, 2, padding=1), "MAX_POOL_2D"),
+    "avg_pool": (lambda x: F.avg_pool2d(x, 2), "AVERAGE_POOL_2D"),
+    "avg_pool_count_pad": (lambda x: F.avg_pool2d(x, 3, 1, padding=1), "PAD"),
+    # Quantized, a static whole-image pool rounds (AVERAGE_POOL_2D) rather than truncating (MEAN).
+    "adaptive_avg_pool": (lambda x: F.adaptive_avg_pool2d(x, 1), "AVERAGE_POOL_2D"),
+    "mean": (lambda x: x.mean(dim=(2, 3), keepdim=True), "AVERAGE_POOL_2D"),  # rounds, unlike MEAN
+    "mean_no_keepdim": (lambda x: x.mean(dim=(2, 3)), "AVERAGE_POOL_2D"),
+    "mean_channels": (lambda x: x.mean(dim=1, keepdim=True), "MEAN"),
+    "flatten": (lambda x: x.flatten(1), "RESHAPE"),
+    "reshape": (lambda x: x.reshape(1, 2, 3, -1), "RESHAPE"),
+    # A permute relabels the dim order: no operation (the runtime writes the output in PyTorch's order).
+    "permute": (lambda x: x.permute(0, 3, 1, 2), "DEQUANTIZE"),
+    "relu": (torch.relu, "RELU"),
+    "hardswish": (F.hardswish, "HARD_SWISH"),
+    "sigmoid": (torch.sigmoid, "LOGISTIC"),
+    "tanh": (torch.tanh, "TANH"),
+    "softmax": (lambda x: torch.softmax(x, dim=1), "SOFTMAX"),
+}
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+@pytest.mark.parametrize("kind", list(UNARY))
+def test_unary(kind, signed):
+    fn, op = UNARY[kind]
+    torch.manual_seed(0)
+    # The op reads a quantized input directly (no conv), as the quantizer sees it alone.
+    check(Unary(fn), (torch.randn(1, 6, 4, 4),), signed=signed, expect=op)
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+def test_cat(signed):
+    torch.manual_seed(0)
+
+    class CatInputs(torch.nn.Module):
+        def forward(self, a, b):
+            return torch.cat([a, b], dim=1)
+
+    check(CatInputs(), (torch.randn(1, 3, 4, 4), torch.randn(1, 5, 4, 4)), signed=signed, expect="CONCATENATION")
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+def test_dynamic_height_width(signed):
+    """One .pte, three image sizes: the quantized conv runs at each within one step."""
+    torch.manual_seed(0)
+    model = ConvAct(torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.ReLU6())
+    h, w = torch.export.Dim("h", min=4, max=32), torch.export.Dim("w", min=4, max=32)
+    sizes = [(8, 8), (12, 16), (20, 6)]
+    check(model, (torch.randn(1, 3, 8, 8),), signed=signed, expect="CONV_2D",
+          dynamic_shapes=({2: h, 3: w},), test_inputs=[(torch.randn(1, 3, a, b),) for a, b in sizes])
+
+
+class ConvFlattenLinear(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv, self.fc = torch.nn.Conv2d(3, 4, 3), torch.nn.Linear(4 * 6 * 6, 5)
+
+    def forward(self, x):
+        return self.fc(torch.relu(self.conv(x)).flatten(1))
+
+
+@pytest.mark.parametrize("level, delegates", [(27, 2), (28, 1)])
+def test_before_api_29(level, delegates):
+    """Per-tensor uint8 weights; no QUANTIZE below API 29, so the input is quantized on
+    the CPU and the partition takes 8-bit codes (at API 27 the flatten of an NHWC
+    value, which needs TRANSPOSE, stays on the CPU between two partitions)."""
+    torch.manual_seed(0)
+    example = (torch.randn(1, 3, 8, 8),)
+    gm = quantize(ConvFlattenLinear(), example, signed=False, feature_level=level)
+    low = lower(gm, example, feature_level=level)
+    assert low.num_delegates == delegates
+    assert "quantize_per_tensor.default needs API 29" in " ".join(low.reasons["quantized_decomposed.quantize_per_tensor.default"])
+    for raw in low.raw_blobs:
+        ops = quantized_inside(raw)
+        assert "QUANTIZE" not in ops
+    assert {"CONV_2D", "FULLY_CONNECTED"} <= set(low.nnapi_operations)
+    err = (run_pte(low.pte, list(example), level)[0] - gm(*example)).abs().max().item()
+    assert err <= output_step(gm) * 1.0001
+
+
+def test_op_refused_at_level_stays_on_cpu_with_reason():
+    """A model quantized for API 30 (per-channel conv weights) lowered for API 28: the
+    conv unit stays on the CPU with the reason, never a lowering error, and the
+    model still runs."""
+    torch.manual_seed(0)
+    example = (torch.randn(1, 3, 8, 8),)
+    gm = quantize(ConvFlattenLinear(), example, signed=False, feature_level=30)
+    low = lower(gm, example, feature_level=28)
+    assert "aten.convolution.default" in low.cpu_ops
+    assert any("per-channel quantized weights" in r and "API 29" in r for r in low.reasons["aten.convolution.default"])
+    assert "FULLY_CONNECTED" in low.nnapi_operations  # per-tensor weights: still delegated
+    err = (run_pte(low.pte, list(example), 28)[0] - gm(*example)).abs().max().item()
+    assert err <= output_step(gm) * 1.0001
