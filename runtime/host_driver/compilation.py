@@ -12,9 +12,9 @@ from typing import Any, Callable, Optional, Sequence
 
 import torch
 
-from .errors import OP_FAILED, DriverError, bad_data, bad_state, op_failed, summarize_exception
+from .errors import DriverError, bad_data, bad_state, op_failed, summarize_exception
 from .model import CONSTANT, Model, Operation, merge_dims, validate_operation
-from .operand_types import QUANTIZED, TENSOR_FLOAT16, TORCH_DTYPE, OperandType, type_name
+from .operand_types import TENSOR_FLOAT16, TORCH_DTYPE, OperandType
 from .operations.common import RUN, OperandSource
 
 logger = logging.getLogger("executorch_nnapi.host_driver")
@@ -74,17 +74,6 @@ def _via_float32(fn: Callable, half_outputs: tuple[bool, ...]) -> Callable:
     return run
 
 
-def _not_implemented(op: Operation, model: Model) -> Callable:
-    types = sorted({type_name(model.operands[i].type.type) for i in op.ins
-                    if model.operands[i].type.type in QUANTIZED})
-
-    def run(ins: list, p: Any) -> list:
-        raise DriverError(OP_FAILED, f"{op.name} on {', '.join(types)} is not implemented on the host "
-                                     "driver yet")
-
-    return run
-
-
 class Plan:
     """The model's operations ready to run: see the module docstring."""
 
@@ -99,7 +88,8 @@ class Plan:
 
     def _step(self, op: Operation) -> Step:
         model = self.model
-        fn = op.module.compute if model.operation_supported(op) else _not_implemented(op, model)
+        # Model_addOperation refused every operation the driver has no kernel for.
+        fn = op.module.compute
         half_in = any(model.operands[i].type.type == TENSOR_FLOAT16 for i in op.ins)
         half_out = tuple(model.operands[i].type.type == TENSOR_FLOAT16 for i in op.outs)
         if half_in or any(half_out):
@@ -187,14 +177,9 @@ class Compilation:
     def finish(self) -> None:
         if self.finished:
             raise bad_state("Compilation_finish was already called")
-        model = self.model
-        if self.devices is not None:
-            # With explicit devices there is no CPU fallback: every operation must be supported.
-            for op in model.operations:
-                if not model.operation_supported(op):
-                    raise bad_data(f"{op.name} (operation #{op.index}) with these operand types is not "
-                                   "supported by the host device")
-        self.plan = Plan(model)
+        # Explicit devices mean no CPU fallback, but the model holds only operations the
+        # driver computes (Model_addOperation refused the rest), so none needs one.
+        self.plan = Plan(self.model)
         self.finished = True
 
     def check_io_index(self, index: int, is_input: bool) -> int:
