@@ -374,3 +374,21 @@ def test_api_29_ops_below_their_level_stay_on_cpu_with_reason(model, example, op
     assert any(reason in r and "API 29" in r for r in low.reasons[op]), low.reasons[op]
     err = (run_pte(low.pte, list(example), 28)[0] - gm(*example)).abs().max().item()
     assert err <= output_step(gm) * 1.0001
+
+
+def test_pad_value_outside_the_code_range_stays_on_cpu_with_reason():
+    """PAD_V2 takes the pad value as a code of the input's parameters: a value (here edited into
+    the converted program, since the quantizer's shared observer sees it) whose code is out of
+    range leaves the pad on the CPU with the reason, and the program still matches."""
+    torch.manual_seed(0)
+    example = (torch.randn(1, 4, 4, 4),)
+    gm = quantize(Unary(lambda x: F.pad(x, (1, 1), value=0.5)), example, signed=False)
+    (pad,) = [n for n in gm.graph.nodes if n.target == torch.ops.aten.pad.default]
+    pad.args = (*pad.args[:3], 1000.0)
+    gm.recompile()
+    low = lower(gm, example, feature_level=30)
+    assert "aten.constant_pad_nd.default" in low.cpu_ops
+    assert any("quantized pad value 1000.0 is code" in r and "outside [0, 255]" in r
+               for r in low.reasons["aten.constant_pad_nd.default"])
+    err = (run_pte(low.pte, list(example), 30)[0] - gm(*example)).abs().max().item()
+    assert err <= output_step(gm) * 1.0001
