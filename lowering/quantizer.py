@@ -19,8 +19,9 @@ What it annotates follows NNAPI's rules (docs: nnapi-reference §7, §9):
 - LOGISTIC / SOFTMAX (1/256) and TANH (1/128) get NNAPI's fixed output params;
 - from API 29: constant pad and nearest upsampling share their input's observer
   (PAD / PAD_V2 / RESIZE_NEAREST_NEIGHBOR keep it); maximum, minimum and where
-  (MAXIMUM / MINIMUM / SELECT requantize each input to the output's parameters)
-  and prelu (PRELU, its alpha quantized like an activation) get their own output.
+  (MAXIMUM / MINIMUM / SELECT requantize each input to the output's parameters),
+  prelu (PRELU, its alpha quantized like an activation) and leaky_relu (PRELU with
+  a constant alpha) get their own output.
   Bilinear upsampling stays float: the rounding of quantized RESIZE_BILINEAR
   depends on the TFLite copy inside a given Android build (nnapi-reference §7.15, §10).
 """
@@ -234,6 +235,8 @@ class NnapiQuantizer(Quantizer):
             return self._where
         if op == aten.prelu.default:
             return self._prelu
+        if op == aten.leaky_relu.default:  # PRELU with a constant alpha: an output of its own
+            return lambda n: _set(n, self._act_inputs(n.args[:1]), self.act)
         return None
 
     def _pad(self, node: Node) -> None:

@@ -294,6 +294,8 @@ SHAPE_OPS = {
     "nearest_scale": (lambda x: F.interpolate(x, scale_factor=2, mode="nearest"), "RESIZE_NEAREST_NEIGHBOR"),
     "prelu": (torch.nn.PReLU(6, init=0.2), "PRELU"),
     "prelu_single": (torch.nn.PReLU(1, init=-0.3), "PRELU"),
+    "leaky_relu": (lambda x: F.leaky_relu(x, 0.1), "PRELU"),
+    "leaky_relu_negative_slope": (lambda x: F.leaky_relu(x, -0.7), "PRELU"),
 }
 
 

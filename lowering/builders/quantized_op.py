@@ -30,9 +30,13 @@ FIXED = {aten.sigmoid.default: (1 / 256, 0, -128), aten._softmax.default: (1 / 2
 FREE = (aten.add.Tensor, aten.mul.Tensor, aten.hardswish.default)
 # Ops whose NNAPI operation requantizes every input to the output's parameters (MAXIMUM, MINIMUM,
 # SELECT: AOSP's `requantize`) or rescales it (PRELU): any scales are valid.
-REQUANTIZING = (aten.maximum.default, aten.minimum.default, aten.where.self, aten.prelu.default)
+REQUANTIZING = (aten.maximum.default, aten.minimum.default, aten.where.self, aten.prelu.default,
+                aten.leaky_relu.default)
 QUANTIZED_OPS = (*WEIGHTED, *SAME_Q, *FIXED, *FREE, *REQUANTIZING)
-# Float-only in 8 bits: why, for the refusal (nnapi-reference §7.15, §10).
+# Float-only in 8 bits: why, for the refusal (nnapi-reference §7.15, §10). Measured on LiteRT 2.3's
+# BUILTIN_REF kernel: uint8 rounds the float sum half up, int8 runs a 10-bit fixed-point interpolation;
+# TensorFlow's reference_ops::ResizeBilinear<uint8> of other releases truncates. Which one an Android
+# build's CPU path runs depends on the TFLite copy it bundles.
 NOT_QUANTIZED = {
     aten.upsample_bilinear2d.vec: "quantized RESIZE_BILINEAR rounds the interpolated codes either by truncation or "
                                   "half up depending on the TFLite copy in the Android build (nnapi-reference §10); "
@@ -56,7 +60,7 @@ def _require_op_level(builder, op, ctx: CheckContext) -> None:
 
 @register_unit_builder
 class QuantizedOpBuilder(UnitBuilder):
-    """dq -> conv / linear / add / mul / pool / mean / cat / reshape / pad / nearest resize / maximum / minimum / where / prelu / activation [-> relu] -> q, as one quantized operation."""
+    """dq -> conv / linear / add / mul / pool / mean / cat / reshape / pad / nearest resize / maximum / minimum / where / prelu / leaky_relu / activation [-> relu] -> q, as one quantized operation."""
 
     unit = QuantizedOpUnit
     since = FeatureLevel.ANDROID_8_1
