@@ -336,10 +336,14 @@ def test_maximum_minimum(kind, signed):
 
 
 @pytest.mark.parametrize("signed", SIGNEDNESS)
-def test_where(signed):
+@pytest.mark.parametrize("broadcast", [False, True], ids=["same_shape", "broadcast_value"])
+def test_where(signed, broadcast):
     torch.manual_seed(0)
-    example = (torch.randn(1, 4, 6, 6) > 0, torch.randn(1, 4, 6, 6), torch.randn(1, 4, 6, 6) * 4)
-    check(Select(), example, signed=signed, expect="SELECT")
+    y = torch.randn(4, 1, 6) * 4 if broadcast else torch.randn(1, 4, 6, 6) * 4
+    example = (torch.randn(1, 4, 6, 6) > 0, torch.randn(1, 4, 6, 6), y)
+    low = check(Select(), example, signed=signed, expect="SELECT")
+    if broadcast:  # the 8-bit value brought to the output's shape
+        assert {"EXPAND_DIMS", "TILE"} <= set(low.nnapi_operations)
 
 
 def test_bilinear_stays_float_with_reason():
