@@ -44,7 +44,7 @@ aten = torch.ops.aten
 PER_CHANNEL_SINCE = 29
 SIGNED_SINCE = 30
 HARD_SWISH_SINCE = 30
-# PAD with the zero point, PAD_V2, RESIZE_NEAREST_NEIGHBOR, MAXIMUM, MINIMUM, SELECT, PRELU.
+# PAD with the zero point, PAD_V2, RESIZE_NEAREST_NEIGHBOR, MAXIMUM, MINIMUM, SELECT, PRELU (prelu, leaky_relu).
 SHAPE_AND_SELECT_SINCE = 29
 
 CONVS = (aten.conv2d.default, aten.conv_transpose2d.input)

@@ -7,13 +7,16 @@ rules (nnapi-reference §7, §9) so that nothing it takes is refused later."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_units import QuantizedOpUnit
-from ..node_utils import QuantParams, aten_op, unwrap_op, clamp_fuse_code, is_dequantize, is_per_channel, op_name, quant_params
-from .node_builder import CheckContext, Refused, UnitBuilder
+from ..node_utils import (QuantParams, aten_op, clamp_fuse_code, is_dequantize, is_per_channel, op_name, quant_params,
+                          unwrap_op)
+from .node_builder import CheckContext, NodeBuilder, Refused, UnitBuilder
 from .quantize import check_8bit
 from .registry import get_builder, register_unit_builder
 
@@ -50,7 +53,7 @@ def _activation_params(unit: QuantizedOpUnit) -> list[QuantParams]:
     return [quant_params(dq) for dq in unit.dequants if dq not in weights]
 
 
-def _require_op_level(builder, op, ctx: CheckContext) -> None:
+def _require_op_level(builder: NodeBuilder, op: Any, ctx: CheckContext) -> None:
     """The op's own feature level (its builder's OpSupport row), which the partitioner checks for
     float nodes only: a quantized unit below it stays on the CPU with the reason."""
     for row in builder.ops:
@@ -91,7 +94,7 @@ class QuantizedOpBuilder(UnitBuilder):
                 raise Refused(f"quantized {op_name(op)} whose output parameters differ from its input's "
                               "(NNAPI keeps the input's scale and zero point)")
         elif op in REQUANTIZING:
-            pass  # MAXIMUM / MINIMUM / SELECT / PRELU take any input and output parameters
+            pass  # MAXIMUM / MINIMUM / SELECT / PRELU take any input and output parameters (§7.10)
         elif op in FIXED:
             scale, zp_u8, zp_s8 = FIXED[op]
             if (out.scale, out.zero_point) != (scale, zp_u8 if out.dtype == torch.uint8 else zp_s8):
