@@ -14,6 +14,7 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_units import NodeUnit
+from ..node_utils import QuantParams
 
 
 class Refused(Exception):
@@ -146,6 +147,10 @@ class NodeBuilder:
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         """Raises Refused if the node cannot be emitted; the default accepts."""
+
+    def check_quantized(self, node: Node, output: QuantParams, ctx: CheckContext) -> None:
+        """Raises Refused if the node cannot run on 8-bit operands, its result quantized
+        with ``output`` (called by the quantized-op builder after ``check``); the default accepts."""
 
     def define(self, node: Node, lc: LoweringContext) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -356,3 +356,50 @@ def qmean(x: torch.Tensor, axes: tuple[int, ...]) -> torch.Tensor:
     total = x.to(torch.int64).sum(dim=axes, keepdim=True)
     count = math.prod(x.shape[a] for a in axes)
     return torch.div(total, count, rounding_mode="trunc").to(x.dtype)
+
+
+# -- MAXIMUM, MINIMUM, SELECT (AOSP `requantize`, §7.10), PRELU ----------------------------------------------
+def requantize(q: torch.Tensor, s_old: float, zp_old: int, s_new: float, zp_new: int) -> torch.Tensor:
+    """AOSP's requantize<T>: float32 (q - zp_old)·s_old, widened; / s_new + zp_new in double; clamped to the
+    code range, then std::round (half away from zero). Codes already in the new parameters are unchanged."""
+    if (s_old, zp_old) == (s_new, zp_new):
+        return q
+    real = ((q.to(torch.int64) - zp_old).to(torch.float32) * f32(s_old)).to(torch.float64)
+    r = real / f32(s_new) + zp_new
+    lo, hi = qm.QRANGE[q.dtype]
+    whole = torch.floor(r.abs())
+    rounded = torch.sign(r) * (whole + (r.abs() - whole >= 0.5).to(torch.float64))
+    return rounded.clamp(lo, hi).to(q.dtype)
+
+
+def requant_to_output(c: Ctx, inputs: tuple[int, ...]) -> None:
+    """The (scale, zeroPoint) of the given inputs and of output 0, for `requantize`."""
+    c.p.q_in = [(c.operand(i).scale, c.operand(i).zero_point) for i in inputs]
+    out = c.out_operand(0)
+    c.p.q_out = (out.scale, out.zero_point)
+
+
+def qmaximum(a: torch.Tensor, b: torch.Tensor, p) -> torch.Tensor:
+    return torch.maximum(requantize(a, *p.q_in[0], *p.q_out), requantize(b, *p.q_in[1], *p.q_out))
+
+
+def qminimum(a: torch.Tensor, b: torch.Tensor, p) -> torch.Tensor:
+    return torch.minimum(requantize(a, *p.q_in[0], *p.q_out), requantize(b, *p.q_in[1], *p.q_out))
+
+
+def requant_prelu(c: Ctx) -> None:
+    """AOSP PRelu.cpp: positive inputs rescaled by float32(s_in / s_out); negative ones, times
+    (alpha - zp_alpha), by double(float32(s_in·s_alpha)) / s_out; both through QuantizeMultiplier."""
+    inp, alpha, out = c.operand(0), c.operand(1), c.out_operand(0)
+    c.p.q_pos = qm.quantize_multiplier(f32(inp.scale / out.scale))
+    c.p.q_neg = qm.quantize_multiplier(f32(inp.scale * alpha.scale) / out.scale)
+    c.p.q_zp = (inp.zero_point, alpha.zero_point, out.zero_point)
+
+
+def qprelu(x: torch.Tensor, alpha: torch.Tensor, p) -> torch.Tensor:
+    zp_in, zp_alpha, zp_out = p.q_zp
+    xi = x.to(torch.int64) - zp_in
+    pos = qm.mbqm(xi, *p.q_pos)
+    neg = qm.mbqm(qm.wrap32(xi * (alpha.to(torch.int64) - zp_alpha)), *p.q_neg)
+    lo, hi = qm.QRANGE[x.dtype]
+    return (torch.where(xi >= 0, pos, neg) + zp_out).clamp(lo, hi).to(x.dtype)
