@@ -30,7 +30,5 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = support_table()
 NO_NNAPI_EQUIVALENT: dict[str, str] = {
     "aten.cumsum.default": "NNAPI has no cumulative-sum operation",
     "aten.erf.default": "NNAPI has no erf operation",
-    "aten.embedding.default": "int64 indices (NNAPI has no 64-bit integers)",
-    "aten.argmax.default": "int64 output (NNAPI's ARGMAX returns int32)",
     "aten.sym_size.int": "shape arithmetic stays on the CPU (the delegate recomputes sizes itself)",
 }
