@@ -62,3 +62,4 @@ def test_conv1d_with_a_dynamic_length():
 def test_conv3d_is_refused_naming_the_limit():
     lowered = lower(torch.nn.Conv3d(2, 2, 3), (torch.randn(1, 2, 4, 5, 6),))
     assert "3-D convolution (NNAPI has 2-D convolutions only" in lowered.reasons["aten.convolution.default"][0]
+
