@@ -32,7 +32,20 @@ def test_int32_floor_divide_is_div_at_api_30():
 @pytest.mark.parametrize("level", [27, 28, 29])
 def test_int32_floor_divide_below_api_30_is_refused(level):
     lowered = lower(Lambda(lambda x, y: x // y), (_int32(3, 4), _divisors(3, 4)), feature_level=level)
-    assert "needs API 30" in lowered.reasons["aten.div.Tensor_mode"][0]
+    assert f"needs API {28 if level == 27 else 30}" in lowered.reasons["aten.div.Tensor_mode"][0]
+
+
+@pytest.mark.parametrize("level", [28, 29, 30])
+def test_float_trunc_division_is_div_then_exact_trunc(level):
+    a = torch.tensor([[7.0, -7.0, 7.0, -7.0, 0.5, -0.5, 1.0, 3e9, -1e-30, 6.0]])
+    b = torch.tensor([[2.0, 2.0, -2.0, -2.0, 3.0, 3.0, 0.1, 7.0, 1.0, 3.0]])
+    conv = torch.nn.Conv2d(2, 3, 1)
+    module = Lambda(lambda x, y, img: (torch.div(x, y, rounding_mode="trunc"), torch.div(x, 0.3, rounding_mode="trunc"),
+                                       torch.div(conv(img), 0.25, rounding_mode="trunc")))
+    img = torch.randn(1, 2, 4, 5, generator=torch.Generator().manual_seed(0)) * 4
+    lowered = check_delegated_and_matches(module, (a, b, img), feature_level=level, tolerance=1e-12,
+                                          expect_operations=["DIV", "FLOOR"])
+    assert "TRANSPOSE" not in lowered.nnapi_operations  # the NHWC conv output is divided in place
 
 
 def test_float_floor_divide_is_refused_as_not_exact():
@@ -49,4 +62,4 @@ def test_int64_floor_divide_and_trunc_division_are_refused():
     lowered = lower(Lambda(lambda x, y: (x // y, torch.div(x.int(), y.int(), rounding_mode="trunc"))), (a, b))
     reasons = lowered.reasons["aten.div.Tensor_mode"]
     assert any("int64 operand (DIV takes TENSOR_INT32; NNAPI has no 64-bit integers)" in r for r in reasons)
-    assert any("rounding_mode='trunc'" in r for r in reasons)
+    assert any("rounding_mode='trunc' on int32" in r for r in reasons)
