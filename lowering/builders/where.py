@@ -13,6 +13,8 @@ The where of attention's masked softmax is emitted by builders/masked_softmax.py
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
 from torch.fx import Node
 
@@ -53,8 +55,8 @@ class WhereBuilder(NodeBuilder):
         g = lc.graph
         dtype = lc.dtype(node)
         out_shape = lc.shape(node)
-        x_op = _full(lc, node, x, dtype, out_shape)
-        y_op = _full(lc, node, y, dtype, out_shape)
+        x_op = broadcast_value(lc, node, x, dtype, out_shape)
+        y_op = broadcast_value(lc, node, y, dtype, out_shape)
         c_op = operand(lc, cond, torch.bool)
         if shape_of(cond) != out_shape:
             never = g.emit_tensor(out_shape, torch.bool, debug_name=f"{node.name}.false")
@@ -66,7 +68,7 @@ class WhereBuilder(NodeBuilder):
                          debug_name=node.name)
 
 
-def _full(lc: LoweringContext, node: Node, x, dtype: torch.dtype, out_shape: list[Dim]) -> int:
+def broadcast_value(lc: LoweringContext, node: Node, x: Any, dtype: torch.dtype, out_shape: list[Dim]) -> int:
     """``x`` as an operand of the output's shape (PyTorch's broadcasting done explicitly)."""
     g = lc.graph
     shape = shape_of(x)

@@ -25,6 +25,10 @@ class BlobSummary:
     # (the order NNAPI holds it in at the boundary; () for the same order as PyTorch's).
     input_dim_orders: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
     output_dim_orders: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
+    # Per delegate argument: (ExecuTorch ScalarType code, NNAPI operand type code); an int64
+    # tensor (4) held in TENSOR_INT32 (4) is narrowed / widened by the runtime.
+    input_types: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+    output_types: list[tuple[int, int]] = dataclasses.field(default_factory=list)
 
     def count(self, name: str) -> int:
         return sum(1 for t in self.operation_types if t == name)
@@ -61,7 +65,13 @@ def read_blob(buffer: bytes) -> BlobSummary:
         inline_bytes=sum(o.DataLength() for o in operands),
         input_dim_orders=[_dim_order(blob.Inputs(i)) for i in range(blob.InputsLength())],
         output_dim_orders=[_dim_order(blob.Outputs(i)) for i in range(blob.OutputsLength())],
+        input_types=[_types(blob.Inputs(i), operands) for i in range(blob.InputsLength())],
+        output_types=[_types(blob.Outputs(i), operands) for i in range(blob.OutputsLength())],
     )
+
+
+def _types(argument, operands) -> tuple[int, int]:
+    return argument.ScalarType(), operands[argument.Operand()].Type()
 
 
 def _dim_order(argument) -> tuple[int, ...]:
