@@ -158,7 +158,7 @@ def _export(args) -> int:
     return 0
 
 
-CALIBRATION_HELP = ("--calibration DIR (.pt files, each one input tensor or a tuple of inputs, and/or "
+CALIBRATION_HELP = ("--calibration DIR (.pt files, each holding one input tensor or a 1-tuple of it, and/or "
                     ".png / .jpg images), --calibration module:fn (returning an iterable of input tuples) or, "
                     "for a smoke test whose accuracy means nothing, --calibration random[:N]")
 
@@ -384,8 +384,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex.add_argument("--quantize", action="store_true",
                     help="post-training quantization with NnapiQuantizer (8-bit NNAPI operations); needs --calibration")
     ex.add_argument("--calibration", metavar="DIR|module:fn|random[:N]",
-                    help="calibration inputs for --quantize: a directory of .pt tensors (one input or a tuple of "
-                         "inputs per file) and/or .png/.jpg images (resized, ImageNet-normalized), a module:fn "
+                    help="calibration inputs for --quantize: a directory of .pt tensors (one input tensor, or a "
+                         "1-tuple of it, per file) and/or .png/.jpg images (resized, ImageNet-normalized), a module:fn "
                          "returning an iterable of input tuples, or random[:N] normal inputs (default N "
                          f"{RANDOM_CALIBRATION_SIZE}; accuracy is then not meaningful)")
     ex.add_argument("--int8-signed", action="store_true",
