@@ -50,9 +50,9 @@ class PartitionInfo:
         if self.operations_in("other"):
             lines.append(f"    nnapi other (no float or 8-bit tensor): {_counts(self.operations_in('other'))}")
         edge, inner = self.operations_in("edge"), self.operations_in("conversion")
-        quantize, dequantize = edge.get("QUANTIZE", 0), edge.get("DEQUANTIZE", 0)
-        text = (f"QUANTIZE x{quantize} at the inputs, DEQUANTIZE x{dequantize} at the outputs"
-                if quantize or dequantize else "none at the edges (8-bit inputs and outputs)")
+        at_edges = [f"{op} x{edge[op]} at the {where}" for op, where in (("QUANTIZE", "inputs"),
+                                                                          ("DEQUANTIZE", "outputs")) if op in edge]
+        text = ", ".join(at_edges) or "none at the edges (8-bit inputs and outputs)"
         if inner:
             text += f"; between 8-bit and float operations inside: {_counts(inner)}"
         lines.append(f"    conversions: {text}")

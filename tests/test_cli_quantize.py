@@ -101,6 +101,17 @@ def test_random_calibration_is_opt_in_and_flagged_first_and_last(tmp_path, capsy
     assert "calibrated on 3 random normal inputs" in text
 
 
+def test_below_api_29_the_cpu_quantizes_the_input_and_the_partition_takes_8_bit_codes(tmp_path, capsys):
+    code, text, _ = _export(capsys, tmp_path, "cli_models:small_cnn", "--calibration", "cli_models:calibration_inputs",
+                            "--feature-level", "28", "--verify")
+    assert code == 0, text
+    report = _report_lines(text)
+    assert "    conversions: DEQUANTIZE x1 at the outputs" in report  # no QUANTIZE before API 29
+    assert any(line.startswith("    nnapi 8-bit: ") and "CONV_2D x1" in line for line in report)
+    assert any("quantized_decomposed.quantize_per_tensor.default -- " in line for line in report), report
+    assert "verify: PASS" in text
+
+
 def test_quantize_without_calibration_says_how_to_pass_one(tmp_path, capsys):
     code, line = _one_line_error(capsys, ["export", "cli_models:small_cnn", "-o", str(tmp_path / "x.pte"),
                                           *SMALL, "--quantize"])
