@@ -31,6 +31,7 @@ import executorch_nnapi.runtime  # noqa: F401  (NnapiBackend + host driver)
 from executorch_nnapi.lowering.calibration import Calibration, quantize_program, random_inputs, sqnr
 from executorch_nnapi.lowering.report import delegation_report
 from executorch_nnapi.partitioners import NnapiPartitioner
+from executorch_nnapi.runtime.host_driver import get_driver
 
 DEFAULT_MODELS = [
     "mobilenet_v2", "mobilenet_v3_small", "mobilenet_v3_large", "mnasnet0_5", "shufflenet_v2_x0_5",
@@ -125,6 +126,7 @@ def bench_model(name: str, runs: int) -> Row:
 
 
 QUANTIZED_MODELS = ["mobilenet_v2", "resnet18", "mobilenet_v3_large"]
+FEATURE_LEVEL = 30  # quantized mode: NnapiQuantizer, NnapiPartitioner and the host driver
 
 
 @dataclasses.dataclass
@@ -229,12 +231,13 @@ def bench_quantized(name: str, model: torch.nn.Module, size: int, runs: int, cal
     x = torch.randn(*shape)
     calibration = random_inputs(shape, calibration_size, seed=0)
     test_inputs = [inputs[0] for inputs in random_inputs(shape, held_out, seed=1).inputs]
-    lower_float, _, float_pte = _lower(model, x, NnapiPartitioner())
+    lower_float, _, float_pte = _lower(model, x, NnapiPartitioner(FEATURE_LEVEL))
     q_nnapi, lower_nnapi, nnapi_ref, nnapi_edge, nnapi_pte = _quantize_and_lower(
-        model, x, NnapiQuantizer(), NnapiPartitioner(), calibration)
+        model, x, NnapiQuantizer(FEATURE_LEVEL), NnapiPartitioner(FEATURE_LEVEL), calibration)
     xnn_quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True))
     q_xnn, lower_xnn, _, xnn_edge, xnn_pte = _quantize_and_lower(model, x, xnn_quantizer, XnnpackPartitioner(),
                                                                  calibration)
+    get_driver().feature_level = FEATURE_LEVEL  # the driver's level is global state: set it for this run
     runtime = Runtime.get()
     programs = [runtime.load_program(nnapi_pte), runtime.load_program(xnn_pte)]  # keep alive for the Methods
     nnapi_method, xnn_method = (p.load_method("forward") for p in programs)
