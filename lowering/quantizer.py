@@ -16,7 +16,10 @@ What it annotates follows NNAPI's rules (docs: nnapi-reference §7, §9):
   q/dq between, so the pair becomes one NNAPI operation with a fused activation);
 - ops whose NNAPI output must carry the input's scale and zero point (pools,
   mean, reshape-like ops, concatenation inputs) share one observer;
-- LOGISTIC / SOFTMAX (1/256) and TANH (1/128) get NNAPI's fixed output params.
+- LOGISTIC / SOFTMAX (1/256) and TANH (1/128) get NNAPI's fixed output params;
+- hardsigmoid (4-D) gets scale 1/256 with the type's lowest code as zero point,
+  so that the 8-bit range itself is hardsigmoid's [0, 1) clamp: it is lowered as
+  a 1x1 DEPTHWISE_CONV_2D computing x/6 + 1/2 (NNAPI has no hard sigmoid).
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ FIXED_OUTPUT = {
     aten._softmax.default: (1.0 / 256.0, 0, -128),
     aten.tanh.default: (1.0 / 128.0, 128, 0),
 }
+HARD_SIGMOID = (aten.hardsigmoid.default, aten.hardsigmoid_.default)
+HARD_SIGMOID_OUTPUT = (1.0 / 256.0, 0, -128)
 
 _ANNOTATION = "quantization_annotation"
 
@@ -129,7 +134,7 @@ class NnapiQuantizer(Quantizer):
                                        qscheme, 0 if per_channel else None)
 
     def _fixed(self, op: Any) -> FixedQParamsQuantizationSpec:
-        scale, zp_u8, zp_s8 = FIXED_OUTPUT[op]
+        scale, zp_u8, zp_s8 = HARD_SIGMOID_OUTPUT if op in HARD_SIGMOID else FIXED_OUTPUT[op]
         lo, hi = (-128, 127) if self.signed else (0, 255)
         return FixedQParamsQuantizationSpec(self.act_dtype, scale, zp_s8 if self.signed else zp_u8, lo, hi,
                                             torch.per_tensor_affine)
@@ -156,12 +161,22 @@ class NnapiQuantizer(Quantizer):
             return self._same_q
         if op in FIXED_OUTPUT:
             return lambda n: _set(n, self._act_inputs(n.args[:1]), self._fixed(n.target))
+        if op in HARD_SIGMOID:
+            return self._hardsigmoid
         if op in INDEPENDENT and self.feature_level >= HARD_SWISH_SINCE:  # HARD_SWISH: API 30
             return lambda n: _set(n, self._act_inputs(n.args[:1]), self.act)
         return None
 
     def _act_inputs(self, args) -> dict[Node, Any]:
-        return {a: self.act for a in args if _is_float_tensor(a)}
+        return {a: self._input(a) for a in args if _is_float_tensor(a)}
+
+    def _input(self, a: Node) -> Any:
+        """An activation input's spec: the producer's own if that is fixed (sigmoid, hardsigmoid...),
+        so that no requantization (dq -> q, a float pair in NNAPI) sits between them."""
+        ann = a.meta.get(_ANNOTATION)
+        if ann is not None and isinstance(ann.output_qspec, FixedQParamsQuantizationSpec):
+            return SharedQuantizationSpec(a)
+        return self.act
 
     def _output(self, node: Node) -> Any:
         """The node's output spec, or None after annotating the relu it fuses with."""
@@ -181,7 +196,7 @@ class NnapiQuantizer(Quantizer):
         # FULLY_CONNECTED has no per-channel weights (nor do convolutions below API 29).
         per_channel = self.per_channel and node.target in CONVS
         # Output channels: dim 0 of conv / linear weights, dim 1 of transposed ones.
-        inputs = {x: self.act, weight: self._weight(1 if transposed else 0, per_channel)}
+        inputs = {x: self._input(x), weight: self._weight(1 if transposed else 0, per_channel)}
         if isinstance(bias, Node):
             inputs[bias] = self._bias(node, x, weight, per_channel)
         _set(node, inputs, self._output(node))
@@ -190,13 +205,18 @@ class NnapiQuantizer(Quantizer):
         a, b = node.args[:2]
         if not (_is_float_tensor(a) and _is_float_tensor(b)) or node.kwargs.get("alpha", 1) != 1:
             return  # a scalar operand or alpha: left float
-        _set(node, {a: self.act, b: self.act}, self._output(node))
+        _set(node, {a: self._input(a), b: self._input(b)}, self._output(node))
 
     def _same_q(self, node: Node) -> None:
         x = node.args[0]
         if not _is_float_tensor(x) or (node.target in ACTIVATIONS and not _fusable(node)):
             return  # hardtanh bounds other than RELU6's / RELU1's: no quantized NNAPI op
-        _set(node, {x: self.act}, SharedQuantizationSpec((x, node)))
+        _set(node, {x: self._input(x)}, SharedQuantizationSpec((x, node)))
+
+    def _hardsigmoid(self, node: Node) -> None:
+        x = node.args[0]
+        if _is_float_tensor(x) and x.meta["val"].dim() == 4:  # DEPTHWISE_CONV_2D takes 4-D tensors
+            _set(node, {x: self._input(x)}, self._fixed(node.target))
 
     def _cat(self, node: Node) -> None:
         tensors = [t for t in node.args[0] if _is_float_tensor(t)]

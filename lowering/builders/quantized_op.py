@@ -13,8 +13,10 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_units import QuantizedOpUnit
-from ..node_utils import QuantParams, aten_op, clamp_fuse_code, is_dequantize, is_per_channel, op_name, quant_params
+from ..node_utils import (QuantParams, aten_op, clamp_fuse_code, is_dequantize, is_per_channel, op_name, quant_params,
+                          tensor_shape)
 from .node_builder import CheckContext, Refused, UnitBuilder
+from .hardsigmoid import quantized_multiplier_ok
 from .quantize import check_8bit
 from .registry import get_builder, register_unit_builder
 
@@ -27,7 +29,7 @@ SAME_Q = (aten.max_pool2d_with_indices.default, aten.avg_pool2d.default, aten._a
           aten.hardtanh.default, aten.cat.default)
 # Fixed output (scale, zero point for uint8, for int8) (§9 item 9).
 FIXED = {aten.sigmoid.default: (1 / 256, 0, -128), aten._softmax.default: (1 / 256, 0, -128),
-         aten.tanh.default: (1 / 128, 128, 0)}
+         aten.tanh.default: (1 / 128, 128, 0), aten.hardsigmoid.default: (1 / 256, 0, -128)}
 FREE = (aten.add.Tensor, aten.mul.Tensor, aten.hardswish.default)
 QUANTIZED_OPS = (*WEIGHTED, *SAME_Q, *FIXED, *FREE)
 
@@ -36,6 +38,16 @@ def _activation_params(unit: QuantizedOpUnit) -> list[QuantParams]:
     """The parameters of the op's dequantized activation inputs (not weights or biases)."""
     weights = set(unit.op.args[1:3]) if aten_op(unit.op) in WEIGHTED else set()
     return [quant_params(dq) for dq in unit.dequants if dq not in weights]
+
+
+def _check_hardsigmoid(unit: QuantizedOpUnit, inp: QuantParams, out: QuantParams, ctx: CheckContext) -> None:
+    """Quantized hardsigmoid is a 1x1 DEPTHWISE_CONV_2D (builders/hardsigmoid.py): 4-D, and a valid multiplier."""
+    if len(tensor_shape(unit.op.args[0])) != 4:
+        raise Refused("quantized hardsigmoid of other than a 4-D tensor (lowered as DEPTHWISE_CONV_2D)")
+    if not quantized_multiplier_ok(inp.scale, out.scale, 127 if inp.dtype == torch.int8 else 255,
+                                   ctx.feature_level):
+        raise Refused(f"quantized hardsigmoid with input scale {inp.scale:g}: x/6 + 1/2 as a convolution "
+                      "needs a multiplier below 1 before API 29 and an int32 bias")
 
 
 @register_unit_builder
@@ -70,6 +82,8 @@ class QuantizedOpBuilder(UnitBuilder):
             if (out.scale, out.zero_point) != (scale, zp_u8 if out.dtype == torch.uint8 else zp_s8):
                 raise Refused(f"quantized {op_name(op)} output scale {out.scale}, zero point {out.zero_point} "
                               f"(NNAPI requires {scale}, {zp_u8 if out.dtype == torch.uint8 else zp_s8})")
+            if op == aten.hardsigmoid.default:
+                _check_hardsigmoid(unit, inputs[0], out, ctx)
         else:
             self._check_free(unit, op, inputs, out, ctx)
 
