@@ -17,6 +17,7 @@ What it annotates follows NNAPI's rules (docs: nnapi-reference §7, §9):
 - ops whose NNAPI output must carry the input's scale and zero point (pools,
   mean, reshape-like ops, concatenation inputs) share one observer;
 - LOGISTIC / SOFTMAX (1/256) and TANH (1/128) get NNAPI's fixed output params;
+- hardswish: HARD_SWISH from API 30; below, 4-D ones as x * hardsigmoid(x);
 - hardsigmoid (4-D) gets scale 1/256 with the type's lowest code as zero point,
   so that the 8-bit range itself is hardsigmoid's [0, 1) clamp: it is lowered as
   a 1x1 DEPTHWISE_CONV_2D computing x/6 + 1/2 (NNAPI has no hard sigmoid).
@@ -163,8 +164,8 @@ class NnapiQuantizer(Quantizer):
             return lambda n: _set(n, self._act_inputs(n.args[:1]), self._fixed(n.target))
         if op in HARD_SIGMOID:
             return self._hardsigmoid
-        if op in INDEPENDENT and self.feature_level >= HARD_SWISH_SINCE:  # HARD_SWISH: API 30
-            return lambda n: _set(n, self._act_inputs(n.args[:1]), self.act)
+        if op in INDEPENDENT:
+            return self._hardswish
         return None
 
     def _act_inputs(self, args) -> dict[Node, Any]:
@@ -212,6 +213,12 @@ class NnapiQuantizer(Quantizer):
         if not _is_float_tensor(x) or (node.target in ACTIVATIONS and not _fusable(node)):
             return  # hardtanh bounds other than RELU6's / RELU1's: no quantized NNAPI op
         _set(node, {x: self._input(x)}, SharedQuantizationSpec((x, node)))
+
+    def _hardswish(self, node: Node) -> None:
+        # HARD_SWISH from API 30; below, x * hardsigmoid(x) with a DEPTHWISE_CONV_2D gate (4-D only).
+        x = node.args[0]
+        if _is_float_tensor(x) and (self.feature_level >= HARD_SWISH_SINCE or x.meta["val"].dim() == 4):
+            _set(node, self._act_inputs([x]), self.act)
 
     def _hardsigmoid(self, node: Node) -> None:
         x = node.args[0]

@@ -1,4 +1,5 @@
-"""aten.hardswish -> HARD_SWISH (API 30), or x * (RELU6(x + 3) * 1/6) with ADD/MUL below."""
+"""aten.hardswish -> HARD_SWISH (API 30), or x * (RELU6(x + 3) * 1/6) with ADD/MUL below; quantized
+below API 30, x * hardsigmoid(x): a 1x1 DEPTHWISE_CONV_2D gate (quantized_hard_sigmoid.py) and MUL."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
+from ..nnapi_codes import FeatureLevel, FuseCode, OperandCode, OperationCode
 from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
 from .elementwise_chain import ElementwiseChain
+from .quantized_hard_sigmoid import GATE_SCALE, emit_quantized_hardsigmoid
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
 from .registry import register_builder
 
@@ -19,6 +21,21 @@ def emit_relu6_x_plus_3_over_6(chain: ElementwiseChain, *, last: bool) -> int:
     """RELU6(x + 3) / 6 (hardsigmoid): ADD with a fused RELU6, then MUL by 1/6."""
     shifted = chain.op(OperationCode.ADD, [chain.x, chain.const(3.0)], fuse=FuseCode.RELU6)
     return chain.op(OperationCode.MUL, [shifted, chain.const(1.0 / 6.0)], last=last)
+
+
+def _define_quantized_gated(node: Node, lc: LoweringContext) -> None:
+    """x * hardsigmoid(x) on 8-bit operands: the gate rounds to 1/256, then MUL requantizes."""
+    g = lc.graph
+    x = node.args[0]
+    order = lc.order(x)  # elementwise: any dim order (see hardsigmoid.define_quantized)
+    inp = lc.operand(x, order)
+    in_op = g.operands[inp]
+    out = lc.emit_output(node, order)
+    lowest = -128 if in_op.type == OperandCode.TENSOR_QUANT8_ASYMM_SIGNED else 0
+    gate = g.emit_operand(in_op.type, list(in_op.dims), scale=GATE_SCALE, zero_point=lowest,
+                          debug_name=f"{node.name} (hardsigmoid)")
+    emit_quantized_hardsigmoid(lc, f"{node.name} (hardsigmoid)", inp, in_op.dims[-1], gate)
+    g.emit_operation(OperationCode.MUL, [inp, gate, g.emit_int32(int(FuseCode.NONE))], [out], debug_name=node.name)
 
 
 @register_builder
@@ -40,6 +57,9 @@ class HardswishBuilder(NodeBuilder):
     def define(self, node: Node, lc: LoweringContext) -> None:
         if lc.graph.feature_level >= FeatureLevel.ANDROID_11:
             emit_unary(lc, node, OperationCode.HARD_SWISH)
+            return
+        if lc.quant_params(node) is not None:
+            _define_quantized_gated(node, lc)
             return
         chain = ElementwiseChain(lc, node)
         gate = emit_relu6_x_plus_3_over_6(chain, last=False)

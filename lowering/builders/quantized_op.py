@@ -16,7 +16,7 @@ from ..node_units import QuantizedOpUnit
 from ..node_utils import (QuantParams, aten_op, clamp_fuse_code, is_dequantize, is_per_channel, op_name, quant_params,
                           tensor_shape)
 from .node_builder import CheckContext, Refused, UnitBuilder
-from .hardsigmoid import quantized_multiplier_ok
+from .quantized_hard_sigmoid import GATE_SCALE, quantized_multiplier_ok
 from .quantize import check_8bit
 from .registry import get_builder, register_unit_builder
 
@@ -42,8 +42,9 @@ def _activation_params(unit: QuantizedOpUnit) -> list[QuantParams]:
 
 def _check_hardsigmoid(unit: QuantizedOpUnit, inp: QuantParams, out: QuantParams, ctx: CheckContext) -> None:
     """Quantized hardsigmoid is a 1x1 DEPTHWISE_CONV_2D (builders/hardsigmoid.py): 4-D, and a valid multiplier."""
-    if len(tensor_shape(unit.op.args[0])) != 4:
-        raise Refused("quantized hardsigmoid of other than a 4-D tensor (lowered as DEPTHWISE_CONV_2D)")
+    shape = tensor_shape(unit.op.args[0])
+    if len(shape) != 4 or not all(isinstance(d, int) for d in shape):
+        raise Refused(f"quantized {op_name(aten_op(unit.op))} of other than a static 4-D tensor (lowered with DEPTHWISE_CONV_2D)")
     if not quantized_multiplier_ok(inp.scale, out.scale, 127 if inp.dtype == torch.int8 else 255,
                                    ctx.feature_level):
         raise Refused(f"quantized hardsigmoid with input scale {inp.scale:g}: x/6 + 1/2 as a convolution "
@@ -99,7 +100,10 @@ class QuantizedOpBuilder(UnitBuilder):
     def _check_free(unit: QuantizedOpUnit, op, inputs: list[QuantParams], out: QuantParams,
                     ctx: CheckContext) -> None:
         if op == aten.hardswish.default:
-            ctx.require(FeatureLevel.ANDROID_11, "quantized hardswish (HARD_SWISH)")
+            if ctx.feature_level < FeatureLevel.ANDROID_11:  # x * hardsigmoid(x): DEPTHWISE_CONV_2D + MUL
+                _check_hardsigmoid(unit, inputs[0], QuantParams(GATE_SCALE, 0, 0, 255, inputs[0].dtype), ctx)
+                if not out.scale > inputs[0].scale * GATE_SCALE:
+                    raise Refused("quantized hardswish below API 30 with output scale <= input scale / 256 (MUL)")
             return
         if len(inputs) != 2 or unit.op.kwargs.get("alpha", 1) != 1:
             raise Refused(f"quantized {op_name(op)} of other than two tensors")
