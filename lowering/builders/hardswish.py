@@ -41,8 +41,9 @@ def _define_quantized_gated(node: Node, lc: LoweringContext) -> None:
 @register_builder
 class HardswishBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.hardswish.default, FeatureLevel.ANDROID_8_1, "HARD_SWISH (API 30); ADD + MUL below",
-                  "float32; rank 1-4 below API 30", keep=True),
+        OpSupport(aten.hardswish.default, FeatureLevel.ANDROID_8_1,
+                  "HARD_SWISH (API 30); ADD + MUL below; quantized below API 30: DEPTHWISE_CONV_2D + MUL",
+                  "float32; rank 1-4 below API 30; quantized below API 30: 4-D", keep=True),
     )
     layout = LayoutClass.ORDER_PRESERVING
 
