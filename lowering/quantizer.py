@@ -17,8 +17,8 @@ What it annotates follows NNAPI's rules (docs: nnapi-reference §7, §9):
 - ops whose NNAPI output must carry the input's scale and zero point (pools,
   mean, reshape-like ops, concatenation inputs) share one observer;
 - LOGISTIC / SOFTMAX (1/256) and TANH (1/128) get NNAPI's fixed output params;
-- hardswish: HARD_SWISH from API 30; below, 4-D ones as x * hardsigmoid(x);
-- hardsigmoid (4-D) gets scale 1/256 with the type's lowest code as zero point,
+- hardswish: HARD_SWISH from API 30; below, rank 1-4 ones as x * hardsigmoid(x);
+- hardsigmoid (rank 1-4) gets scale 1/256 with the type's lowest code as zero point,
   so that the 8-bit range itself is hardsigmoid's [0, 1) clamp: it is lowered as
   a 1x1 DEPTHWISE_CONV_2D computing x/6 + 1/2 (NNAPI has no hard sigmoid).
 """
@@ -215,14 +215,14 @@ class NnapiQuantizer(Quantizer):
         _set(node, {x: self._input(x)}, SharedQuantizationSpec((x, node)))
 
     def _hardswish(self, node: Node) -> None:
-        # HARD_SWISH from API 30; below, x * hardsigmoid(x) with a DEPTHWISE_CONV_2D gate (4-D only).
+        # HARD_SWISH from API 30; below, x * hardsigmoid(x) with a DEPTHWISE_CONV_2D gate (rank 1-4).
         x = node.args[0]
-        if _is_float_tensor(x) and (self.feature_level >= HARD_SWISH_SINCE or x.meta["val"].dim() == 4):
+        if _is_float_tensor(x) and (self.feature_level >= HARD_SWISH_SINCE or 1 <= x.meta["val"].dim() <= 4):
             _set(node, self._act_inputs([x]), self.act)
 
     def _hardsigmoid(self, node: Node) -> None:
         x = node.args[0]
-        if _is_float_tensor(x) and x.meta["val"].dim() == 4:  # DEPTHWISE_CONV_2D takes 4-D tensors
+        if _is_float_tensor(x) and 1 <= x.meta["val"].dim() <= 4:  # DEPTHWISE_CONV_2D (after a RESHAPE)
             _set(node, {x: self._input(x)}, self._fixed(node.target))
 
     def _cat(self, node: Node) -> None:

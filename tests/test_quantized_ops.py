@@ -223,21 +223,23 @@ def test_unary(kind, signed):
     check(Unary(fn), (torch.randn(1, 6, 4, 4),), signed=signed, expect=op)
 
 
+@pytest.mark.parametrize("shape", [(1, 6, 4, 4), (3, 8)], ids=["4d", "2d"])
 @pytest.mark.parametrize("level", [27, 28, 29])
 @pytest.mark.parametrize("kind", ["hardswish", "hardsigmoid"])
-def test_hard_activations_before_api_30(kind, level):
+def test_hard_activations_before_api_30(kind, level, shape):
     """No HARD_SWISH before API 30: hardswish is x * hardsigmoid(x), the gate a 1x1
-    DEPTHWISE_CONV_2D rounded to 1/256, then MUL; the input spans hardsigmoid's
-    whole range. (No QUANTIZE before API 29: the input is quantized on the CPU.)"""
+    DEPTHWISE_CONV_2D rounded to 1/256, then MUL (below rank 4 on a RESHAPE to 4-D);
+    the input spans hardsigmoid's whole range. (No QUANTIZE before API 29: the input
+    is quantized on the CPU.)"""
     fn, _ = UNARY[kind]
     torch.manual_seed(0)
-    example = (torch.randn(1, 6, 4, 4) * 3,)
+    example = (torch.randn(*shape) * 3,)
     gm = quantize(Unary(fn), example, signed=False, feature_level=level)
     low = lower(gm, example, feature_level=level)
     assert low.num_delegates == 1 and set(low.cpu_ops) <= {"quantized_decomposed.quantize_per_tensor.default"}
     ops = quantized_inside(low.raw_blobs[0])
     assert "DEPTHWISE_CONV_2D" in ops and ("MUL" in ops) == (kind == "hardswish")
-    for inputs in (example, (torch.randn(1, 6, 4, 4) * 4,)):
+    for inputs in (example, (torch.randn(*shape) * 4,)):
         err = (run_pte(low.pte, list(inputs), level)[0] - gm(*inputs)).abs().max().item()
         assert err <= output_step(gm) * 1.0001
 

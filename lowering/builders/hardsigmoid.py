@@ -8,12 +8,12 @@ import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import FeatureLevel
+from ..nnapi_codes import FeatureLevel, OperationCode
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .elementwise_chain import ElementwiseChain
 from .hardswish import emit_relu6_x_plus_3_over_6
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
-from .quantized_hard_sigmoid import emit_quantized_hardsigmoid
+from .quantized_hard_sigmoid import as_4d_dims, emit_quantized_hardsigmoid, reshaped
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -22,17 +22,28 @@ aten = torch.ops.aten
 def define_quantized(node: Node, lc: LoweringContext) -> None:
     # Every channel has the same weight and bias: the convolution is elementwise, so it runs
     # on the input in whatever dim order it has (its last physical dim as "channels").
+    # Below rank 4 it runs on a RESHAPE to [1, 1, rows, last dim].
+    g = lc.graph
     x = node.args[0]
     order = lc.order(x)
     inp = lc.operand(x, order)
-    emit_quantized_hardsigmoid(lc, node.name, inp, lc.graph.operands[inp].dims[-1], lc.emit_output(node, order))
+    out = lc.emit_output(node, order)
+    dims = as_4d_dims(g.operands[inp].dims)
+    in4 = reshaped(lc, inp, dims, f"{node.name} (4-D input)")
+    out4 = out if dims == list(g.operands[out].dims) else g.emit_operand(
+        g.operands[out].type, dims, scale=g.operands[out].scale, zero_point=g.operands[out].zero_point,
+        debug_name=f"{node.name} (4-D)")
+    emit_quantized_hardsigmoid(lc, node.name, in4, dims[-1], out4)
+    if out4 != out:
+        g.emit_operation(OperationCode.RESHAPE, [out4, g.emit_int32_vector(g.operands[out].dims)], [out],
+                         debug_name=f"{node.name} (reshape back)")
 
 
 @register_builder
 class HardsigmoidBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.hardsigmoid.default, FeatureLevel.ANDROID_8_1, "ADD (fused RELU6) + MUL; quantized: DEPTHWISE_CONV_2D",
-                  "float32, rank 1-4; quantized: 4-D, output scale 1/256 at the lowest code", keep=True),
+                  "float32, rank 1-4; quantized: static rank 1-4, output scale 1/256 at the lowest code", keep=True),
     )
     layout = LayoutClass.ORDER_PRESERVING
 

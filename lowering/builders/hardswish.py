@@ -10,7 +10,7 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperandCode, OperationCode
 from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
 from .elementwise_chain import ElementwiseChain
-from .quantized_hard_sigmoid import GATE_SCALE, emit_quantized_hardsigmoid
+from .quantized_hard_sigmoid import GATE_SCALE, as_4d_dims, emit_quantized_hardsigmoid, reshaped
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
 from .registry import register_builder
 
@@ -32,9 +32,12 @@ def _define_quantized_gated(node: Node, lc: LoweringContext) -> None:
     in_op = g.operands[inp]
     out = lc.emit_output(node, order)
     lowest = -128 if in_op.type == OperandCode.TENSOR_QUANT8_ASYMM_SIGNED else 0
-    gate = g.emit_operand(in_op.type, list(in_op.dims), scale=GATE_SCALE, zero_point=lowest,
+    dims = as_4d_dims(in_op.dims)  # below rank 4 the gate runs on a RESHAPE to 4-D
+    gate = g.emit_operand(in_op.type, dims, scale=GATE_SCALE, zero_point=lowest,
                           debug_name=f"{node.name} (hardsigmoid)")
-    emit_quantized_hardsigmoid(lc, f"{node.name} (hardsigmoid)", inp, in_op.dims[-1], gate)
+    emit_quantized_hardsigmoid(lc, f"{node.name} (hardsigmoid)", reshaped(lc, inp, dims, f"{node.name} (4-D)"),
+                               dims[-1], gate)
+    gate = reshaped(lc, gate, list(in_op.dims), f"{node.name} (gate)")
     g.emit_operation(OperationCode.MUL, [inp, gate, g.emit_int32(int(FuseCode.NONE))], [out], debug_name=node.name)
 
 
@@ -43,7 +46,7 @@ class HardswishBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.hardswish.default, FeatureLevel.ANDROID_8_1,
                   "HARD_SWISH (API 30); ADD + MUL below; quantized below API 30: DEPTHWISE_CONV_2D + MUL",
-                  "float32; rank 1-4 below API 30; quantized below API 30: 4-D", keep=True),
+                  "float32; rank 1-4 below API 30; quantized below API 30: rank 1-4", keep=True),
     )
     layout = LayoutClass.ORDER_PRESERVING
 

@@ -59,3 +59,19 @@ def emit_quantized_hardsigmoid(lc: LoweringContext, name: str, inp: int, channel
     ones = [g.emit_int32(1) for _ in range(3)]  # strides, depth multiplier
     g.emit_operation(OperationCode.DEPTHWISE_CONV_2D,
                      [inp, filt, bias_op, *zeros, *ones, g.emit_int32(int(FuseCode.NONE))], [out], debug_name=name)
+
+
+def reshaped(lc: LoweringContext, operand: int, dims: list[int], name: str) -> int:
+    """``operand`` (8-bit, same parameters) RESHAPEd to ``dims``, or itself if already so."""
+    g = lc.graph
+    op = g.operands[operand]
+    if list(op.dims) == dims:
+        return operand
+    out = g.emit_operand(op.type, dims, scale=op.scale, zero_point=op.zero_point, debug_name=name)
+    g.emit_operation(OperationCode.RESHAPE, [operand, g.emit_int32_vector(dims)], [out], debug_name=name)
+    return out
+
+
+def as_4d_dims(dims: list[int]) -> list[int]:
+    """A rank 1-4 tensor as DEPTHWISE_CONV_2D's 4-D input [1, 1, rows, last dim] (elementwise use)."""
+    return list(dims) if len(dims) == 4 else [1, 1, math.prod(dims[:-1]), dims[-1]]

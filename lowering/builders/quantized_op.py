@@ -43,8 +43,8 @@ def _activation_params(unit: QuantizedOpUnit) -> list[QuantParams]:
 def _check_hardsigmoid(unit: QuantizedOpUnit, inp: QuantParams, out: QuantParams, ctx: CheckContext) -> None:
     """Quantized hardsigmoid is a 1x1 DEPTHWISE_CONV_2D (builders/hardsigmoid.py): 4-D, and a valid multiplier."""
     shape = tensor_shape(unit.op.args[0])
-    if len(shape) != 4 or not all(isinstance(d, int) for d in shape):
-        raise Refused(f"quantized {op_name(aten_op(unit.op))} of other than a static 4-D tensor (lowered with DEPTHWISE_CONV_2D)")
+    if not 1 <= len(shape) <= 4 or not all(isinstance(d, int) for d in shape):
+        raise Refused(f"quantized {op_name(aten_op(unit.op))} of other than a static rank 1-4 tensor (lowered with DEPTHWISE_CONV_2D)")
     if not quantized_multiplier_ok(inp.scale, out.scale, 127 if inp.dtype == torch.int8 else 255,
                                    ctx.feature_level):
         raise Refused(f"quantized hardsigmoid with input scale {inp.scale:g}: x/6 + 1/2 as a convolution "
