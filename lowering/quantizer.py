@@ -23,7 +23,11 @@ What it annotates follows NNAPI's rules (docs: nnapi-reference §7, §9):
   prelu (PRELU, its alpha quantized like an activation) and leaky_relu (PRELU with
   a constant alpha) get their own output.
   Bilinear upsampling stays float: the rounding of quantized RESIZE_BILINEAR
-  depends on the TFLite copy inside a given Android build (nnapi-reference §7.15, §10).
+  depends on the TFLite copy inside a given Android build (nnapi-reference §7.15, §10);
+- hardswish: HARD_SWISH from API 30; below, rank 1-4 ones as x * hardsigmoid(x);
+- hardsigmoid (rank 1-4) gets scale 1/256 with the type's lowest code as zero point,
+  so that the 8-bit range itself is hardsigmoid's [0, 1) clamp: it is lowered as
+  a 1x1 DEPTHWISE_CONV_2D computing x/6 + 1/2 (NNAPI has no hard sigmoid).
 """
 
 from __future__ import annotations
@@ -63,6 +67,8 @@ FIXED_OUTPUT = {
     aten._softmax.default: (1.0 / 256.0, 0, -128),
     aten.tanh.default: (1.0 / 128.0, 128, 0),
 }
+HARD_SIGMOID = (aten.hardsigmoid.default, aten.hardsigmoid_.default)
+HARD_SIGMOID_OUTPUT = (1.0 / 256.0, 0, -128)
 
 # Ops that move or pick codes; annotated from API 29 by NnapiQuantizer._shape_and_select_handler.
 PAD_LIKE = (aten.pad.default, aten.constant_pad_nd.default)
@@ -143,7 +149,7 @@ class NnapiQuantizer(Quantizer):
                                        qscheme, 0 if per_channel else None)
 
     def _fixed(self, op: Any) -> FixedQParamsQuantizationSpec:
-        scale, zp_u8, zp_s8 = FIXED_OUTPUT[op]
+        scale, zp_u8, zp_s8 = HARD_SIGMOID_OUTPUT if op in HARD_SIGMOID else FIXED_OUTPUT[op]
         lo, hi = (-128, 127) if self.signed else (0, 255)
         return FixedQParamsQuantizationSpec(self.act_dtype, scale, zp_s8 if self.signed else zp_u8, lo, hi,
                                             torch.per_tensor_affine)
@@ -170,12 +176,22 @@ class NnapiQuantizer(Quantizer):
             return self._same_q
         if op in FIXED_OUTPUT:
             return lambda n: _set(n, self._act_inputs(n.args[:1]), self._fixed(n.target))
-        if op in INDEPENDENT and self.feature_level >= HARD_SWISH_SINCE:  # HARD_SWISH: API 30
-            return lambda n: _set(n, self._act_inputs(n.args[:1]), self.act)
+        if op in HARD_SIGMOID:
+            return self._hardsigmoid
+        if op in INDEPENDENT:
+            return self._hardswish
         return self._shape_and_select_handler(op)
 
     def _act_inputs(self, args) -> dict[Node, Any]:
-        return {a: self.act for a in args if _is_float_tensor(a)}
+        return {a: self._input(a) for a in args if _is_float_tensor(a)}
+
+    def _input(self, a: Node) -> Any:
+        """An activation input's spec: the producer's own if that is fixed (sigmoid, hardsigmoid...),
+        so that no requantization (dq -> q, a float pair in NNAPI) sits between them."""
+        ann = a.meta.get(_ANNOTATION)
+        if ann is not None and isinstance(ann.output_qspec, FixedQParamsQuantizationSpec):
+            return SharedQuantizationSpec(a)
+        return self.act
 
     def _output(self, node: Node) -> Any:
         """The node's output spec, or None after annotating the relu it fuses with."""
@@ -195,7 +211,7 @@ class NnapiQuantizer(Quantizer):
         # FULLY_CONNECTED has no per-channel weights (nor do convolutions below API 29).
         per_channel = self.per_channel and node.target in CONVS
         # Output channels: dim 0 of conv / linear weights, dim 1 of transposed ones.
-        inputs = {x: self.act, weight: self._weight(1 if transposed else 0, per_channel)}
+        inputs = {x: self._input(x), weight: self._weight(1 if transposed else 0, per_channel)}
         if isinstance(bias, Node):
             inputs[bias] = self._bias(node, x, weight, per_channel)
         _set(node, inputs, self._output(node))
@@ -204,13 +220,24 @@ class NnapiQuantizer(Quantizer):
         a, b = node.args[:2]
         if not (_is_float_tensor(a) and _is_float_tensor(b)) or node.kwargs.get("alpha", 1) != 1:
             return  # a scalar operand or alpha: left float
-        _set(node, {a: self.act, b: self.act}, self._output(node))
+        _set(node, {a: self._input(a), b: self._input(b)}, self._output(node))
 
     def _same_q(self, node: Node) -> None:
         x = node.args[0]
         if not _is_float_tensor(x) or (node.target in ACTIVATIONS and not _fusable(node)):
             return  # hardtanh bounds other than RELU6's / RELU1's: no quantized NNAPI op
-        _set(node, {x: self.act}, SharedQuantizationSpec((x, node)))
+        _set(node, {x: self._input(x)}, SharedQuantizationSpec((x, node)))
+
+    def _hardswish(self, node: Node) -> None:
+        # HARD_SWISH from API 30; below, x * hardsigmoid(x) with a DEPTHWISE_CONV_2D gate (rank 1-4).
+        x = node.args[0]
+        if _is_float_tensor(x) and (self.feature_level >= HARD_SWISH_SINCE or 1 <= x.meta["val"].dim() <= 4):
+            _set(node, self._act_inputs([x]), self.act)
+
+    def _hardsigmoid(self, node: Node) -> None:
+        x = node.args[0]
+        if _is_float_tensor(x) and 1 <= x.meta["val"].dim() <= 4:  # DEPTHWISE_CONV_2D (after a RESHAPE)
+            _set(node, {x: self._input(x)}, self._fixed(node.target))
 
     def _cat(self, node: Node) -> None:
         tensors = [t for t in node.args[0] if _is_float_tensor(t)]
@@ -249,7 +276,7 @@ class NnapiQuantizer(Quantizer):
         x, y = node.args[1:3]
         if not (_is_float_tensor(x) and _is_float_tensor(y)):
             return  # a number operand: left float
-        _set(node, {x: self.act, y: self.act}, self.act)
+        _set(node, {x: self._input(x), y: self._input(y)}, self.act)
 
     def _prelu(self, node: Node) -> None:
         x, weight = node.args[:2]
@@ -258,7 +285,7 @@ class NnapiQuantizer(Quantizer):
         # PRELU's alpha has the input's operand type, with a scale and zero point of its own.
         lo, hi = (-128, 127) if self.signed else (0, 255)
         alpha = QuantizationSpec(self.act_dtype, MinMaxObserver, lo, hi, torch.per_tensor_affine)
-        _set(node, {x: self.act, weight: alpha}, self.act)
+        _set(node, {x: self._input(x), weight: alpha}, self.act)
 
     def validate(self, model: GraphModule) -> None:
         """Nothing to check after annotation: every annotation above is one NNAPI takes."""

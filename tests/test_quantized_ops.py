@@ -206,6 +206,8 @@ UNARY = {
     "permute": (lambda x: x.permute(0, 3, 1, 2), "DEQUANTIZE"),
     "relu": (torch.relu, "RELU"),
     "hardswish": (F.hardswish, "HARD_SWISH"),
+    # x/6 + 1/2 as a 1x1 depthwise convolution; the output range (1/256 from the lowest code) clamps.
+    "hardsigmoid": (F.hardsigmoid, "DEPTHWISE_CONV_2D"),
     "sigmoid": (torch.sigmoid, "LOGISTIC"),
     "tanh": (torch.tanh, "TANH"),
     "softmax": (lambda x: torch.softmax(x, dim=1), "SOFTMAX"),
@@ -219,6 +221,27 @@ def test_unary(kind, signed):
     torch.manual_seed(0)
     # The op reads a quantized input directly (no conv), as the quantizer sees it alone.
     check(Unary(fn), (torch.randn(1, 6, 4, 4),), signed=signed, expect=op)
+
+
+@pytest.mark.parametrize("shape", [(1, 6, 4, 4), (3, 8)], ids=["4d", "2d"])
+@pytest.mark.parametrize("level", [27, 28, 29])
+@pytest.mark.parametrize("kind", ["hardswish", "hardsigmoid"])
+def test_hard_activations_before_api_30(kind, level, shape):
+    """No HARD_SWISH before API 30: hardswish is x * hardsigmoid(x), the gate a 1x1
+    DEPTHWISE_CONV_2D rounded to 1/256, then MUL (below rank 4 on a RESHAPE to 4-D);
+    the input spans hardsigmoid's whole range. (No QUANTIZE before API 29: the input
+    is quantized on the CPU.)"""
+    fn, _ = UNARY[kind]
+    torch.manual_seed(0)
+    example = (torch.randn(*shape) * 3,)
+    gm = quantize(Unary(fn), example, signed=False, feature_level=level)
+    low = lower(gm, example, feature_level=level)
+    assert low.num_delegates == 1 and set(low.cpu_ops) <= {"quantized_decomposed.quantize_per_tensor.default"}
+    ops = quantized_inside(low.raw_blobs[0])
+    assert "DEPTHWISE_CONV_2D" in ops and ("MUL" in ops) == (kind == "hardswish")
+    for inputs in (example, (torch.randn(*shape) * 4,)):
+        err = (run_pte(low.pte, list(inputs), level)[0] - gm(*inputs)).abs().max().item()
+        assert err <= output_step(gm) * 1.0001
 
 
 @pytest.mark.parametrize("signed", SIGNEDNESS)

@@ -1,4 +1,5 @@
-"""aten.hardswish -> HARD_SWISH (API 30), or x * (RELU6(x + 3) * 1/6) with ADD/MUL below."""
+"""aten.hardswish -> HARD_SWISH (API 30), or x * (RELU6(x + 3) * 1/6) with ADD/MUL below; quantized
+below API 30, x * hardsigmoid(x): a 1x1 DEPTHWISE_CONV_2D gate (quantized_hard_sigmoid.py) and MUL."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
+from ..nnapi_codes import FeatureLevel, FuseCode, OperandCode, OperationCode
 from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
 from .elementwise_chain import ElementwiseChain
+from .quantized_hard_sigmoid import GATE_SCALE, as_4d_dims, emit_quantized_hardsigmoid, reshaped
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
 from .registry import register_builder
 
@@ -21,11 +23,30 @@ def emit_relu6_x_plus_3_over_6(chain: ElementwiseChain, *, last: bool) -> int:
     return chain.op(OperationCode.MUL, [shifted, chain.const(1.0 / 6.0)], last=last)
 
 
+def _define_quantized_gated(node: Node, lc: LoweringContext) -> None:
+    """x * hardsigmoid(x) on 8-bit operands: the gate rounds to 1/256, then MUL requantizes."""
+    g = lc.graph
+    x = node.args[0]
+    order = lc.order(x)  # elementwise: any dim order (see hardsigmoid.define_quantized)
+    inp = lc.operand(x, order)
+    in_op = g.operands[inp]
+    out = lc.emit_output(node, order)
+    lowest = -128 if in_op.type == OperandCode.TENSOR_QUANT8_ASYMM_SIGNED else 0
+    dims = as_4d_dims(in_op.dims)  # below rank 4 the gate runs on a RESHAPE to 4-D
+    gate = g.emit_operand(in_op.type, dims, scale=GATE_SCALE, zero_point=lowest,
+                          debug_name=f"{node.name} (hardsigmoid)")
+    emit_quantized_hardsigmoid(lc, f"{node.name} (hardsigmoid)", reshaped(lc, inp, dims, f"{node.name} (4-D)"),
+                               dims[-1], gate)
+    gate = reshaped(lc, gate, list(in_op.dims), f"{node.name} (gate)")
+    g.emit_operation(OperationCode.MUL, [inp, gate, g.emit_int32(int(FuseCode.NONE))], [out], debug_name=node.name)
+
+
 @register_builder
 class HardswishBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.hardswish.default, FeatureLevel.ANDROID_8_1, "HARD_SWISH (API 30); ADD + MUL below",
-                  "float32; rank 1-4 below API 30", keep=True),
+        OpSupport(aten.hardswish.default, FeatureLevel.ANDROID_8_1,
+                  "HARD_SWISH (API 30); ADD + MUL below; quantized below API 30: DEPTHWISE_CONV_2D + MUL",
+                  "float32; rank 1-4 below API 30; quantized below API 30: rank 1-4", keep=True),
     )
     layout = LayoutClass.ORDER_PRESERVING
 
@@ -40,6 +61,9 @@ class HardswishBuilder(NodeBuilder):
     def define(self, node: Node, lc: LoweringContext) -> None:
         if lc.graph.feature_level >= FeatureLevel.ANDROID_11:
             emit_unary(lc, node, OperationCode.HARD_SWISH)
+            return
+        if lc.quant_params(node) is not None:
+            _define_quantized_gated(node, lc)
             return
         chain = ElementwiseChain(lc, node)
         gate = emit_relu6_x_plus_3_over_6(chain, last=False)

@@ -15,8 +15,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_units import QuantizedOpUnit
 from ..node_utils import (QuantParams, aten_op, clamp_fuse_code, is_dequantize, is_per_channel, op_name, quant_params,
-                          unwrap_op)
+                          tensor_shape, unwrap_op)
 from .node_builder import CheckContext, NodeBuilder, Refused, UnitBuilder
+from .quantized_hard_sigmoid import GATE_SCALE, quantized_multiplier_ok
 from .quantize import check_8bit
 from .registry import get_builder, register_unit_builder
 
@@ -29,7 +30,7 @@ SAME_Q = (aten.max_pool2d_with_indices.default, aten.avg_pool2d.default, aten._a
           aten.hardtanh.default, aten.cat.default, aten.constant_pad_nd.default, aten.upsample_nearest2d.vec)
 # Fixed output (scale, zero point for uint8, for int8) (§9 item 9).
 FIXED = {aten.sigmoid.default: (1 / 256, 0, -128), aten._softmax.default: (1 / 256, 0, -128),
-         aten.tanh.default: (1 / 128, 128, 0)}
+         aten.tanh.default: (1 / 128, 128, 0), aten.hardsigmoid.default: (1 / 256, 0, -128)}
 FREE = (aten.add.Tensor, aten.mul.Tensor, aten.hardswish.default)
 # Ops whose NNAPI operation requantizes every input to the output's parameters (MAXIMUM, MINIMUM,
 # SELECT: AOSP's `requantize`) or rescales it (PRELU): any scales are valid.
@@ -59,6 +60,17 @@ def _require_op_level(builder: NodeBuilder, op: Any, ctx: CheckContext) -> None:
     for row in builder.ops:
         if unwrap_op(row.op) == op:
             ctx.require(row.since, f"quantized {op_name(op)} ({row.nnapi})")
+
+
+def _check_hardsigmoid(unit: QuantizedOpUnit, inp: QuantParams, out: QuantParams, ctx: CheckContext) -> None:
+    """Quantized hardsigmoid is a 1x1 DEPTHWISE_CONV_2D (builders/hardsigmoid.py): 4-D, and a valid multiplier."""
+    shape = tensor_shape(unit.op.args[0])
+    if not 1 <= len(shape) <= 4 or not all(isinstance(d, int) for d in shape):
+        raise Refused(f"quantized {op_name(aten_op(unit.op))} of other than a static rank 1-4 tensor (lowered with DEPTHWISE_CONV_2D)")
+    if not quantized_multiplier_ok(inp.scale, out.scale, 127 if inp.dtype == torch.int8 else 255,
+                                   ctx.feature_level):
+        raise Refused(f"quantized hardsigmoid with input scale {inp.scale:g}: x/6 + 1/2 as a convolution "
+                      "needs a multiplier below 1 before API 29 and an int32 bias")
 
 
 @register_unit_builder
@@ -100,6 +112,8 @@ class QuantizedOpBuilder(UnitBuilder):
             if (out.scale, out.zero_point) != (scale, zp_u8 if out.dtype == torch.uint8 else zp_s8):
                 raise Refused(f"quantized {op_name(op)} output scale {out.scale}, zero point {out.zero_point} "
                               f"(NNAPI requires {scale}, {zp_u8 if out.dtype == torch.uint8 else zp_s8})")
+            if op == aten.hardsigmoid.default:
+                _check_hardsigmoid(unit, inputs[0], out, ctx)
         else:
             self._check_free(unit, op, inputs, out, ctx)
 
@@ -115,7 +129,10 @@ class QuantizedOpBuilder(UnitBuilder):
     def _check_free(unit: QuantizedOpUnit, op, inputs: list[QuantParams], out: QuantParams,
                     ctx: CheckContext) -> None:
         if op == aten.hardswish.default:
-            ctx.require(FeatureLevel.ANDROID_11, "quantized hardswish (HARD_SWISH)")
+            if ctx.feature_level < FeatureLevel.ANDROID_11:  # x * hardsigmoid(x): DEPTHWISE_CONV_2D + MUL
+                _check_hardsigmoid(unit, inputs[0], QuantParams(GATE_SCALE, 0, 0, 255, inputs[0].dtype), ctx)
+                if not out.scale > inputs[0].scale * GATE_SCALE:
+                    raise Refused("quantized hardswish below API 30 with output scale <= input scale / 256 (MUL)")
             return
         if len(inputs) != 2 or unit.op.kwargs.get("alpha", 1) != 1:
             raise Refused(f"quantized {op_name(op)} of other than two tensors")
