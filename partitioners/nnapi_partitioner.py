@@ -33,6 +33,7 @@ from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
 
 from .layout_constraints import api27_layout_refusal
 from .node_groups import keep_groups_whole
+from .partition_symbols import partition_symbol_refusal
 from .op_support import NO_NNAPI_EQUIVALENT, table_by_op
 
 logger = logging.getLogger(__name__)
@@ -231,6 +232,11 @@ class NnapiPartitioner(Partitioner):
                 support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, CONSTANT_ONLY_REASON)
             # A partition of constant computations alone has nothing for NNAPI to run.
             if not nodes:
+                continue
+            reason = partition_symbol_refusal(nodes)
+            if reason:
+                for node in nodes:
+                    support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, reason)
                 continue
             tag = f"nnapi_{partition.id}"
             for node in nodes:
