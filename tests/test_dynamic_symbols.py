@@ -105,3 +105,23 @@ def test_partition_after_cpu_op_needs_only_derived_sizes(model, int_args):
         assert got.shape == want.shape, hw
         assert relative_max_error(got, want) < 1e-5, hw
 
+
+
+class FlattenCumsumRelu(torch.nn.Module):
+    """The CPU cumsum's output is h * w long: a partition after it could not recover h or w
+    (a product of two symbols), so the partitioner leaves the relu on the CPU up front."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(torch.cumsum(torch.sigmoid(x).flatten(1), dim=1))
+
+
+def test_partition_needing_an_unrecoverable_symbol_is_refused_up_front():
+    x = torch.randn(1, 6, 10)
+    lowered = lower(FlattenCumsumRelu(), (x,), dynamic_shapes={"x": {1: Dim("h", min=2, max=64),
+                                                                     2: Dim("w", min=2, max=64)}})
+    assert "aten.relu.default" in lowered.cpu_ops
+    assert any("no input of the partition reveals" in r for r in lowered.reasons["aten.relu.default"])
+    for hw in [(6, 10), (3, 33)]:
+        xs = torch.randn(1, *hw)
+        (got,) = run_pte(lowered.pte, [xs])
+        assert relative_max_error(got, FlattenCumsumRelu()(xs)) < 1e-5, hw

@@ -27,6 +27,8 @@ from torch.export import Dim, export
 from executorch.exir import to_edge_transform_and_lower
 
 from op_harness import relative_max_error, run_pte
+from executorch_nnapi.blob.Blob import Blob
+from executorch_nnapi.lowering.nnapi_codes import OperationCode
 from executorch_nnapi.partitioners import NnapiPartitioner
 
 pytestmark = pytest.mark.slow
@@ -63,10 +65,12 @@ def _randomize_zero_weights(model: torch.nn.Module) -> torch.nn.Module:
 
 
 def cpu_groups(graph: torch.fx.Graph) -> int:
-    """Connected groups of the nodes left on the CPU (getitems of delegate outputs excluded)."""
+    """Connected groups of the nodes left on the CPU (getitems of delegate outputs and size
+    arithmetic, e.g. sym_size of the input for a view, excluded)."""
     delegate = torch.ops.higher_order.executorch_call_delegate
     cpu = [n for n in graph.nodes if n.op == "call_function" and n.target is not delegate
-           and not (n.target is operator.getitem and n.args[0].target is delegate)]
+           and not (n.target is operator.getitem and n.args[0].target is delegate)
+           and not isinstance(n.meta.get("val"), torch.SymInt)]
     parent = {n: n for n in cpu}
 
     def find(n):
@@ -80,6 +84,23 @@ def cpu_groups(graph: torch.fx.Graph) -> int:
             if i in parent:
                 parent[find(n)] = find(i)
     return len({find(n) for n in cpu})
+
+
+def transposes(raw_blob: bytes) -> tuple[int, int]:
+    """(TRANSPOSE operations, those of them that move only size-1 dims: a RESHAPE would do)."""
+    blob = Blob.GetRootAs(raw_blob, 0)
+    total = size_one_only = 0
+    for i in range(blob.OperationsLength()):
+        op = blob.Operations(i)
+        if op.Type() != OperationCode.TRANSPOSE:
+            continue
+        total += 1
+        dims = [int(d) for d in blob.Operands(int(op.Inputs(0))).DimsAsNumpy()]
+        perm = blob.Operands(int(op.Inputs(1))).DataAsNumpy().view("<i4").tolist()
+        static = blob.Operands(int(op.Inputs(0))).DimExprsLength() == 0
+        moved = [p for p in perm if dims[p] != 1]
+        size_one_only += static and moved == sorted(moved)
+    return total, size_one_only
 
 
 def _dynamic_hw(bounds: tuple[int, int] | None) -> dict | None:
@@ -104,6 +125,11 @@ def test_transformer_model(build, shape, dynamic, sizes):
     assert not [r for r in refused if GENERIC in r[1]], sorted(refused)
     groups = cpu_groups(graph)
     assert groups == 0 and delegates == 1, f"{delegates} subgraphs, {groups} CPU groups: {sorted(refused)}"
+    gm = edge.exported_program().graph_module
+    blobs = [getattr(gm, n.args[0].target).processed_bytes for n in graph.nodes
+             if n.target is torch.ops.higher_order.executorch_call_delegate]
+    total_transposes, size_one_transposes = map(sum, zip(*(transposes(b) for b in blobs)))
+    assert size_one_transposes == 0, f"{size_one_transposes} of {total_transposes} TRANSPOSEs move only size-1 dims"
     pte = edge.to_executorch().buffer
     lowered_s = time.time() - start
     for hw in (shape[2:], *sizes):
@@ -113,5 +139,5 @@ def test_transformer_model(build, shape, dynamic, sizes):
             want = model(xs)
         assert got.shape == want.shape
         assert relative_max_error(got, want) < 1e-4, f"at H, W = {tuple(hw)}"
-    print(f"{delegates} subgraphs, {groups} CPU groups, lowered in {lowered_s:.0f} s, ran in "
+    print(f"{delegates} subgraphs, {groups} CPU groups, {total_transposes} TRANSPOSEs, lowered in {lowered_s:.0f} s, ran in "
           f"{time.time() - start - lowered_s:.1f} s")
