@@ -125,3 +125,25 @@ def test_partition_needing_an_unrecoverable_symbol_is_refused_up_front():
         xs = torch.randn(1, *hw)
         (got,) = run_pte(lowered.pte, [xs])
         assert relative_max_error(got, FlattenCumsumRelu()(xs)) < 1e-5, hw
+
+
+class PadToWindowMultiple(torch.nn.Module):
+    """swin's pad of H and W to a multiple of the window (7): the pad amounts are sizes the
+    CPU computes, (7 - H % 7) % 7; PAD takes them as shape-program values."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        pad_b, pad_r = (7 - x.shape[1] % 7) % 7, (7 - x.shape[2] % 7) % 7
+        return torch.nn.functional.pad(torch.relu(x), (0, 0, 0, pad_r, 0, pad_b)) * 2
+
+
+def test_pad_by_computed_sizes_is_delegated():
+    x = torch.randn(1, 16, 16, 8)
+    model = PadToWindowMultiple()
+    lowered = lower(model, (x,), dynamic_shapes={"x": {1: 8 * Dim("kh", min=2, max=8), 2: 8 * Dim("kw", min=2, max=8)}})
+    assert [op for op in lowered.cpu_ops if op.startswith("aten.")] == [], lowered.reasons
+    assert lowered.num_delegates == 1 and "PAD" in lowered.nnapi_operations
+    for hw in [(16, 16), (24, 56), (64, 40)]:
+        xs = torch.randn(1, *hw, 8)
+        (got,) = run_pte(lowered.pte, [xs])
+        want = model(xs)
+        assert got.shape == want.shape and relative_max_error(got, want) < 1e-6, hw
