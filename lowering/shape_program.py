@@ -157,6 +157,23 @@ def recoverable_symbols(sizes: Sequence[Dim]) -> set[str]:
     return names
 
 
+_MODS = (torch_sympy.Mod, torch_sympy.PythonMod, sympy.Mod)
+
+
+def _rounded_up_to_multiple(expr: sympy.Expr) -> tuple[sympy.Expr, int] | None:
+    """(x, c) if ``expr`` is ``x + (c - x % c) % c`` (x rounded up to a multiple of c, as
+    swin pads to its window), else None."""
+    if not isinstance(expr, sympy.Add) or len(expr.args) != 2:
+        return None
+    for x, pad in (expr.args, expr.args[::-1]):
+        if isinstance(pad, _MODS) and pad.args[1].is_Integer and int(pad.args[1]) > 0:
+            c = pad.args[1]
+            rest = pad.args[0] - c  # -(x % c)
+            if isinstance(-rest, _MODS) and (-rest).args[1] == c and sympy.expand((-rest).args[0] - x) == 0:
+                return x, int(c)
+    return None
+
+
 def _least_preimage(expr: sympy.Expr, target: list[tuple[int, int, int]]) -> list[tuple[int, int, int]] | None:
     """Code computing the least value of ``expr``'s one symbol at which ``expr`` reaches
     ``target`` (code computing a value), or None unless ``expr`` is a non-decreasing
@@ -170,6 +187,12 @@ def _least_preimage(expr: sympy.Expr, target: list[tuple[int, int, int]]) -> lis
     """
     if expr.is_Symbol:
         return target
+    rounded = _rounded_up_to_multiple(expr)
+    if rounded is not None:  # least x with c * ceil(x / c) >= t: c * (ceil(t / c) - 1) + 1
+        inner, c = rounded
+        return _least_preimage(inner, [*target, (ShapeOp.PUSH_CONST, 0, c), (ShapeOp.CEIL_DIV, 0, 0),
+                                       (ShapeOp.PUSH_CONST, 0, 1), (ShapeOp.SUB, 0, 0), (ShapeOp.PUSH_CONST, 0, c),
+                                       (ShapeOp.MUL, 0, 0), (ShapeOp.PUSH_CONST, 0, 1), (ShapeOp.ADD, 0, 0)])
     if isinstance(expr, sympy.Add):
         const, rest = expr.as_coeff_Add()
         if const.is_Integer and const != 0:

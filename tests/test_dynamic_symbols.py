@@ -147,3 +147,20 @@ def test_pad_by_computed_sizes_is_delegated():
         (got,) = run_pte(lowered.pte, [xs])
         want = model(xs)
         assert got.shape == want.shape and relative_max_error(got, want) < 1e-6, hw
+
+
+def test_symbol_recovered_from_a_size_rounded_up_to_a_multiple():
+    """swin pads H to a multiple of its window: 8k + (7 - 8k % 7) % 7 reveals k (least fit)."""
+    from torch.utils._sympy.functions import PythonMod
+    size = 8 * s0 + PythonMod(7 - PythonMod(8 * s0, 7), 7)
+    assert recoverable_symbols([size]) == {"s0"}
+    program = ShapeProgramBuilder(export_ranges={"s0": (2, 40)})
+    program.bind_input(0, [size])
+    program.finish_inputs()
+    other = program.expression(FloorDiv(size, 7) * 49)
+    for k in range(2, 41):
+        dims = [[int(size.subs(s0, k))]]
+        chosen = evaluate(program.expressions[program.symbols[0].definition].code, [], dims)
+        (check,) = program.checks
+        assert evaluate(program.expressions[check.expression].code, [chosen], dims) == dims[0][0]
+        assert evaluate(program.expressions[other].code, [chosen], dims) == int((FloorDiv(size, 7) * 49).subs(s0, k))
