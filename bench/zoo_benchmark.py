@@ -2,6 +2,7 @@
 
     python bench/zoo_benchmark.py                       # default model list
     python bench/zoo_benchmark.py mobilenet_v2 resnet18 --runs 20
+    python bench/zoo_benchmark.py --quantized           # int8: NNAPI vs XNNPACK (see bench_quantized)
 
 Per model it prints, side by side: lowering time (export -> .pte) with each
 partitioner, .pte size against the raw weight bytes, host run time of the
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import operator
 import platform
 import statistics
 import time
@@ -26,8 +28,10 @@ from executorch.exir import to_edge_transform_and_lower
 from executorch.runtime import Runtime
 
 import executorch_nnapi.runtime  # noqa: F401  (NnapiBackend + host driver)
+from executorch_nnapi.lowering.calibration import Calibration, quantize_program, random_inputs, sqnr
 from executorch_nnapi.lowering.report import delegation_report
 from executorch_nnapi.partitioners import NnapiPartitioner
+from executorch_nnapi.runtime.host_driver import get_driver
 
 DEFAULT_MODELS = [
     "mobilenet_v2", "mobilenet_v3_small", "mobilenet_v3_large", "mnasnet0_5", "shufflenet_v2_x0_5",
@@ -91,10 +95,8 @@ def warm_up() -> None:
     op registration, kernel caches) are charged to neither side of the first model."""
     from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
 
-    tiny = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU(),
-                               torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(4, 2)).eval()
     for partitioner in (NnapiPartitioner(), XnnpackPartitioner()):
-        _lower(tiny, torch.randn(1, 3, 8, 8), partitioner)
+        _lower(tiny_cnn(), torch.randn(1, 3, 8, 8), partitioner)
 
 
 def bench_model(name: str, runs: int) -> Row:
@@ -123,22 +125,180 @@ def bench_model(name: str, runs: int) -> Row:
                report.num_nnapi_operations, report.num_transposes, len(report.partitions), len(report.cpu_nodes))
 
 
+QUANTIZED_MODELS = ["mobilenet_v2", "resnet18", "mobilenet_v3_large"]
+FEATURE_LEVEL = 30  # quantized mode: NnapiQuantizer, NnapiPartitioner and the host driver
+
+
+@dataclasses.dataclass
+class QuantizedRow:
+    """NNAPI int8 (NnapiQuantizer -> NnapiPartitioner) against XNNPACK int8 (XNNPACKQuantizer ->
+    XnnpackPartitioner), both calibrated on the same inputs, SQNR on other (held-out) inputs."""
+
+    model: str
+    lower_float_s: float
+    quantize_nnapi_s: float
+    lower_nnapi_s: float
+    quantize_xnnpack_s: float
+    lower_xnnpack_s: float
+    float_pte_mb: float
+    nnapi_pte_mb: float
+    xnnpack_pte_mb: float
+    nnapi_ms: float
+    xnnpack_ms: float
+    sqnr_nnapi: float
+    sqnr_nnapi_reference: float
+    sqnr_xnnpack: float
+    nnapi_subgraphs: int
+    nnapi_cpu_ops: int
+    xnnpack_subgraphs: int
+    xnnpack_cpu_ops: int
+
+    def cells(self) -> list[str]:
+        return [
+            self.model, f"{self.lower_float_s:.1f}",
+            f"{self.quantize_nnapi_s:.1f} + {self.lower_nnapi_s:.1f}",
+            f"{self.quantize_xnnpack_s:.1f} + {self.lower_xnnpack_s:.1f}",
+            f"{self.float_pte_mb:.2f}", f"{self.nnapi_pte_mb:.2f} ({self.nnapi_pte_mb / self.float_pte_mb:.2f}x)",
+            f"{self.xnnpack_pte_mb:.2f} ({self.xnnpack_pte_mb / self.float_pte_mb:.2f}x)",
+            f"{self.nnapi_ms:.1f}", f"{self.xnnpack_ms:.1f}",
+            f"{self.sqnr_nnapi:.1f}", f"{self.sqnr_nnapi_reference:.1f}", f"{self.sqnr_xnnpack:.1f}",
+            f"{self.nnapi_subgraphs} / {self.nnapi_cpu_ops}", f"{self.xnnpack_subgraphs} / {self.xnnpack_cpu_ops}",
+        ]
+
+
+QUANTIZED_HEADER = ["model", "lower NNAPI float s", "NNAPI int8 s (quantize + lower)",
+                    "XNNPACK int8 s (quantize + lower)", "float .pte MB", "NNAPI int8 .pte MB",
+                    "XNNPACK int8 .pte MB", "NNAPI int8 host ms", "XNNPACK int8 ms", "SQNR NNAPI .pte dB",
+                    "SQNR NNAPI convert_pt2e dB", "SQNR XNNPACK .pte dB", "NNAPI subgraphs / CPU ops",
+                    "XNNPACK subgraphs / CPU ops"]
+
+
+def randomize_batch_norms(model: torch.nn.Module, size: int) -> None:
+    """Random batch-norm affine parameters and the statistics of a random batch: with
+    torchvision's default init the signal fades layer by layer (the logits barely depend on
+    the input), so an SQNR against the float model would measure nothing."""
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    with torch.no_grad():
+        for bn in norms:
+            bn.weight.uniform_(0.5, 1.5)
+            bn.bias.uniform_(-0.2, 0.2)
+            bn.momentum = 1.0  # running statistics := those of this batch
+        model.train()
+        model(torch.randn(4, 3, size, size))
+    model.eval()
+
+
+def _delegation_counts(edge) -> tuple[int, int]:
+    """(delegated subgraphs, compute nodes left to the portable kernels) of a lowered program."""
+    gm = edge.exported_program().graph_module
+    subgraphs = cpu_ops = 0
+    for node in gm.graph.nodes:
+        if node.op != "call_function" or node.target is operator.getitem:
+            continue
+        if node.target is torch.ops.higher_order.executorch_call_delegate:
+            subgraphs += 1
+        else:
+            cpu_ops += 1
+    return subgraphs, cpu_ops
+
+
+def _quantize_and_lower(model, x, quantizer, partitioner, calibration: Calibration):
+    """(quantize s, lower s, convert_pt2e model, lowered edge program, .pte bytes)."""
+    t0 = time.perf_counter()
+    converted = quantize_program(export(model, (x,)), quantizer, calibration)
+    quantize_s = time.perf_counter() - t0
+    lower_s, edge, pte = _lower(converted, x, partitioner)
+    return quantize_s, lower_s, converted, edge, pte
+
+
+def _outputs(fn, inputs: list) -> torch.Tensor:
+    with torch.no_grad():
+        return torch.cat([fn(x).reshape(-1) for x in inputs])
+
+
+def bench_quantized(name: str, model: torch.nn.Module, size: int, runs: int, calibration_size: int = 32,
+                    held_out: int = 8) -> QuantizedRow:
+    """One model in int8 through both backends: calibration on ``calibration_size`` random
+    inputs (seed 0), SQNR against the float model on ``held_out`` others (seed 1)."""
+    import executorch.kernels.quantized  # noqa: F401  (CPU quantize / dequantize kernels)
+    from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
+    from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (XNNPACKQuantizer,
+                                                                         get_symmetric_quantization_config)
+
+    from executorch_nnapi.quantizer import NnapiQuantizer
+
+    shape = (1, 3, size, size)
+    x = torch.randn(*shape)
+    calibration = random_inputs(shape, calibration_size, seed=0)
+    test_inputs = [inputs[0] for inputs in random_inputs(shape, held_out, seed=1).inputs]
+    lower_float, _, float_pte = _lower(model, x, NnapiPartitioner(FEATURE_LEVEL))
+    q_nnapi, lower_nnapi, nnapi_ref, nnapi_edge, nnapi_pte = _quantize_and_lower(
+        model, x, NnapiQuantizer(FEATURE_LEVEL), NnapiPartitioner(FEATURE_LEVEL), calibration)
+    xnn_quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True))
+    q_xnn, lower_xnn, _, xnn_edge, xnn_pte = _quantize_and_lower(model, x, xnn_quantizer, XnnpackPartitioner(),
+                                                                 calibration)
+    get_driver().feature_level = FEATURE_LEVEL  # the driver's level is global state: set it for this run
+    runtime = Runtime.get()
+    programs = [runtime.load_program(nnapi_pte), runtime.load_program(xnn_pte)]  # keep alive for the Methods
+    nnapi_method, xnn_method = (p.load_method("forward") for p in programs)
+    nnapi_ms = _median_ms(lambda: nnapi_method.execute([x]), runs)
+    xnn_ms = _median_ms(lambda: xnn_method.execute([x]), runs)
+    reference = _outputs(model, test_inputs)
+    sqnrs = [sqnr(reference, _outputs(fn, test_inputs)) for fn in (
+        lambda t: nnapi_method.execute([t])[0], nnapi_ref, lambda t: xnn_method.execute([t])[0])]
+    return QuantizedRow(name, lower_float, q_nnapi, lower_nnapi, q_xnn, lower_xnn, len(float_pte) / 1e6,
+                        len(nnapi_pte) / 1e6, len(xnn_pte) / 1e6, nnapi_ms, xnn_ms, *sqnrs,
+                        *_delegation_counts(nnapi_edge), *_delegation_counts(xnn_edge))
+
+
+def tiny_cnn() -> torch.nn.Module:
+    return torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU(),
+                               torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(4, 2)).eval()
+
+
+def print_table(header: list[str], rows) -> None:
+    """A markdown table, a row as soon as it is measured; an error row for a model that fails."""
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for name, measure in rows:
+        try:
+            print("| " + " | ".join(measure().cells()) + " |", flush=True)
+        except Exception as e:  # one broken model must not hide the others
+            print(f"| {name} | error: {type(e).__name__}: {str(e)[:120]} |" + " |" * (len(header) - 2), flush=True)
+
+
+def _quantized_model(name: str) -> tuple[torch.nn.Module, int]:
+    import torchvision
+
+    torch.manual_seed(0)
+    model = torchvision.models.get_model(name, weights=None, **SMALL_CONFIG.get(name, {})).eval()
+    size = SMALL_CONFIG.get(name, {}).get("image_size", 224)
+    randomize_batch_norms(model, size)
+    return model, size
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("models", nargs="*", default=DEFAULT_MODELS)
+    parser.add_argument("models", nargs="*")
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--quantized", action="store_true",
+                        help=f"int8 NNAPI vs int8 XNNPACK (default models: {', '.join(QUANTIZED_MODELS)})")
+    parser.add_argument("--calibration", type=int, default=32, help="--quantized: random calibration inputs")
+    parser.add_argument("--held-out", type=int, default=8, help="--quantized: held-out inputs for the SQNR")
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {torch.get_num_threads()} torch threads, "
           f"{platform.processor() or platform.platform()}; torch {torch.__version__}")
     warm_up()
-    print("| " + " | ".join(HEADER) + " |")
-    print("|" + "---|" * len(HEADER))
-    for name in args.models:
-        try:
-            row = bench_model(name, args.runs)
-            print("| " + " | ".join(row.cells()) + " |", flush=True)
-        except Exception as e:  # one broken model must not hide the others
-            print(f"| {name} | error: {type(e).__name__}: {str(e)[:120]} |" + " |" * (len(HEADER) - 2), flush=True)
+    if args.quantized:
+        # Quantizing and lowering a tiny CNN first charges one-time costs to neither backend.
+        bench_quantized("tiny", tiny_cnn(), 8, runs=1, calibration_size=2, held_out=1)
+        print_table(QUANTIZED_HEADER, [
+            (name, lambda name=name: bench_quantized(name, *_quantized_model(name), args.runs, args.calibration,
+                                                     args.held_out))
+            for name in args.models or QUANTIZED_MODELS])
+    else:
+        print_table(HEADER, [(name, lambda name=name: bench_model(name, args.runs))
+                             for name in args.models or DEFAULT_MODELS])
 
 
 if __name__ == "__main__":

@@ -95,9 +95,25 @@ def transpose_perm(src: Sequence[int], dst: Sequence[int]) -> list[int]:
 _TORCH_TO_OPERAND = {
     torch.float32: OperandCode.TENSOR_FLOAT32,
     torch.int32: OperandCode.TENSOR_INT32,
+    # NNAPI has no 64-bit integers: an int64 value (argmax's result, embedding
+    # indices) is held in TENSOR_INT32. At the partition boundary the runtime
+    # narrows int64 inputs (range-checked) and widens outputs while copying;
+    # constants are narrowed here, range-checked.
+    torch.int64: OperandCode.TENSOR_INT32,
     torch.float16: OperandCode.TENSOR_FLOAT16,
     torch.bool: OperandCode.TENSOR_BOOL8,
 }
+
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+def narrow_int64(tensor: torch.Tensor, what: str) -> torch.Tensor:
+    """``tensor`` (int64) as int32, or LoweringError naming ``what`` if a value does not fit."""
+    if tensor.numel() and (int(tensor.min()) < INT32_MIN or int(tensor.max()) > INT32_MAX):
+        raise LoweringError(f"{what}: int64 values in [{int(tensor.min())}, {int(tensor.max())}] do not fit "
+                            f"NNAPI's TENSOR_INT32 (NNAPI has no 64-bit integers)")
+    return tensor.to(torch.int32)
 
 
 class NnapiGraph:
@@ -152,7 +168,7 @@ class NnapiGraph:
         if tensor.dim() == 0:
             tensor = tensor.reshape(1)  # NNAPI has no rank-0 tensors
         if tensor.dtype == torch.int64:
-            tensor = tensor.to(torch.int32)
+            tensor = narrow_int64(tensor, debug_name or "constant")
         if tensor.dtype not in _TORCH_TO_OPERAND:
             raise LoweringError(f"constant of dtype {tensor.dtype} has no NNAPI tensor type")
         data = tensor.numpy().tobytes() if tensor.dtype != torch.bfloat16 else None

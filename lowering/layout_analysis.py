@@ -33,12 +33,19 @@ ORDER_PRESERVING = _ops_of_layout(LayoutClass.ORDER_PRESERVING)
 REDUCTIONS = _ops_of_layout(LayoutClass.REDUCTION)
 
 
-def is_rank4(node) -> bool:
-    """A 4-D tensor value (for a multi-output node such as batch norm: its first output)."""
+def is_channels_last_rank(node) -> bool:
+    """A 3-D or 4-D tensor value (for a multi-output node such as batch norm: its first
+    output): the ranks a spatial op holds channels-last (a 1-D convolution's [N, C, L]
+    as [N, L, C], a 2-D one's [N, C, H, W] as NHWC)."""
     val = fake_value(node) if isinstance(node, Node) else None
     if isinstance(val, (tuple, list)) and val:
         val = val[0]
-    return isinstance(val, torch.Tensor) and val.dim() == 4
+    return isinstance(val, torch.Tensor) and val.dim() in (3, 4)
+
+
+def channels_last(rank: int) -> tuple[int, ...]:
+    """The channels-last dim order of a rank-3 or rank-4 value."""
+    return NHWC if rank == 4 else (0, 2, 1)
 
 
 def is_unit_spatial(node: Node) -> bool:
@@ -55,11 +62,11 @@ def nhwc_values(graph: torch.fx.Graph) -> set[Node]:
             continue
         op = aten_op(node)
         inputs = [i for i in node.all_input_nodes if i in nhwc]
-        if op in NHWC_OPS and is_rank4(node):
+        if op in NHWC_OPS and is_channels_last_rank(node):
             nhwc.add(node)
-        elif op in ORDER_PRESERVING and inputs and (is_rank4(node) or op is operator.getitem):
+        elif op in ORDER_PRESERVING and inputs and (is_channels_last_rank(node) or op is operator.getitem):
             nhwc.add(node)
-        elif op in REDUCTIONS and inputs and is_rank4(node) and not is_unit_spatial(node):
+        elif op in REDUCTIONS and inputs and is_channels_last_rank(node) and not is_unit_spatial(node):
             nhwc.add(node)
     return nhwc
 
@@ -69,7 +76,7 @@ def nhwc_wanted(graph: torch.fx.Graph, nhwc: set[Node]) -> set[Node]:
     order-preserving ops) one whose result is NHWC anyway. Backward from the outputs."""
     wanted: set[Node] = set()
     for node in reversed(graph.nodes):
-        if not is_rank4(node):
+        if not is_channels_last_rank(node):
             continue
         for user in node.users:
             op = aten_op(user) if user.op == "call_function" else None
@@ -80,6 +87,6 @@ def nhwc_wanted(graph: torch.fx.Graph, nhwc: set[Node]) -> set[Node]:
 
 
 def preferred_input_order(node: Node, rank: int, wanted: set[Node]) -> tuple[int, ...]:
-    """NHWC for a 4-D partition input whose readers work in NHWC (see nhwc_wanted);
-    else PyTorch's order."""
-    return NHWC if rank == 4 and node in wanted else identity(rank)
+    """Channels-last (NHWC; (0, 2, 1) at rank 3) for a partition input whose readers
+    work in it (see nhwc_wanted); else PyTorch's order."""
+    return channels_last(rank) if rank in (3, 4) and node in wanted else identity(rank)

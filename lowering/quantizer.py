@@ -16,7 +16,14 @@ What it annotates follows NNAPI's rules (docs: nnapi-reference §7, §9):
   q/dq between, so the pair becomes one NNAPI operation with a fused activation);
 - ops whose NNAPI output must carry the input's scale and zero point (pools,
   mean, reshape-like ops, concatenation inputs) share one observer;
-- LOGISTIC / SOFTMAX (1/256) and TANH (1/128) get NNAPI's fixed output params.
+- LOGISTIC / SOFTMAX (1/256) and TANH (1/128) get NNAPI's fixed output params;
+- from API 29: constant pad and nearest upsampling share their input's observer
+  (PAD / PAD_V2 / RESIZE_NEAREST_NEIGHBOR keep it); maximum, minimum and where
+  (MAXIMUM / MINIMUM / SELECT requantize each input to the output's parameters),
+  prelu (PRELU, its alpha quantized like an activation) and leaky_relu (PRELU with
+  a constant alpha) get their own output.
+  Bilinear upsampling stays float: the rounding of quantized RESIZE_BILINEAR
+  depends on the TFLite copy inside a given Android build (nnapi-reference §7.15, §10).
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ aten = torch.ops.aten
 PER_CHANNEL_SINCE = 29
 SIGNED_SINCE = 30
 HARD_SWISH_SINCE = 30
+# PAD with the zero point, PAD_V2, RESIZE_NEAREST_NEIGHBOR, MAXIMUM, MINIMUM, SELECT, PRELU (prelu, leaky_relu).
+SHAPE_AND_SELECT_SINCE = 29
 
 CONVS = (aten.conv2d.default, aten.conv_transpose2d.input)
 LINEAR = (aten.linear.default,)
@@ -54,6 +63,11 @@ FIXED_OUTPUT = {
     aten._softmax.default: (1.0 / 256.0, 0, -128),
     aten.tanh.default: (1.0 / 128.0, 128, 0),
 }
+
+# Ops that move or pick codes; annotated from API 29 by NnapiQuantizer._shape_and_select_handler.
+PAD_LIKE = (aten.pad.default, aten.constant_pad_nd.default)
+NEAREST = (aten.upsample_nearest2d.vec, aten.upsample_nearest2d.default)
+REQUANTIZING = (aten.maximum.default, aten.minimum.default)
 
 _ANNOTATION = "quantization_annotation"
 
@@ -158,7 +172,7 @@ class NnapiQuantizer(Quantizer):
             return lambda n: _set(n, self._act_inputs(n.args[:1]), self._fixed(n.target))
         if op in INDEPENDENT and self.feature_level >= HARD_SWISH_SINCE:  # HARD_SWISH: API 30
             return lambda n: _set(n, self._act_inputs(n.args[:1]), self.act)
-        return None
+        return self._shape_and_select_handler(op)
 
     def _act_inputs(self, args) -> dict[Node, Any]:
         return {a: self.act for a in args if _is_float_tensor(a)}
@@ -206,6 +220,45 @@ class NnapiQuantizer(Quantizer):
         first = (tensors[0], node)
         inputs = {tensors[0]: self.act, **{t: SharedQuantizationSpec(first) for t in tensors[1:]}}
         _set(node, inputs, SharedQuantizationSpec(first))
+
+    # ------------------------------------- pad, resize, maximum / minimum, where, prelu (API 29)
+    def _shape_and_select_handler(self, op: Any) -> Callable[[Node], None] | None:
+        if self.feature_level < SHAPE_AND_SELECT_SINCE:
+            return None  # no quantized PAD (zero point), RESIZE_NEAREST_NEIGHBOR, MAXIMUM... below API 29
+        if op in PAD_LIKE:
+            return self._pad
+        if op in NEAREST:
+            return self._same_q
+        if op in REQUANTIZING:
+            return self._binary
+        if op == aten.where.self:
+            return self._where
+        if op == aten.prelu.default:
+            return self._prelu
+        if op == aten.leaky_relu.default:  # PRELU with a constant alpha: an output of its own
+            return lambda n: _set(n, self._act_inputs(n.args[:1]), self.act)
+        return None
+
+    def _pad(self, node: Node) -> None:
+        mode = node.args[2] if len(node.args) > 2 else node.kwargs.get("mode", "constant")
+        if node.target == aten.pad.default and mode != "constant":
+            return  # reflect / replicate: no quantized NNAPI op
+        self._same_q(node)
+
+    def _where(self, node: Node) -> None:
+        x, y = node.args[1:3]
+        if not (_is_float_tensor(x) and _is_float_tensor(y)):
+            return  # a number operand: left float
+        _set(node, {x: self.act, y: self.act}, self.act)
+
+    def _prelu(self, node: Node) -> None:
+        x, weight = node.args[:2]
+        if not (_is_float_tensor(x) and _is_float_tensor(weight)):
+            return
+        # PRELU's alpha has the input's operand type, with a scale and zero point of its own.
+        lo, hi = (-128, 127) if self.signed else (0, 255)
+        alpha = QuantizationSpec(self.act_dtype, MinMaxObserver, lo, hi, torch.per_tensor_affine)
+        _set(node, {x: self.act, weight: alpha}, self.act)
 
     def validate(self, model: GraphModule) -> None:
         """Nothing to check after annotation: every annotation above is one NNAPI takes."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
-from executorch_nnapi.lowering.layout_analysis import (NHWC_OPS, ORDER_PRESERVING, REDUCTIONS, is_rank4,
+from executorch_nnapi.lowering.layout_analysis import (NHWC_OPS, ORDER_PRESERVING, REDUCTIONS, is_channels_last_rank,
                                                       is_unit_spatial)
 from executorch_nnapi.lowering.node_utils import aten_op, fake_value
 
@@ -31,7 +31,7 @@ def api27_layout_refusal(node: Node, nhwc: set[Node], is_constant) -> str | None
     if op in ORDER_PRESERVING:
         # Mixed layouts among full-rank inputs would need a TRANSPOSE.
         # ([N, C, 1, 1] values have the same bytes in both orders: a RESHAPE converts them.)
-        if any(is_rank4(i) and i not in nhwc and not is_unit_spatial(i) for i in tensor_inputs):
+        if any(is_channels_last_rank(i) and i not in nhwc and not is_unit_spatial(i) for i in tensor_inputs):
             return "mixing NHWC and NCHW activations needs TRANSPOSE (API 28); the target is API 27"
         return None
     if op == aten.view_copy.default and all(is_unit_spatial(i) for i in nhwc_inputs):

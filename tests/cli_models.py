@@ -32,3 +32,25 @@ def two_max_pools() -> torch.nn.Module:
         torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2), torch.nn.MaxPool2d(2),
         torch.nn.BatchNorm2d(4), torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(),
     ).eval()
+
+
+def conv_exp_conv() -> torch.nn.Module:
+    """A convolution, an exp (NNAPI's EXP takes float only, so the quantizer leaves it float)
+    and a convolution: quantized, the partition runs EXP in float between two 8-bit convs."""
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.conv2 = torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.Conv2d(4, 4, 1)
+
+        def forward(self, x):
+            return self.conv2(torch.exp(self.conv1(x) * 0.25))
+
+    torch.manual_seed(0)
+    return M().eval()
+
+
+def calibration_inputs():
+    """Eight 1x3x16x16 inputs for --calibration cli_models:calibration_inputs (a generator of tuples)."""
+    generator = torch.Generator().manual_seed(3)
+    for _ in range(8):
+        yield (torch.rand(1, 3, 16, 16, generator=generator) * 2 - 1,)

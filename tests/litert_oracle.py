@@ -19,7 +19,7 @@ from ai_edge_litert.interpreter import Interpreter, OpResolverType
 # tflite TensorType codes for the numpy dtypes the tests use.
 _TENSOR_TYPE = {np.dtype(np.float32): tflite.TensorType.FLOAT32, np.dtype(np.int32): tflite.TensorType.INT32,
                 np.dtype(np.uint8): tflite.TensorType.UINT8, np.dtype(np.int8): tflite.TensorType.INT8,
-                np.dtype(np.int64): tflite.TensorType.INT64}
+                np.dtype(np.int64): tflite.TensorType.INT64, np.dtype(np.bool_): tflite.TensorType.BOOL}
 
 
 @dataclasses.dataclass

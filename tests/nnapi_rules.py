@@ -183,3 +183,28 @@ def concat_rescale_uint8(q: int, s_in: float, zp_in: int, s_out: float, zp_out: 
 def mean(values: list[int]) -> int:
     """§7.11: sum of the stored codes over the count, C truncation."""
     return c_div(sum(values), len(values))
+
+
+def requantize(q: int, s_old: float, zp_old: int, s_new: float, zp_new: int, signed: bool) -> int:
+    """AOSP OperationsUtils requantize<T> (MAXIMUM, MINIMUM, SELECT): float32 (q - zp_old)·s_old,
+    then / s_new + zp_new in double, clamped to the code range, std::round."""
+    lo, hi = (-128, 127) if signed else (0, 255)
+    r = f32((q - zp_old) * f32(s_old)) / f32(s_new) + zp_new
+    if r < lo:
+        return lo
+    if r > hi:
+        return hi
+    return c_round(r)
+
+
+def prelu(q: int, a: int, s_in: float, zp_in: int, s_a: float, zp_a: int, s_out: float, zp_out: int,
+          signed: bool) -> int:
+    """AOSP PRelu.cpp evalQuant8: q - zp_in >= 0 is rescaled by float32(s_in / s_out), otherwise
+    (q - zp_in)(a - zp_a) by double(float32(s_in·s_a)) / s_out; MultiplyByQuantizedMultiplier; clamped."""
+    lo, hi = (-128, 127) if signed else (0, 255)
+    x = q - zp_in
+    if x >= 0:
+        v = mbqm(x, *quantize_multiplier(f32(s_in / s_out)))
+    else:
+        v = mbqm(x * (a - zp_a), *quantize_multiplier(f32(s_in * s_a) / s_out))
+    return min(hi, max(lo, v + zp_out))

@@ -16,6 +16,7 @@ import re
 
 import pytest
 import torch
+import torchvision
 from torch.export import export
 
 from executorch.exir import to_edge_transform_and_lower
@@ -26,6 +27,7 @@ from executorch_nnapi.partitioners import NnapiPartitioner
 
 from op_harness import relative_max_error, run_pte
 from test_model_zoo import build
+from test_transformer_models import _randomize_zero_weights
 
 pytestmark = pytest.mark.slow
 
@@ -39,7 +41,26 @@ CASES = {
     ("lraspp_mobilenet_v3_large", 28): 5,
     ("mnasnet0_5", 28): 1,
     ("deeplabv3_mobilenet_v3_large", 29): 2,
+    # Transformers (64x64): layer norm (no SQRT/RSQRT before API 29), exact GELU (EXP),
+    # bmm and the masked softmax need API 29; from there each is one subgraph.
+    ("convnext_tiny", 28): 42,
+    ("swin_t", 29): 1,
+    ("vit_b_16", 29): 1,
 }
+
+TRANSFORMERS = {
+    "convnext_tiny": lambda: torchvision.models.convnext_tiny(weights=None),
+    "swin_t": lambda: torchvision.models.swin_t(weights=None),
+    "vit_b_16": lambda: torchvision.models.vit_b_16(weights=None, image_size=64),
+}
+
+
+def build_model(name: str) -> tuple[torch.nn.Module, int]:
+    """A zoo CNN at its usual size, or a transformer at 64x64 (untrained, eval mode)."""
+    if name not in TRANSFORMERS:
+        return build(name)
+    torch.manual_seed(0)
+    return _randomize_zero_weights(TRANSFORMERS[name]()), 64
 
 # A CPU node's reason names the level it needs, or at API 27 the missing TRANSPOSE.
 LEVEL_REASON = re.compile(r"needs (API (\d+)|TRANSPOSE \(API 28\))")
@@ -47,7 +68,7 @@ LEVEL_REASON = re.compile(r"needs (API (\d+)|TRANSPOSE \(API 28\))")
 
 @pytest.mark.parametrize("name,level", list(CASES))
 def test_model_at_feature_level(name, level):
-    model, size = build(name)
+    model, size = build_model(name)
     x = torch.randn(1, 3, size, size)
     partitioner = NnapiPartitioner(feature_level=level)
     edge = to_edge_transform_and_lower(export(model, (x,)), partitioner=[partitioner])

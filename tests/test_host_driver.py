@@ -663,12 +663,12 @@ def test_fd_memory_for_constants_inputs_and_outputs(lib, driver, tmp_path):
 
 
 def test_quantized_operation_without_integer_kernel_is_refused_at_add_operation(lib, driver):
-    # MAXIMUM requantizes its inputs with a rule (§7.10) the driver does not implement: refused
-    # when added, not at compute.
+    # Quantized RESIZE_BILINEAR's rounding is not settled (reference §10): the driver has no kernel,
+    # and refuses it when added, not at compute.
     m = Model(lib)
-    a, b, out = (m.tensor([4], QA8, scale=0.5, zp=3) for _ in range(3))
-    m.op("MAXIMUM", [a, b], [out], expect=OP_FAILED)
-    assert "MAXIMUM (operation #0) on TENSOR_QUANT8_ASYMM is not implemented" in driver.last_error
+    x, y = m.tensor([1, 4, 4, 2], QA8, scale=0.5, zp=3), m.tensor([1, 8, 8, 2], QA8, scale=0.5, zp=3)
+    m.op("RESIZE_BILINEAR", [x, m.i32(8), m.i32(8)], [y], expect=OP_FAILED)
+    assert "RESIZE_BILINEAR (operation #0) on TENSOR_QUANT8_ASYMM is not implemented" in driver.last_error
     # The same operation on float tensors, and quantized ADD, are supported on the host device.
     m = Model(lib)
     a, b = m.tensor([4], QA8, scale=0.5, zp=3), m.tensor([4], QA8, scale=0.5, zp=3)

@@ -11,7 +11,6 @@ their reason.
 
 from __future__ import annotations
 
-import pytest
 import torch
 import torch.nn.functional as F
 
@@ -198,10 +197,7 @@ def test_index_select_below_api_29_leaves_its_int64_indices_on_the_cpu():
         assert relative_max_error(got, want) < 1e-4
 
 
-def test_index_select_with_run_time_indices_is_refused():
-    lowered = lower(Lambda(lambda x, i: x.index_select(0, i) * 2), (randn(4, 3), torch.tensor([1, 2])))
-    (reason,) = lowered.reasons["aten.index_select.default"]
-    assert "indices computed at run time" in reason
+# Run-time (int64) indices: tests/test_ops_int64_boundary.py.
 
 
 # --------------------------------------------------- rank > 4 view chains

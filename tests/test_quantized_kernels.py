@@ -20,7 +20,7 @@ import torch
 
 import nnapi_rules as rules
 from litert_oracle import T, options_of, q, run_single_op
-from nnapi_client import BAD_DATA, OP_FAILED, QA8, TI32, Model, host_driver_at, open_shim
+from nnapi_client import BAD_DATA, OP_FAILED, QA8, TB8, TI32, Model, host_driver_at, open_shim
 
 QA8S, QS8PC, TF32 = 14, 11, 3
 BO, OPT = tflite.BuiltinOperator, tflite.BuiltinOptions
@@ -222,6 +222,136 @@ def test_int8_per_channel_convolution_follows_nnapi_float32_multiplier(lib, driv
     assert report(f"{name} int8 per-channel", ours, ref) <= 1
 
 
+# -- GROUPED_CONV_2D (LiteRT: CONV_2D whose filter has C/groups input channels), TRANSPOSE_CONV_2D ------------------
+def _weights(rng, npt, shape, per_channel: bool):
+    """(codes, scale(s), zero point) of a filter: int8 per output channel (dim 0), or per-tensor codes of the
+    activations' type."""
+    if per_channel:
+        w = codes(rng, shape, np.int8)
+        w[w == -128] = -127
+        return w, rng.uniform(0.002, 0.02, size=shape[0]).astype(np.float32), 0
+    zp = int(rng.integers(0, 256)) if npt == np.uint8 else 0
+    return codes(rng, shape, npt), np.float32(rng.uniform(0.002, 0.02)), zp
+
+
+def _add_filter(op: "Op", nt: int, w, s_w, zp_w, bias, s_in):
+    if np.ndim(s_w):
+        op.tensor(w, QS8PC, const=True, channel_scales=[float(v) for v in s_w], axis=0)
+        return op.tensor(bias, TI32, 0.0, 0, const=True)
+    return op.tensor(w, nt, float(s_w), zp_w, const=True).tensor(bias, TI32, float(np.float32(s_in) * s_w), 0,
+                                                                 const=True)
+
+
+def _requantized_acc(acc: np.ndarray, s_in, s_w, s_out, zp_out, act, signed) -> np.ndarray:
+    """§7.6 output stage of every accumulator [N, H, W, C] with the rule model."""
+    lo, hi = rules.activation_range(act, s_out, zp_out, signed)
+    out = np.empty(acc.shape, dtype=np.int64)
+    for idx in np.ndindex(acc.shape):
+        sw = float(s_w[idx[-1]]) if np.ndim(s_w) else float(s_w)
+        out[idx] = rules.conv_output(int(acc[idx]), s_in, sw, s_out, zp_out, lo, hi)
+    return out
+
+
+def _grouped_acc(x, zp_in, w, zp_w, bias, groups, top, left, out_hw) -> np.ndarray:
+    """Integer accumulators of a grouped convolution (stride 1): out-of-bounds taps contribute nothing."""
+    cout, k, _, cg = w.shape
+    xi = x.astype(np.int64) - zp_in
+    xi = np.pad(xi, ((0, 0), (top, k), (left, k), (0, 0)))
+    wi = w.astype(np.int64) - zp_w
+    oh, ow = out_hw
+    acc = np.zeros((x.shape[0], oh, ow, cout), dtype=np.int64) + bias
+    per_group = cout // groups
+    for ky in range(k):
+        for kx in range(k):
+            patch = xi[:, ky:ky + oh, kx:kx + ow, :]
+            for g in range(groups):
+                sl = slice(g * per_group, (g + 1) * per_group)
+                acc[..., sl] += patch[..., g * cg:(g + 1) * cg] @ wi[sl, ky, kx, :].T
+    return acc
+
+
+@pytest.mark.parametrize("kind,per_channel", [("uint8", False), ("int8", True)])
+@pytest.mark.parametrize("act", [0, 1])
+def test_grouped_convolution(lib, driver, kind, per_channel, act):
+    npt, nt, tt = KINDS[kind]
+    rng = seeded((kind, "GROUPED_CONV_2D", act))
+    info = np.iinfo(npt)
+    groups, cin, cout, k = 3, 6, 9, 3
+    x = codes(rng, (2, 7, 6, cin), npt)
+    w, s_w, zp_w = _weights(rng, npt, (cout, k, k, cin // groups), per_channel)
+    bias = rng.integers(-2000, 2000, size=cout).astype(np.int32)
+    s_in, s_out = rng.uniform(0.01, 0.05), rng.uniform(0.05, 0.3)
+    zp_in, zp_out = (int(rng.integers(info.min, info.max + 1)) for _ in range(2))
+    op = _add_filter(Op(lib).tensor(x, nt, s_in, zp_in), nt, w, s_w, zp_w, bias, s_in)
+    op.i32(1, 1, 1, groups, act)  # SAME padding, stride 1
+    op.ins.append(op.m.bool(False))
+    ours = op.run("GROUPED_CONV_2D", (2, 7, 6, cout), nt, s_out, zp_out, tt)
+    acc = _grouped_acc(x, zp_in, w, zp_w, bias, groups, 1, 1, (7, 6))
+    np.testing.assert_array_equal(ours, _requantized_acc(acc, s_in, s_w, s_out, zp_out, act, kind == "int8"))
+    bias_scale = (np.float32(s_in) * s_w).astype(np.float32)
+    tensors = [q(x.shape, npt, s_in, zp_in), q(w.shape, np.int8 if per_channel else npt, s_w, zp_w, const=w),
+               q(bias.shape, np.int32, bias_scale, 0, const=bias), q((2, 7, 6, cout), npt, s_out, zp_out)]
+    (ref,) = run_single_op(BO.CONV_2D, tensors, [0, 1, 2], [3], [x], OPT.Conv2DOptions,
+                           options_of("Conv2DOptions", Padding=tflite.Padding.SAME, StrideW=1, StrideH=1,
+                                      FusedActivationFunction=act))
+    if per_channel:  # §7.17: TFLite's int8 multiplier comes from the double product
+        assert report(f"GROUPED_CONV_2D {kind} act={act}", ours, ref) <= 1
+    else:
+        np.testing.assert_array_equal(ours, ref)
+
+
+def _transposed_acc(x, zp_in, w, zp_w, bias, stride, out_hw, top, left) -> np.ndarray:
+    """Integer accumulators of a transposed convolution: each input pixel scattered through the filter."""
+    cout, k, _, _ = w.shape
+    n, h, wd, _ = x.shape
+    xi = x.astype(np.int64) - zp_in
+    wi = w.astype(np.int64) - zp_w
+    full = np.zeros((n, (h - 1) * stride + k, (wd - 1) * stride + k, cout), dtype=np.int64)
+    for iy in range(h):
+        for ix in range(wd):
+            # [n, cin] x [cout, k, k, cin] -> [n, k, k, cout]
+            full[:, iy * stride:iy * stride + k, ix * stride:ix * stride + k, :] += np.einsum(
+                "nc,okjc->nkjo", xi[:, iy, ix, :], wi)
+    oh, ow = out_hw
+    return full[:, top:top + oh, left:left + ow, :] + bias
+
+
+@pytest.mark.parametrize("kind,per_channel", [("uint8", False), ("int8", True)])
+@pytest.mark.parametrize("padding", [1, 2])
+def test_transpose_convolution(lib, driver, kind, per_channel, padding):
+    npt, nt, tt = KINDS[kind]
+    rng = seeded((kind, "TRANSPOSE_CONV_2D", padding))
+    info = np.iinfo(npt)
+    stride, cin, cout, k = 2, 4, 5, 3
+    x = codes(rng, (1, 5, 4, cin), npt)
+    w, s_w, zp_w = _weights(rng, npt, (cout, k, k, cin), per_channel)
+    bias = rng.integers(-2000, 2000, size=cout).astype(np.int32)
+    s_in, s_out = rng.uniform(0.01, 0.05), rng.uniform(0.1, 0.5)
+    zp_in, zp_out = (int(rng.integers(info.min, info.max + 1)) for _ in range(2))
+    # SAME: out = in * stride; VALID: out = (in - 1) * stride + k (AOSP / TFLite padding codes).
+    oh, ow = (5 * stride, 4 * stride) if padding == 1 else (4 * stride + k, 3 * stride + k)
+    out_shape = np.array([1, oh, ow, cout], dtype=np.int32)
+    op = _add_filter(Op(lib).tensor(x, nt, s_in, zp_in), nt, w, s_w, zp_w, bias, s_in)
+    op.tensor(out_shape, TI32, const=True).i32(padding, stride, stride, 0)
+    op.ins.append(op.m.bool(False))
+    ours = op.run("TRANSPOSE_CONV_2D", tuple(out_shape), nt, s_out, zp_out, tt)
+    total_h, total_w = 4 * stride + k, 3 * stride + k
+    top, left = (total_h - oh) // 2, (total_w - ow) // 2
+    acc = _transposed_acc(x, zp_in, w, zp_w, bias, stride, (oh, ow), top, left)
+    np.testing.assert_array_equal(ours, _requantized_acc(acc, s_in, s_w, s_out, zp_out, 0, kind == "int8"))
+    bias_scale = (np.float32(s_in) * s_w).astype(np.float32)
+    tensors = [T([4], np.dtype(np.int32), const=out_shape),
+               q(w.shape, np.int8 if per_channel else npt, s_w, zp_w, const=w), q(x.shape, npt, s_in, zp_in),
+               q(bias.shape, np.int32, bias_scale, 0, const=bias), q(tuple(out_shape), npt, s_out, zp_out)]
+    pad = tflite.Padding.SAME if padding == 1 else tflite.Padding.VALID
+    (ref,) = run_single_op(BO.TRANSPOSE_CONV, tensors, [0, 1, 2, 3], [4], [x], OPT.TransposeConvOptions,
+                           options_of("TransposeConvOptions", Padding=pad, StrideW=stride, StrideH=stride))
+    if per_channel:
+        assert report(f"TRANSPOSE_CONV_2D {kind} padding={padding}", ours, ref) <= 1
+    else:
+        np.testing.assert_array_equal(ours, ref)
+
+
 # -- FULLY_CONNECTED: NNAPI rounds twice (conv path), LiteRT once ---------------------------------------------
 @pytest.mark.parametrize("kind", KINDS)
 def test_fully_connected_follows_nnapi_conv_rounding(lib, driver, kind):
@@ -395,6 +525,123 @@ def test_mean_averages_stored_codes(lib, driver, kind):
                                      q((2, 1, 1, 3), npt, s, zp)], [0, 1], [2], [x], OPT.ReducerOptions,
                            options_of("ReducerOptions", KeepDims=True))
     report(f"MEAN {kind}", ours, ref)
+
+
+# -- PAD, PAD_V2, RESIZE_NEAREST_NEIGHBOR: codes moved (bit-exact) ----------------------------------------------
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", ["PAD", "PAD_V2"])
+def test_pad_bit_exact_with_litert(lib, driver, kind, name):
+    npt, nt, tt = KINDS[kind]
+    rng = seeded((kind, name))
+    x = codes(rng, (2, 3, 4, 5), npt)
+    s, zp = 0.03, int(rng.integers(np.iinfo(npt).min, np.iinfo(npt).max + 1))
+    pads = np.array([[0, 1], [2, 0], [1, 3], [0, 2]], dtype=np.int32)
+    out_shape = tuple(int(d + a + b) for d, (a, b) in zip(x.shape, pads))
+    value = int(np.iinfo(npt).min + 7)
+    op = Op(lib).tensor(x, nt, s, zp).tensor(pads, TI32, const=True)
+    if name == "PAD_V2":
+        op.i32(value)
+    ours = op.run(name, out_shape, nt, s, zp, tt)
+    fill = value if name == "PAD_V2" else zp
+    want = np.pad(x, pads, constant_values=fill)
+    np.testing.assert_array_equal(ours, want)
+    tensors = [q(x.shape, npt, s, zp), T([4, 2], np.dtype(np.int32), const=pads)]
+    if name == "PAD_V2":
+        tensors.append(q([1], npt, s, zp, const=np.array([value], dtype=npt)))
+    tensors.append(q(out_shape, npt, s, zp))
+    ins = list(range(len(tensors) - 1))
+    bo, opt = (BO.PAD, "PadOptions") if name == "PAD" else (BO.PADV2, "PadV2Options")
+    (ref,) = run_single_op(bo, tensors, ins, [len(tensors) - 1], [x], getattr(OPT, opt), options_of(opt))
+    np.testing.assert_array_equal(ours, ref)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("align,half", [(False, False), (True, False), (False, True)])
+def test_resize_nearest_bit_exact_with_litert(lib, driver, kind, align, half):
+    npt, nt, tt = KINDS[kind]
+    rng = seeded((kind, align, half))
+    x = codes(rng, (2, 5, 7, 3), npt)
+    s, zp = 0.02, 3
+    for oh, ow in ((10, 14), (8, 3), (13, 7)):
+        op = Op(lib).tensor(x, nt, s, zp).i32(ow, oh)
+        op.ins += [op.m.bool(False), op.m.bool(align), op.m.bool(half)]
+        ours = op.run("RESIZE_NEAREST_NEIGHBOR", (2, oh, ow, 3), nt, s, zp, tt)
+        size = np.array([oh, ow], dtype=np.int32)
+        (ref,) = run_single_op(BO.RESIZE_NEAREST_NEIGHBOR,
+                               [q(x.shape, npt, s, zp), T([2], np.dtype(np.int32), const=size),
+                                q((2, oh, ow, 3), npt, s, zp)], [0, 1], [2], [x], OPT.ResizeNearestNeighborOptions,
+                               options_of("ResizeNearestNeighborOptions", AlignCorners=align, HalfPixelCenters=half))
+        np.testing.assert_array_equal(ours, ref)
+
+
+# -- MAXIMUM, MINIMUM, SELECT: AOSP requantizes every input to the output's parameters ---------------------------
+def _requantized(x: np.ndarray, s: float, zp: int, out_q: tuple[float, int], signed: bool) -> np.ndarray:
+    return np.vectorize(lambda v: rules.requantize(int(v), s, zp, *out_q, signed))(x)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", ["MAXIMUM", "MINIMUM"])
+def test_maximum_minimum_requantize(lib, driver, kind, name):
+    npt, nt, tt = KINDS[kind]
+    rng = seeded((kind, name))
+    a, b = codes(rng, (2, 3, 4, 5), npt), codes(rng, (4, 1), npt)
+    info = np.iinfo(npt)
+    pick = np.maximum if name == "MAXIMUM" else np.minimum
+    # Shared parameters: the codes are compared as they are, as LiteRT does.
+    s, zp = 0.05, int(rng.integers(info.min, info.max + 1))
+    ours = Op(lib).tensor(a, nt, s, zp).tensor(b, nt, s, zp).run(name, a.shape, nt, s, zp, tt)
+    (ref,) = run_single_op(getattr(BO, name), [q(a.shape, npt, s, zp), q(b.shape, npt, s, zp),
+                                               q(a.shape, npt, s, zp)], [0, 1], [2], [a, b])
+    np.testing.assert_array_equal(ours, ref)
+    np.testing.assert_array_equal(ours, pick(a, b))
+    # Own parameters: each input requantized to the output's (LiteRT's kernel has no requantization).
+    s1, s2, so = (float(np.float32(rng.uniform(0.01, 0.2))) for _ in range(3))
+    z1, z2, zo = (int(rng.integers(info.min, info.max + 1)) for _ in range(3))
+    ours = Op(lib).tensor(a, nt, s1, z1).tensor(b, nt, s2, z2).run(name, a.shape, nt, so, zo, tt)
+    signed = kind == "int8"
+    want = pick(_requantized(a, s1, z1, (so, zo), signed), _requantized(b, s2, z2, (so, zo), signed))
+    np.testing.assert_array_equal(ours, want)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_select_requantizes(lib, driver, kind):
+    npt, nt, tt = KINDS[kind]
+    rng = seeded((kind, "SELECT"))
+    cond = rng.integers(0, 2, size=(3, 4, 5)).astype(np.bool_)
+    a, b = codes(rng, cond.shape, npt), codes(rng, cond.shape, npt)
+    info = np.iinfo(npt)
+    s, zp = 0.04, int(rng.integers(info.min, info.max + 1))
+    ours = Op(lib).tensor(cond, TB8).tensor(a, nt, s, zp).tensor(b, nt, s, zp).run("SELECT", a.shape, nt, s, zp, tt)
+    (ref,) = run_single_op(BO.SELECT, [T(list(cond.shape), np.dtype(np.bool_)), q(a.shape, npt, s, zp),
+                                       q(b.shape, npt, s, zp), q(a.shape, npt, s, zp)], [0, 1, 2], [3], [cond, a, b])
+    np.testing.assert_array_equal(ours, ref)
+    s1, s2, so = 0.1, 0.013, 0.06
+    z1, z2, zo = (int(rng.integers(info.min, info.max + 1)) for _ in range(3))
+    ours = Op(lib).tensor(cond, TB8).tensor(a, nt, s1, z1).tensor(b, nt, s2, z2).run("SELECT", a.shape, nt, so, zo, tt)
+    signed = kind == "int8"
+    want = np.where(cond, _requantized(a, s1, z1, (so, zo), signed), _requantized(b, s2, z2, (so, zo), signed))
+    np.testing.assert_array_equal(ours, want)
+
+
+# -- PRELU: NNAPI's multipliers from float32 products; TFLite's from float32 quotients ------------------------
+@pytest.mark.parametrize("kind", KINDS)
+def test_prelu_follows_nnapi_rule(lib, driver, kind):
+    npt, nt, tt = KINDS[kind]
+    rng = seeded((kind, "PRELU"))
+    info = np.iinfo(npt)
+    x = np.tile(np.arange(info.min, info.max + 1, dtype=npt), 3).reshape(3, 16, 16, 1).repeat(4, axis=3)
+    alpha = codes(rng, (1, 1, 4), npt)
+    signed = kind == "int8"
+    for s_in, s_a, s_out in ((0.05, 0.004, 0.04), (0.02, 0.01, 0.011), (0.1, 0.002, 0.3)):
+        z_in, z_a, z_out = (int(rng.integers(info.min, info.max + 1)) for _ in range(3))
+        ours = Op(lib).tensor(x, nt, s_in, z_in).tensor(alpha, nt, s_a, z_a, const=True).run(
+            "PRELU", x.shape, nt, s_out, z_out, tt)
+        want = np.vectorize(lambda v, a: rules.prelu(int(v), int(a), s_in, z_in, s_a, z_a, s_out, z_out, signed))(
+            x, np.broadcast_to(alpha, x.shape))
+        np.testing.assert_array_equal(ours, want)
+        (ref,) = run_single_op(BO.PRELU, [q(x.shape, npt, s_in, z_in), q(alpha.shape, npt, s_a, z_a, const=alpha),
+                                          q(x.shape, npt, s_out, z_out)], [0, 1], [2], [x])
+        assert report(f"PRELU {kind} scales {s_in}, {s_a}, {s_out}", ours, ref) <= 1
 
 
 # -- strictness -----------------------------------------------------------------------------------------------

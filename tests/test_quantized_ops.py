@@ -33,7 +33,7 @@ def quantize(model: torch.nn.Module, example: tuple, *, signed: bool, feature_le
     gm = prepare_pt2e(gm, NnapiQuantizer(feature_level=feature_level, signed=signed))
     torch.manual_seed(1)
     for _ in range(calibration):
-        gm(*[torch.randn_like(x) for x in example])
+        gm(*[torch.randn_like(x) if x.is_floating_point() else x for x in example])
     gm(*example)
     return convert_pt2e(gm)
 
@@ -283,4 +283,118 @@ def test_op_refused_at_level_stays_on_cpu_with_reason():
     assert any("per-channel quantized weights" in r and "API 29" in r for r in low.reasons["aten.convolution.default"])
     assert "FULLY_CONNECTED" in low.nnapi_operations  # per-tensor weights: still delegated
     err = (run_pte(low.pte, list(example), 28)[0] - gm(*example)).abs().max().item()
+    assert err <= output_step(gm) * 1.0001
+
+
+# -- pad, nearest resize, maximum / minimum, where, prelu (API 29) -------------------------------------------
+SHAPE_OPS = {
+    "pad_zero": (lambda x: F.pad(x, (1, 2, 0, 1)), "PAD"),
+    "pad_value": (lambda x: F.pad(x, (1, 1, 2, 0), value=0.25), "PAD_V2"),
+    "nearest_size": (lambda x: F.interpolate(x, size=(8, 12), mode="nearest"), "RESIZE_NEAREST_NEIGHBOR"),
+    "nearest_scale": (lambda x: F.interpolate(x, scale_factor=2, mode="nearest"), "RESIZE_NEAREST_NEIGHBOR"),
+    "prelu": (torch.nn.PReLU(6, init=0.2), "PRELU"),
+    "prelu_single": (torch.nn.PReLU(1, init=-0.3), "PRELU"),
+    "leaky_relu": (lambda x: F.leaky_relu(x, 0.1), "PRELU"),
+    "leaky_relu_negative_slope": (lambda x: F.leaky_relu(x, -0.7), "PRELU"),
+}
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+@pytest.mark.parametrize("kind", list(SHAPE_OPS))
+def test_pad_resize_prelu(kind, signed):
+    fn, op = SHAPE_OPS[kind]
+    torch.manual_seed(0)
+    model = Unary(fn)
+    if isinstance(fn, torch.nn.PReLU):
+        with torch.no_grad():  # distinct slopes per channel
+            fn.weight.copy_(torch.linspace(-0.5, 0.5, fn.weight.numel()))
+    check(model, (torch.randn(1, 6, 4, 4),), signed=signed, expect=op)
+
+
+class Select(torch.nn.Module):
+    """where on a bool input (a comparison of float values would be a float op in the partition)."""
+
+    def forward(self, c, a, b):
+        return torch.where(c, a, b)
+
+
+PICKING = {
+    "maximum": (Binary(torch.maximum), "MAXIMUM"),
+    "minimum": (Binary(torch.minimum), "MINIMUM"),
+    "maximum_broadcast": (Binary(torch.maximum), "MAXIMUM"),
+}
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+@pytest.mark.parametrize("kind", list(PICKING))
+def test_maximum_minimum(kind, signed):
+    model, op = PICKING[kind]
+    torch.manual_seed(0)
+    # Inputs of different ranges: each gets its own scale, requantized to the output's.
+    b = torch.randn(1, 4, 1, 8) * 3 if kind.endswith("broadcast") else torch.randn(1, 4, 8, 8) * 3
+    check(model, (torch.randn(1, 4, 8, 8), b), signed=signed, expect=op)
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+@pytest.mark.parametrize("broadcast", [False, True], ids=["same_shape", "broadcast_value"])
+def test_where(signed, broadcast):
+    torch.manual_seed(0)
+    y = torch.randn(4, 1, 6) * 4 if broadcast else torch.randn(1, 4, 6, 6) * 4
+    example = (torch.randn(1, 4, 6, 6) > 0, torch.randn(1, 4, 6, 6), y)
+    low = check(Select(), example, signed=signed, expect="SELECT")
+    if broadcast:  # the 8-bit value brought to the output's shape
+        assert {"EXPAND_DIMS", "TILE"} <= set(low.nnapi_operations)
+
+
+def test_bilinear_stays_float_with_reason():
+    """The quantizer leaves bilinear upsampling float (its quantized rounding is not pinned down,
+    nnapi-reference §10): it runs as a float RESIZE_BILINEAR between two quantized ops."""
+    torch.manual_seed(0)
+    model = ConvAct(torch.nn.Conv2d(3, 4, 1), lambda y: F.interpolate(y, size=(8, 8), mode="bilinear"))
+    example = (torch.randn(1, 3, 4, 4),)
+    gm = quantize(model, example, signed=False)
+    (bilinear,) = [n for n in gm.graph.nodes if n.target == torch.ops.aten.upsample_bilinear2d.vec]
+    assert not any("quantize_per_tensor" in str(u.target) for u in bilinear.users)  # its result is not quantized
+    low = lower(gm, example, feature_level=30)
+    assert "RESIZE_BILINEAR" in low.nnapi_operations
+    err = (run_pte(low.pte, list(example), 30)[0] - gm(*example)).abs().max().item()
+    assert err <= 1e-5
+
+
+@pytest.mark.parametrize("model, example, op, reason", [
+    (Binary(torch.maximum), (torch.randn(1, 4, 4, 4), torch.randn(1, 4, 4, 4)), "aten.maximum.default", "MAXIMUM"),
+    (Select(), (torch.randn(1, 4, 4, 4) > 0, torch.randn(1, 4, 4, 4), torch.randn(1, 4, 4, 4)), "aten.where.self",
+     "SELECT"),
+    # Not taken, prelu is decomposed for the CPU (where(x > 0, x, w x)): its where stays there.
+    (Unary(torch.nn.PReLU(4)), (torch.randn(1, 4, 4, 4),), "aten.where.self", "aten.where.self"),
+    (Unary(lambda x: F.interpolate(x, scale_factor=2, mode="nearest")), (torch.randn(1, 4, 4, 4),),
+     "aten.upsample_nearest2d.vec", "RESIZE_NEAREST_NEIGHBOR"),
+    (Unary(lambda x: F.pad(x, (1, 1))), (torch.randn(1, 4, 4, 4),), "aten.constant_pad_nd.default", "zero point"),
+], ids=["maximum", "where", "prelu", "nearest", "pad"])
+def test_api_29_ops_below_their_level_stay_on_cpu_with_reason(model, example, op, reason):
+    """Quantized for API 29, lowered for API 28: the op stays on the CPU with the reason (no
+    lowering error) and the program still matches convert_pt2e."""
+    gm = quantize(model, example, signed=False, feature_level=29)
+    low = lower(gm, example, feature_level=28)
+    assert op in low.cpu_ops, (low.cpu_ops, low.reasons)
+    assert any(reason in r and "API 29" in r for r in low.reasons[op]), low.reasons[op]
+    err = (run_pte(low.pte, list(example), 28)[0] - gm(*example)).abs().max().item()
+    assert err <= output_step(gm) * 1.0001
+
+
+def test_pad_value_outside_the_code_range_stays_on_cpu_with_reason():
+    """PAD_V2 takes the pad value as a code of the input's parameters: a value (here edited into
+    the converted program, since the quantizer's shared observer sees it) whose code is out of
+    range leaves the pad on the CPU with the reason, and the program still matches."""
+    torch.manual_seed(0)
+    example = (torch.randn(1, 4, 4, 4),)
+    gm = quantize(Unary(lambda x: F.pad(x, (1, 1), value=0.5)), example, signed=False)
+    (pad,) = [n for n in gm.graph.nodes if n.target == torch.ops.aten.pad.default]
+    pad.args = (*pad.args[:3], 1000.0)
+    gm.recompile()
+    low = lower(gm, example, feature_level=30)
+    assert "aten.constant_pad_nd.default" in low.cpu_ops
+    assert any("quantized pad value 1000.0 is code" in r and "outside [0, 255]" in r
+               for r in low.reasons["aten.constant_pad_nd.default"])
+    err = (run_pte(low.pte, list(example), 30)[0] - gm(*example)).abs().max().item()
     assert err <= output_step(gm) * 1.0001

@@ -1,4 +1,10 @@
-"""aten.convolution -> CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D / TRANSPOSE_CONV_2D."""
+"""aten.convolution -> CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D / TRANSPOSE_CONV_2D.
+
+A 1-D convolution ([N, C, L]) runs as the 2-D one on an H=1 view: its value is
+held channels-last, in dim order (0, 2, 1) ([N, L, C], the same bytes as NHWC
+[N, 1, L, C]), so a RESHAPE on each side is all it takes, no TRANSPOSE; the
+runtime permutes partition inputs and outputs while copying them.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ import torch
 from torch.fx import Node
 
 from ..graph import NHWC
-from ..lowering_context import LoweringContext
+from ..lowering_context import QUANTIZED_TYPES, LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
 from .batch_norm import folded_parameters
@@ -18,17 +24,29 @@ from .registry import register_builder
 aten = torch.ops.aten
 
 
+CHANNELS_LAST_1D = (0, 2, 1)
+
+
 def _conv_args(node: Node):
+    """The convolution's arguments; a 1-D one's as those of the 2-D one on an H=1 view."""
     x, weight, bias, stride, padding, dilation, transposed, output_padding, groups = node.args
-    return x, weight, bias, list(stride), list(padding), list(dilation), bool(transposed), list(output_padding), int(groups)
+    stride, padding, dilation, output_padding = list(stride), list(padding), list(dilation), list(output_padding)
+    if len(stride) == 1:
+        stride, padding, dilation, output_padding = [1, *stride], [0, *padding], [1, *dilation], [0, *output_padding]
+    return x, weight, bias, stride, padding, dilation, bool(transposed), output_padding, int(groups)
+
+
+def _kernel_hw(weight: Node) -> tuple:
+    shape = tensor_shape(weight)
+    return (1, shape[2]) if len(shape) == 3 else (shape[2], shape[3])
 
 
 @register_builder
 class ConvolutionBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.convolution.default, FeatureLevel.ANDROID_8_1, "CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D / TRANSPOSE_CONV_2D",
-                  "float32, 2-D, constant weight and bias, padding < kernel; dilation, groups not in {1, Cin} "
-                  "and transposed need API 29"),
+                  "float32, 1-D (on an H=1 view, RESHAPE each side) or 2-D, constant weight and bias, padding < "
+                  "kernel; dilation, groups not in {1, Cin} and transposed need API 29"),
     )
     layout = LayoutClass.NHWC
     fuses_activation = True
@@ -36,15 +54,16 @@ class ConvolutionBuilder(NodeBuilder):
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, weight, bias, stride, padding, dilation, transposed, output_padding, groups = _conv_args(node)
         check_float_tensors(node, x, weight, bias)
-        if len(tensor_shape(x)) != 4:
-            raise Refused(f"{len(tensor_shape(x)) - 2}-D convolution (NNAPI has 2-D convolutions only)")
+        if len(tensor_shape(x)) not in (3, 4):
+            raise Refused(f"{len(tensor_shape(x)) - 2}-D convolution (NNAPI has 2-D convolutions only; 1-D runs "
+                          "on an H=1 view)")
         # A quantized weight dequantizes constant codes: computable at lowering time.
         if not ctx.is_foldable(weight):
             raise Refused("convolution with a non-constant weight")
         if bias is not None and not ctx.is_foldable(bias):
             raise Refused("convolution with a non-constant bias")
         w_shape = tensor_shape(weight)
-        kh, kw = w_shape[2], w_shape[3]
+        kh, kw = _kernel_hw(weight)
         if not isinstance(tensor_shape(x)[1], int):
             raise Refused("dynamic dim in convolution input channels")
         if transposed:
@@ -79,10 +98,9 @@ class ConvolutionBuilder(NodeBuilder):
             self._define_transposed(node, lc, (weight_node, weight), (bias_node, bias), stride, padding,
                                     output_padding)
             return
-        out_channels, _, kh, kw = weight.shape
+        out_channels = weight.shape[0]
         in_channels = lc.shape(x)[1]
-        inp = lc.operand(x, NHWC)
-        out = lc.emit_output(node, NHWC)
+        inp, out = _nhwc_operands(lc, node)
         pads = [g.emit_int32(padding[1]), g.emit_int32(padding[1]), g.emit_int32(padding[0]), g.emit_int32(padding[0])]
         strides = [g.emit_int32(stride[1]), g.emit_int32(stride[0])]
         dilated = dilation != [1, 1]
@@ -107,15 +125,14 @@ class ConvolutionBuilder(NodeBuilder):
         if dilated:
             g.require_feature_level(FeatureLevel.ANDROID_10)
         g.emit_operation(code, inputs, [out], debug_name=node.name)
+        _finish_1d(lc, node, out)
 
     @staticmethod
     def _define_transposed(node, lc, weight, bias, stride, padding, output_padding) -> None:
         g = lc.graph
-        x = node.args[0]
         (weight_node, weight), (bias_node, bias) = weight, bias
         out_channels = weight.shape[1]
-        inp = lc.operand(x, NHWC)
-        out = lc.emit_output(node, NHWC)
+        inp, out = _nhwc_operands(lc, node)
         filt = weight_operand(lc, weight_node, weight, (1, 2, 3, 0))  # [Cin,Cout,kh,kw] -> [Cout,kh,kw,Cin]
         # NNAPI: out = in*s + k - s - head - tail; PyTorch adds output_padding at the end.
         pads = [g.emit_int32(padding[1]), g.emit_int32(padding[1] - output_padding[1]),
@@ -123,3 +140,37 @@ class ConvolutionBuilder(NodeBuilder):
         inputs = [inp, filt, bias_operand(lc, bias_node, bias, out_channels, inp, filt), *pads, g.emit_int32(stride[1]), g.emit_int32(stride[0]),
                   fuse_operand(lc, node), g.emit_bool(False)]
         g.emit_operation(OperationCode.TRANSPOSE_CONV_2D, inputs, [out], debug_name=node.name)
+        _finish_1d(lc, node, out)
+
+
+def _nhwc_operands(lc: LoweringContext, node: Node) -> tuple[int, int]:
+    """The NHWC input and output operands of the 2-D operation. A 1-D convolution's
+    channels-last [N, L, C] input is RESHAPEd to [N, 1, L, C]; its output is a
+    temporary [N, 1, L', C'] that ``_finish_1d`` RESHAPEs to the node's value."""
+    x = node.args[0]
+    if len(lc.shape(x)) == 4:
+        return lc.operand(x, NHWC), lc.emit_output(node, NHWC)
+    g = lc.graph
+    source = lc.operand(x, CHANNELS_LAST_1D)
+    n, c, length = lc.shape(x)
+    inp = g.emit_like(source, [n, 1, length, c], debug_name=f"{node.name}.h1")
+    g.emit_operation(OperationCode.RESHAPE, [source, g.emit_int32_vector([n, 1, length, c])], [inp],
+                     debug_name=node.name)
+    n, c_out, length_out = lc.shape(node)
+    shape_2d = [n, 1, length_out, c_out]
+    params = lc.quant_params(node)
+    if params is None:
+        return inp, g.emit_tensor(shape_2d, debug_name=f"{node.name}.2d")
+    return inp, g.emit_operand(QUANTIZED_TYPES[params.dtype], shape_2d, scale=params.scale,
+                               zero_point=params.zero_point, debug_name=f"{node.name}.2d")
+
+
+def _finish_1d(lc: LoweringContext, node: Node, out: int) -> None:
+    """A 1-D convolution's result: the 2-D output RESHAPEd to channels-last [N, L', C']."""
+    if len(lc.shape(node)) != 3:
+        return
+    g = lc.graph
+    n, c_out, length_out = lc.shape(node)
+    value = lc.emit_output(node, CHANNELS_LAST_1D)
+    g.emit_operation(OperationCode.RESHAPE, [out, g.emit_int32_vector([n, length_out, c_out])], [value],
+                     debug_name=node.name)

@@ -1,22 +1,24 @@
-"""aten.index_select with indices known at lowering time -> GATHER (API 29) on the
-physical axis of the input's dim order.
+"""aten.index_select -> GATHER (API 29) on the physical axis of the input's dim order.
 
-The indices (int64 in PyTorch, e.g. the ``(arange + shift) % n`` that
-``torch.roll`` decomposes into in Swin's shifted windows) are folded and stored
-as an int32 constant; NNAPI has no 64-bit integers, so indices computed at run
-time are refused.
+Indices known at lowering time (int64 in PyTorch, e.g. the ``(arange + shift) % n``
+that ``torch.roll`` decomposes into in Swin's shifted windows) are folded, checked
+in bounds and stored as an int32 constant. Indices computed at run time (an int64
+or int32 tensor) are a TENSOR_INT32 operand: NNAPI has no 64-bit integers, so the
+runtime narrows an int64 partition input while copying it in and fails the execute,
+naming the input, if a value does not fit int32. NNAPI requires run-time indices to
+be in bounds (eager raises IndexError): an out-of-range index is undefined on a
+device; the host driver fails the execute.
 """
 
 from __future__ import annotations
 
 import torch
-from torch._subclasses.fake_tensor import FakeTensor
 from torch.fx import Node
 
 from ..graph import LoweringError
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from ..node_utils import normalize_dim, tensor_shape
+from ..node_utils import normalize_dim, tensor_dtype, tensor_shape
 from ..shape_program import is_static
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
@@ -24,11 +26,21 @@ from .registry import register_builder
 
 aten = torch.ops.aten
 
+INDEX_DTYPES = (torch.int64, torch.int32)
+
+
+def check_runtime_indices(index: Node, what: str) -> None:
+    """Refuses run-time indices NNAPI cannot take as a TENSOR_INT32 operand."""
+    if tensor_dtype(index) not in INDEX_DTYPES:
+        raise Refused(f"{what} indices of dtype {tensor_dtype(index)} (GATHER takes int32; int64 is narrowed)")
+
 
 @register_builder
 class IndexSelectBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.index_select.default, FeatureLevel.ANDROID_10, "GATHER", "float32, rank <= 4, indices known at lowering time"),
+        OpSupport(aten.index_select.default, FeatureLevel.ANDROID_10, "GATHER",
+                  "float32, rank <= 4; constant indices checked in bounds and stored as int32; run-time int64 "
+                  "indices narrowed to int32 by the runtime (execute fails outside int32)"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
@@ -36,13 +48,15 @@ class IndexSelectBuilder(NodeBuilder):
         check_float_tensors(node, x)
         check_rank(x, MAX_RANK, what="input")
         if not ctx.is_foldable(index):
-            raise Refused("index_select with indices computed at run time (int64; NNAPI has no 64-bit integers)")
+            check_runtime_indices(index, "index_select")
+            return
         shape = tensor_shape(x)
         size = shape[normalize_dim(dim, len(shape))]
         if not is_static(size):
-            raise Refused("index_select along a dynamic dim (GATHER needs indices checked in bounds)")
-        value = ctx.constant(index) if ctx.is_constant(index) else None
-        if isinstance(value, torch.Tensor) and not isinstance(value, FakeTensor):  # fake before to_edge
+            raise Refused("index_select with constant indices along a dynamic dim (they cannot be checked "
+                          "in bounds at lowering time)")
+        value = ctx.folded_value(index)
+        if value is not None:
             if value.numel() == 0 or value.min() < 0 or value.max() >= size:
                 raise Refused(f"index_select with indices outside [0, {size}) or empty")
 
@@ -52,10 +66,14 @@ class IndexSelectBuilder(NodeBuilder):
         order = lc.order(x)
         shape = lc.shape(x)
         dim = normalize_dim(dim, len(shape))
-        indices = lc.constant(index).reshape(-1)
-        if indices.numel() == 0 or indices.min() < 0 or indices.max() >= int(shape[dim]):
-            raise LoweringError(f"{node.name}: index_select indices outside [0, {shape[dim]}) (eager would fail too)")
-        index_op = g.emit_constant_tensor(indices.to(torch.int32))
+        if lc.is_constant(index):
+            indices = lc.constant(index).reshape(-1)
+            if indices.numel() == 0 or indices.min() < 0 or indices.max() >= int(shape[dim]):
+                raise LoweringError(f"{node.name}: index_select indices outside [0, {shape[dim]}) "
+                                    "(eager would fail too)")
+            index_op = g.emit_constant_tensor(indices.to(torch.int32))
+        else:
+            index_op = lc.operand(index)
         out = lc.emit_output(node, order)
         g.emit_operation(OperationCode.GATHER, [lc.operand(x, order), g.emit_int32(physical_axis(order, dim)), index_op],
                          [out], debug_name=node.name)

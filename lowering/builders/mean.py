@@ -7,10 +7,10 @@ from __future__ import annotations
 import torch
 from torch.fx import Node
 
-from ..graph import NHWC
+from ..graph import NHWC, permute_shape
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
-from ..node_utils import normalize_dim, tensor_shape
+from ..node_utils import normalize_dim, tensor_dtype, tensor_shape
 from ..shape_program import is_static
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis, remove_dims
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
@@ -18,6 +18,9 @@ from .pool_utils import emit_pool, nhwc_input
 from .registry import register_builder
 
 aten = torch.ops.aten
+
+# Integer inputs averaged with dtype=float32 (int64 arrives narrowed to int32, range-checked).
+INTEGER_INPUTS = (torch.int32, torch.int64)
 
 
 def reduction_dims(node: Node) -> list[int]:
@@ -32,8 +35,10 @@ def keepdim(node: Node) -> bool:
     return bool(node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False))
 
 
-def emit_reduction(lc: LoweringContext, node: Node, code: OperationCode, keep_dims_operand: int) -> None:
-    """Shared by mean / sum / amax: reduce logical dims on the physical layout."""
+def emit_reduction(lc: LoweringContext, node: Node, code: OperationCode, keep_dims_operand: int,
+                   source: int | None = None) -> None:
+    """Shared by mean / sum / amax: reduce logical dims on the physical layout (of
+    ``source`` if given: x's value converted, in x's produced order)."""
     x = node.args[0]
     dims = reduction_dims(node)
     order = lc.order(x)
@@ -45,29 +50,45 @@ def emit_reduction(lc: LoweringContext, node: Node, code: OperationCode, keep_di
         # NNAPI returns shape [1] when everything is reduced; PyTorch a 0-d tensor.
         out_order = (0,)
     out = lc.emit_output(node, out_order, shape=lc.shape(node) or [1])
-    g.emit_operation(code, [lc.operand(x, order), g.emit_int32_vector(axes), keep_dims_operand], [out],
-                     debug_name=node.name)
+    source = lc.operand(x, order) if source is None else source
+    g.emit_operation(code, [source, g.emit_int32_vector(axes), keep_dims_operand], [out], debug_name=node.name)
 
 
 @register_builder
 class MeanBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.mean.dim, FeatureLevel.ANDROID_8_1, "MEAN (API 28); AVERAGE_POOL_2D at API 27",
-                  "float32, rank <= 4; at API 27 only over H and W of a 4-D input with static H, W"),
+        OpSupport(aten.mean.dim, FeatureLevel.ANDROID_8_1, "MEAN (API 28); AVERAGE_POOL_2D at API 27; CAST first for integers",
+                  "float32, rank <= 4; at API 27 only over H and W of a 4-D input with static H, W; int32 / "
+                  "int64 input with dtype=float32: CAST + MEAN (API 29); other dtype= refused"),
     )
     layout = LayoutClass.REDUCTION
 
     def check(self, node: Node, ctx: CheckContext) -> None:
+        dtype = node.kwargs.get("dtype")
+        if dtype not in (None, torch.float32):
+            raise Refused(f"mean with dtype={dtype} (the float path computes float32; a {dtype} result would "
+                          "round differently from PyTorch's)".replace("torch.", ""))
+        if dtype == torch.float32 and tensor_dtype(node.args[0]) in INTEGER_INPUTS:
+            # PyTorch converts the integers to float32, then averages: CAST, then MEAN.
+            check_rank(node.args[0], MAX_RANK, what="input")
+            ctx.require(FeatureLevel.ANDROID_10, f"mean of a {tensor_dtype(node.args[0])} tensor with "
+                        "dtype=float32 (CAST)".replace("torch.", ""))
+            return
         check_float_tensors(node, node.args[0])
         check_rank(node.args[0], MAX_RANK, what="input")
-        if node.kwargs.get("dtype") not in (None, torch.float32):
-            raise Refused(f"mean with dtype={node.kwargs.get('dtype')}")
         if not is_spatial_mean(node):
             ctx.require(FeatureLevel.ANDROID_9, "mean (MEAN)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         # Quantized, MEAN truncates the sum of codes (§7.11) where AVERAGE_POOL_2D rounds it
         # (§7.9) as convert_pt2e's float mean does: pool a spatial mean at every level.
+        x = node.args[0]
+        if lc.dtype(x) in INTEGER_INPUTS:
+            order = lc.order(x)
+            cast = lc.graph.emit_tensor(permute_shape(lc.shape(x), order), debug_name=f"{node.name}.float")
+            lc.graph.emit_operation(OperationCode.CAST, [lc.operand(x, order)], [cast], debug_name=node.name)
+            emit_reduction(lc, node, OperationCode.MEAN, lc.graph.emit_int32(1 if keepdim(node) else 0), cast)
+            return
         quantized = lc.quant_params(node) is not None and is_spatial_mean(node)
         if lc.graph.feature_level < FeatureLevel.ANDROID_9 or quantized:
             self._define_as_pool(node, lc)

@@ -14,6 +14,7 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_units import NodeUnit
+from ..node_utils import QuantParams
 
 
 class Refused(Exception):
@@ -101,6 +102,24 @@ class CheckContext:
         return frozenset(sig.inputs_to_parameters) | frozenset(sig.inputs_to_buffers) | frozenset(
             sig.inputs_to_lifted_tensor_constants)
 
+    def folded_value(self, node: Any) -> torch.Tensor | None:
+        """The value of a constant or of a node computed from constants only (evaluated
+        here, as lowering will), or None when it is not known (not foldable, or fake)."""
+        from torch._subclasses.fake_tensor import FakeTensor
+
+        from ..constant_folding import evaluate
+
+        if not self.is_foldable(node):
+            return None
+        if self.is_constant(node):
+            value = self.constant(node)
+        else:
+            inputs = {n: self.folded_value(n) for n in node.all_input_nodes}
+            if any(v is None for v in inputs.values()):
+                return None
+            value = evaluate(node, inputs.__getitem__)
+        return None if isinstance(value, FakeTensor) or not isinstance(value, torch.Tensor) else value
+
     def constant(self, node: Node) -> torch.Tensor | None:
         from executorch.backends.transforms.utils import get_param_tensor
 
@@ -146,6 +165,10 @@ class NodeBuilder:
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         """Raises Refused if the node cannot be emitted; the default accepts."""
+
+    def check_quantized(self, node: Node, output: QuantParams, ctx: CheckContext) -> None:
+        """Raises Refused if the node cannot run on 8-bit operands, its result quantized
+        with ``output`` (called by the quantized-op builder after ``check``); the default accepts."""
 
     def define(self, node: Node, lc: LoweringContext) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -7,14 +7,16 @@ rules (nnapi-reference §7, §9) so that nothing it takes is refused later."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import torch
-from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_units import QuantizedOpUnit
-from ..node_utils import QuantParams, aten_op, clamp_fuse_code, is_dequantize, is_per_channel, op_name, quant_params
-from .node_builder import CheckContext, Refused, UnitBuilder
+from ..node_utils import (QuantParams, aten_op, clamp_fuse_code, is_dequantize, is_per_channel, op_name, quant_params,
+                          unwrap_op)
+from .node_builder import CheckContext, NodeBuilder, Refused, UnitBuilder
 from .quantize import check_8bit
 from .registry import get_builder, register_unit_builder
 
@@ -24,12 +26,25 @@ WEIGHTED = (aten.convolution.default, aten.linear.default)
 # Ops whose NNAPI output must carry the input's scale and zero point (§9 item 10).
 SAME_Q = (aten.max_pool2d_with_indices.default, aten.avg_pool2d.default, aten._adaptive_avg_pool2d.default,
           aten.mean.dim, aten.view_copy.default, aten.permute_copy.default, aten.relu.default,
-          aten.hardtanh.default, aten.cat.default)
+          aten.hardtanh.default, aten.cat.default, aten.constant_pad_nd.default, aten.upsample_nearest2d.vec)
 # Fixed output (scale, zero point for uint8, for int8) (§9 item 9).
 FIXED = {aten.sigmoid.default: (1 / 256, 0, -128), aten._softmax.default: (1 / 256, 0, -128),
          aten.tanh.default: (1 / 128, 128, 0)}
 FREE = (aten.add.Tensor, aten.mul.Tensor, aten.hardswish.default)
-QUANTIZED_OPS = (*WEIGHTED, *SAME_Q, *FIXED, *FREE)
+# Ops whose NNAPI operation requantizes every input to the output's parameters (MAXIMUM, MINIMUM,
+# SELECT: AOSP's `requantize`) or rescales it (PRELU): any scales are valid.
+REQUANTIZING = (aten.maximum.default, aten.minimum.default, aten.where.self, aten.prelu.default,
+                aten.leaky_relu.default)
+QUANTIZED_OPS = (*WEIGHTED, *SAME_Q, *FIXED, *FREE, *REQUANTIZING)
+# Float-only in 8 bits: why, for the refusal (nnapi-reference §7.15, §10). Measured on LiteRT 2.3's
+# BUILTIN_REF kernel: uint8 rounds the float sum half up, int8 runs a 10-bit fixed-point interpolation;
+# TensorFlow's reference_ops::ResizeBilinear<uint8> of other releases truncates. Which one an Android
+# build's CPU path runs depends on the TFLite copy it bundles.
+NOT_QUANTIZED = {
+    aten.upsample_bilinear2d.vec: "quantized RESIZE_BILINEAR rounds the interpolated codes either by truncation or "
+                                  "half up depending on the TFLite copy in the Android build (nnapi-reference §10); "
+                                  "leave upsample_bilinear2d float",
+}
 
 
 def _activation_params(unit: QuantizedOpUnit) -> list[QuantParams]:
@@ -38,9 +53,17 @@ def _activation_params(unit: QuantizedOpUnit) -> list[QuantParams]:
     return [quant_params(dq) for dq in unit.dequants if dq not in weights]
 
 
+def _require_op_level(builder: NodeBuilder, op: Any, ctx: CheckContext) -> None:
+    """The op's own feature level (its builder's OpSupport row), which the partitioner checks for
+    float nodes only: a quantized unit below it stays on the CPU with the reason."""
+    for row in builder.ops:
+        if unwrap_op(row.op) == op:
+            ctx.require(row.since, f"quantized {op_name(op)} ({row.nnapi})")
+
+
 @register_unit_builder
 class QuantizedOpBuilder(UnitBuilder):
-    """dq -> conv / linear / add / mul / pool / mean / cat / reshape / activation [-> relu] -> q, as one quantized operation."""
+    """dq -> conv / linear / add / mul / pool / mean / cat / reshape / pad / nearest resize / maximum / minimum / where / prelu / leaky_relu / activation [-> relu] -> q, as one quantized operation."""
 
     unit = QuantizedOpUnit
     since = FeatureLevel.ANDROID_8_1
@@ -48,6 +71,8 @@ class QuantizedOpBuilder(UnitBuilder):
 
     def check(self, unit: QuantizedOpUnit, ctx: CheckContext) -> None:
         op = aten_op(unit.op)
+        if op in NOT_QUANTIZED:
+            raise Refused(NOT_QUANTIZED[op])
         if op not in QUANTIZED_OPS:
             raise Refused(f"{op_name(op)} has no quantized NNAPI lowering")
         out = quant_params(unit.output)
@@ -56,7 +81,10 @@ class QuantizedOpBuilder(UnitBuilder):
             check_8bit(p.dtype, ctx)
             if p.dtype != out.dtype:
                 raise Refused("quantized operands of different 8-bit types (uint8 and int8)")
-        get_builder(op).check(unit.op, ctx)
+        builder = get_builder(op)
+        builder.check(unit.op, ctx)
+        _require_op_level(builder, op, ctx)
+        builder.check_quantized(unit.op, out, ctx)
         if op in WEIGHTED:
             self._check_weighted(unit, ctx)
         elif op in SAME_Q:
@@ -65,6 +93,8 @@ class QuantizedOpBuilder(UnitBuilder):
             if any((p.scale, p.zero_point) != (out.scale, out.zero_point) for p in inputs):
                 raise Refused(f"quantized {op_name(op)} whose output parameters differ from its input's "
                               "(NNAPI keeps the input's scale and zero point)")
+        elif op in REQUANTIZING:
+            pass  # MAXIMUM / MINIMUM / SELECT / PRELU take any input and output parameters (§7.10)
         elif op in FIXED:
             scale, zp_u8, zp_s8 = FIXED[op]
             if (out.scale, out.zero_point) != (scale, zp_u8 if out.dtype == torch.uint8 else zp_s8):

@@ -37,11 +37,13 @@ def quantized_constant(lc: LoweringContext, node: Any) -> QuantizedConstant | No
 
 
 def weight_operand(lc: LoweringContext, weight_node: Any, weight: torch.Tensor, perm: Sequence[int]) -> int:
-    """The filter operand: ``weight`` permuted by ``perm`` (float), or its codes if quantized."""
+    """The filter operand: ``weight`` permuted by ``perm`` (float), or its codes if quantized.
+
+    A 1-D convolution's 3-D weight gets an H of 1 first (dim 2, after the channel dims)."""
     q = quantized_constant(lc, weight_node)
     if q is None:
-        return lc.graph.emit_constant_tensor(weight.permute(tuple(perm)))
-    codes = q.codes.permute(tuple(perm))
+        return lc.graph.emit_constant_tensor(_as_2d(weight).permute(tuple(perm)))
+    codes = _as_2d(q.codes).permute(tuple(perm))
     if q.axis is not None:
         if q.codes.dtype != torch.int8:
             raise ValueError(f"per-channel weight of dtype {q.codes.dtype} (NNAPI takes int8 only)")
@@ -49,6 +51,10 @@ def weight_operand(lc: LoweringContext, weight_node: Any, weight: torch.Tensor, 
                                                 channel_dim=list(perm).index(q.axis), channel_scales=q.scales)
     code = OperandCode.TENSOR_QUANT8_ASYMM if q.codes.dtype == torch.uint8 else OperandCode.TENSOR_QUANT8_ASYMM_SIGNED
     return lc.graph.emit_quantized_constant(codes, code, scale=float(q.scales[0]), zero_point=q.zero_point)
+
+
+def _as_2d(weight: torch.Tensor) -> torch.Tensor:
+    return weight.unsqueeze(2) if weight.dim() == 3 else weight
 
 
 def bias_operand(lc: LoweringContext, bias_node: Any, bias: torch.Tensor | None, out_channels: int,

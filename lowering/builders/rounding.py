@@ -54,11 +54,7 @@ class RoundingBuilder(NodeBuilder):
             negated_floor = c.op(OperationCode.FLOOR, [c.op(OperationCode.MUL, [c.x, c.const(-1.0)])])
             c.op(OperationCode.MUL, [negated_floor, c.const(-1.0)], last=True)
         elif op is aten.trunc.default:
-            up = c.op(OperationCode.FLOOR, [c.op(OperationCode.RELU, [c.x])])
-            minus_x = c.op(OperationCode.MUL, [c.x, c.const(-1.0)])
-            down = c.op(OperationCode.MUL, [c.op(OperationCode.FLOOR, [c.op(OperationCode.RELU, [minus_x])]),
-                                            c.const(-1.0)])
-            c.op(OperationCode.ADD, [up, down], last=True)
+            emit_trunc(c, c.x)
         else:
             self._define_round(c)
 
@@ -75,3 +71,12 @@ class RoundingBuilder(NodeBuilder):
         step = c.op(OperationCode.SELECT, [above, c.full(1.0), zeros])
         step = c.op(OperationCode.ADD, [step, c.op(OperationCode.SELECT, [tie, odd, zeros])])
         c.op(OperationCode.ADD, [f, step], last=True)
+
+
+def emit_trunc(c: ElementwiseChain, x: int) -> int:
+    """trunc(x) = floor(relu(x)) - floor(relu(-x)) as the chain's last step (exact, API 27)."""
+    up = c.op(OperationCode.FLOOR, [c.op(OperationCode.RELU, [x])])
+    minus_x = c.op(OperationCode.MUL, [x, c.const(-1.0)])
+    down = c.op(OperationCode.MUL, [c.op(OperationCode.FLOOR, [c.op(OperationCode.RELU, [minus_x])]),
+                                    c.const(-1.0)])
+    return c.op(OperationCode.ADD, [up, down], last=True)

@@ -5,21 +5,26 @@ of another shape is brought to it with EXPAND_DIMS (missing leading dims) and TI
 with LOGICAL_OR against ``t < t`` of a full-shape value ``t``, which is false everywhere (NaN
 included) and broadcasts the condition. Everything is in PyTorch's dim order (see bool_values.py).
 
+Quantized (x and y dequantized 8-bit values): SELECT requantizes both to the output's scale and
+zero point; the condition must then have the output's shape (LESS takes no 8-bit operands here).
+
 The where of attention's masked softmax is emitted by builders/masked_softmax.py instead.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from ..node_utils import tensor_dtype
+from ..node_utils import QuantParams, is_dequantize, tensor_dtype, tensor_shape
 from ..shape_program import Dim, is_static
 from .bool_values import check_inputs, emit_result, operand, shape_of
 from .expand import multiples
-from .node_builder import CheckContext, NodeBuilder, OpSupport
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -38,13 +43,20 @@ class WhereBuilder(NodeBuilder):
         check_inputs(ctx, [cond], torch.bool, (torch.bool,))
         check_inputs(ctx, [x, y], tensor_dtype(node), (torch.float32, torch.int32))
 
+    def check_quantized(self, node: Node, output: QuantParams, ctx: CheckContext) -> None:
+        cond, x, y = node.args[:3]
+        if shape_of(cond) != tensor_shape(node):
+            raise Refused("quantized where whose condition is not of the output's shape (SELECT does not broadcast)")
+        if any(is_dequantize(v) and ctx.is_constant(v.args[0]) for v in (x, y)):
+            raise Refused("quantized where of a constant value")
+
     def define(self, node: Node, lc: LoweringContext) -> None:
         cond, x, y = node.args[:3]
         g = lc.graph
         dtype = lc.dtype(node)
         out_shape = lc.shape(node)
-        x_op = _full(lc, node, x, dtype, out_shape)
-        y_op = _full(lc, node, y, dtype, out_shape)
+        x_op = broadcast_value(lc, node, x, dtype, out_shape)
+        y_op = broadcast_value(lc, node, y, dtype, out_shape)
         c_op = operand(lc, cond, torch.bool)
         if shape_of(cond) != out_shape:
             never = g.emit_tensor(out_shape, torch.bool, debug_name=f"{node.name}.false")
@@ -56,7 +68,7 @@ class WhereBuilder(NodeBuilder):
                          debug_name=node.name)
 
 
-def _full(lc: LoweringContext, node: Node, x, dtype: torch.dtype, out_shape: list[Dim]) -> int:
+def broadcast_value(lc: LoweringContext, node: Node, x: Any, dtype: torch.dtype, out_shape: list[Dim]) -> int:
     """``x`` as an operand of the output's shape (PyTorch's broadcasting done explicitly)."""
     g = lc.graph
     shape = shape_of(x)
@@ -71,12 +83,13 @@ def _full(lc: LoweringContext, node: Node, x, dtype: torch.dtype, out_shape: lis
         while rank < len(out_shape):
             # EXPAND_DIMS rather than RESHAPE, which takes no TENSOR_INT32.
             rank += 1
-            lifted = g.emit_tensor(aligned[-rank:], dtype, debug_name=f"{node.name}.rank{rank}")
+            # emit_like: a quantized value keeps its type, scale and zero point.
+            lifted = g.emit_like(source, aligned[-rank:], debug_name=f"{node.name}.rank{rank}")
             g.emit_operation(OperationCode.EXPAND_DIMS, [source, g.emit_int32(0)], [lifted], debug_name=node.name)
             source = lifted
     reps = multiples(aligned, out_shape)
     if all(is_static(m) and m == 1 for m in reps):
         return source
-    tiled = g.emit_tensor(out_shape, dtype, debug_name=f"{node.name}.tiled")
+    tiled = g.emit_like(source, out_shape, debug_name=f"{node.name}.tiled")
     g.emit_operation(OperationCode.TILE, [source, g.emit_int32_vector(reps)], [tiled], debug_name=node.name)
     return tiled

@@ -6,7 +6,11 @@ import dataclasses
 
 from executorch_nnapi.blob import Blob as fb_blob
 
-from ..nnapi_codes import OperationCode
+from ..nnapi_codes import OperandCode, OperationCode
+
+_QUANT8 = frozenset({OperandCode.TENSOR_QUANT8_ASYMM, OperandCode.TENSOR_QUANT8_ASYMM_SIGNED,
+                     OperandCode.TENSOR_QUANT8_SYMM, OperandCode.TENSOR_QUANT8_SYMM_PER_CHANNEL})
+_FLOAT = frozenset({OperandCode.TENSOR_FLOAT32, OperandCode.TENSOR_FLOAT16})
 
 
 @dataclasses.dataclass
@@ -25,6 +29,14 @@ class BlobSummary:
     # (the order NNAPI holds it in at the boundary; () for the same order as PyTorch's).
     input_dim_orders: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
     output_dim_orders: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
+    # Per delegate argument: (ExecuTorch ScalarType code, NNAPI operand type code); an int64
+    # tensor (4) held in TENSOR_INT32 (4) is narrowed / widened by the runtime.
+    input_types: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+    output_types: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+    # Per operation, what it computes on (see :func:`_precision`): "8-bit", "float", "edge"
+    # (a QUANTIZE of a model input or a DEQUANTIZE into a model output), "conversion" (a
+    # QUANTIZE / DEQUANTIZE between two operations of the partition) or "other".
+    operation_precisions: list[str] = dataclasses.field(default_factory=list)
 
     def count(self, name: str) -> int:
         return sum(1 for t in self.operation_types if t == name)
@@ -61,7 +73,32 @@ def read_blob(buffer: bytes) -> BlobSummary:
         inline_bytes=sum(o.DataLength() for o in operands),
         input_dim_orders=[_dim_order(blob.Inputs(i)) for i in range(blob.InputsLength())],
         output_dim_orders=[_dim_order(blob.Outputs(i)) for i in range(blob.OutputsLength())],
+        input_types=[_types(blob.Inputs(i), operands) for i in range(blob.InputsLength())],
+        output_types=[_types(blob.Outputs(i), operands) for i in range(blob.OutputsLength())],
+        operation_precisions=[_precision(blob, op, operands) for op in ops],
     )
+
+
+def _types(argument, operands) -> tuple[int, int]:
+    return argument.ScalarType(), operands[argument.Operand()].Type()
+
+
+def _precision(blob, op, operands) -> str:
+    """What ``op`` computes on: a conversion is classed by where it sits, any other
+    operation by its tensors (8-bit if any is 8-bit: a quantized conv's int32 bias is part of it)."""
+    ins = [op.Inputs(j) for j in range(op.InputsLength())]
+    outs = [op.Outputs(j) for j in range(op.OutputsLength())]
+    name = _op_name(op.Type())
+    if name == "QUANTIZE":
+        inputs = {blob.ModelInputs(i) for i in range(blob.ModelInputsLength())}
+        return "edge" if ins[0] in inputs else "conversion"
+    if name == "DEQUANTIZE":
+        outputs = {blob.ModelOutputs(i) for i in range(blob.ModelOutputsLength())}
+        return "edge" if outs[0] in outputs else "conversion"
+    types = {operands[k].Type() for k in ins + outs}
+    if types & _QUANT8:
+        return "8-bit"
+    return "float" if types & _FLOAT else "other"
 
 
 def _dim_order(argument) -> tuple[int, ...]:

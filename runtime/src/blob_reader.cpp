@@ -731,8 +731,12 @@ Error load_argument(const LoadedBlob& loaded, const ArgumentSide& side,
   if (err != Error::Ok) {
     return err;
   }
-  const uint32_t operand_rank =
-      vsize(loaded.root()->operands()->Get(info->operand)->dims());
+  const blob::Operand* operand = loaded.root()->operands()->Get(info->operand);
+  info->int64_as_int32 =
+      info->scalar_type ==
+          static_cast<int8_t>(executorch::aten::ScalarType::Long) &&
+      operand->type() == ANEURALNETWORKS_TENSOR_INT32;
+  const uint32_t operand_rank = vsize(operand->dims());
   *rank = static_cast<int>(operand_rank);
   return load_dim_order(side, a, operand_rank, &info->dim_order);
 }

@@ -46,6 +46,10 @@ struct ArgumentInfo {
   uint32_t operand = 0;
   /// c10::ScalarType code the ExecuTorch tensor must have.
   int8_t scalar_type = 0;
+  /// True for an int64 ExecuTorch tensor bound to a TENSOR_INT32 operand
+  /// (NNAPI has no 64-bit integers): the backend narrows it (range-checked)
+  /// while copying it in, or widens it while copying it out.
+  bool int64_as_int32 = false;
   /// Position in the model's input (or output) list: the index passed to
   /// ANeuralNetworksExecution_setInput/setOutput.
   uint32_t io_index = 0;

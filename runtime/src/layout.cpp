@@ -1,6 +1,7 @@
 #include "layout.h"
 
 #include <cstring>
+#include <limits>
 
 namespace executorch_nnapi {
 
@@ -97,6 +98,27 @@ void permute_copy(const uint8_t* src, const std::vector<int64_t>& src_dims,
       src_offset -= step[d] * dst_dims[d];
       index[d] = 0;
     }
+  }
+}
+
+bool narrow_int64_to_int32(const int64_t* src, size_t count, int32_t* dst,
+                           size_t* bad_index, int64_t* bad_value) {
+  constexpr int64_t kMin = std::numeric_limits<int32_t>::min();
+  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+  for (size_t i = 0; i < count; ++i) {
+    if (src[i] < kMin || src[i] > kMax) {
+      *bad_index = i;
+      *bad_value = src[i];
+      return false;
+    }
+    dst[i] = static_cast<int32_t>(src[i]);
+  }
+  return true;
+}
+
+void widen_int32_to_int64(const int32_t* src, size_t count, int64_t* dst) {
+  for (size_t i = 0; i < count; ++i) {
+    dst[i] = src[i];
   }
 }
 

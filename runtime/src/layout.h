@@ -32,4 +32,14 @@ std::vector<uint8_t> order_change(const std::vector<uint8_t>& from,
 std::vector<int64_t> physical_dims(const std::vector<int64_t>& logical,
                                    const std::vector<uint8_t>& order);
 
+/// Copies `count` int64 values into int32 `dst` (NNAPI has no 64-bit
+/// integers). Returns false, with the first offending element's index and
+/// value in *bad_index / *bad_value, if a value is outside int32's range;
+/// `dst` is then partly written.
+bool narrow_int64_to_int32(const int64_t* src, size_t count, int32_t* dst,
+                           size_t* bad_index, int64_t* bad_value);
+
+/// Copies `count` int32 values into int64 `dst`.
+void widen_int32_to_int64(const int32_t* src, size_t count, int64_t* dst);
+
 }  // namespace executorch_nnapi

@@ -148,6 +148,62 @@ bool needs_output_permute(const ArgumentInfo& arg, const Tensor& t) {
   return needs_permute(storage_order(t), full_order(arg.dim_order, t.dim()));
 }
 
+// The bytes of the ExecuTorch tensor for an argument whose NNAPI operand
+// has `nnapi_bytes`: twice as many for an int64 tensor held in TENSOR_INT32.
+size_t program_bytes(const ArgumentInfo& arg, size_t nnapi_bytes) {
+  return arg.int64_as_int32 ? 2 * nnapi_bytes : nnapi_bytes;
+}
+
+// Narrows int64 input `a` into `out` as int32 (NNAPI has no 64-bit
+// integers); a value outside int32's range fails the execute, naming it.
+Error narrow_input(size_t a, const Tensor& t, std::vector<uint8_t>* out) {
+  const size_t count = static_cast<size_t>(t.numel());
+  out->resize(count * sizeof(int32_t));
+  size_t bad_index = 0;
+  int64_t bad_value = 0;
+  if (!narrow_int64_to_int32(t.const_data_ptr<int64_t>(), count,
+                             reinterpret_cast<int32_t*>(out->data()),
+                             &bad_index, &bad_value)) {
+    NNAPI_LOG_ERROR("input %zu (int64, shape %s) holds %" PRId64
+                    " at element %zu, outside the int32 range NNAPI "
+                    "computes it in (NNAPI has no 64-bit integers)",
+                    a, format_dims(t).c_str(), bad_value, bad_index);
+    return Error::InvalidArgument;
+  }
+  return Error::Ok;
+}
+
+// Brings output `arg`, which NNAPI wrote to `staging` (when it needed one:
+// another dim order, or int32 for an int64 tensor), into ExecuTorch's `t`.
+void copy_output_out(const ArgumentInfo& arg,
+                     const std::vector<uint32_t>& nnapi_dims,
+                     const std::vector<uint8_t>& staging, Tensor& t) {
+  const bool permute = needs_output_permute(arg, t);
+  if (!permute && !arg.int64_as_int32) {
+    return;  // NNAPI wrote the tensor's own memory.
+  }
+  const uint8_t* source = staging.data();
+  std::vector<uint8_t> permuted;
+  if (permute) {
+    const std::vector<uint8_t> stored = storage_order(t);
+    uint8_t* dst = static_cast<uint8_t*>(t.mutable_data_ptr());
+    if (arg.int64_as_int32) {
+      permuted.resize(staging.size());
+      dst = permuted.data();
+      source = dst;
+    }
+    permute_copy(staging.data(),
+                 std::vector<int64_t>(nnapi_dims.begin(), nnapi_dims.end()),
+                 order_change(full_order(arg.dim_order, stored.size()), stored),
+                 arg.int64_as_int32 ? sizeof(int32_t) : t.element_size(), dst);
+  }
+  if (arg.int64_as_int32) {
+    widen_int32_to_int64(reinterpret_cast<const int32_t*>(source),
+                         static_cast<size_t>(t.numel()),
+                         t.mutable_data_ptr<int64_t>());
+  }
+}
+
 // Finds or builds the compiled model for the evaluated sizes `values`.
 Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
                       CompiledModel** out) {
@@ -369,7 +425,7 @@ class NnapiBackend final : public et::BackendInterface {
                         format_program_dims(want, arg.dim_order).c_str());
         return Error::InvalidArgument;
       }
-      if (t.nbytes() != model->input_bytes(a)) {
+      if (t.nbytes() != program_bytes(arg, model->input_bytes(a))) {
         NNAPI_LOG_ERROR("input %zu holds %zu bytes, but its NNAPI operand "
                         "(%s) needs %zu: the exported dtype does not match "
                         "the NNAPI type",
@@ -379,19 +435,33 @@ class NnapiBackend final : public et::BackendInterface {
         return Error::InvalidProgram;
       }
       input_ptrs[a] = t.const_data_ptr();
+      const uint8_t* source = static_cast<const uint8_t*>(t.const_data_ptr());
+      size_t element_size = t.element_size();
+      h->input_staging.resize(num_inputs);
+      std::vector<uint8_t> narrowed;
+      if (arg.int64_as_int32) {
+        err = narrow_input(a, t, &narrowed);
+        if (err != Error::Ok) {
+          return err;
+        }
+        source = narrowed.data();
+        element_size = sizeof(int32_t);
+        input_ptrs[a] = source;
+      }
       const std::vector<uint8_t> stored = storage_order(t);
       const std::vector<uint8_t> wanted = full_order(arg.dim_order, stored.size());
+      std::vector<uint8_t>& staging = h->input_staging[a];
       if (needs_permute(stored, wanted)) {
         // NNAPI reads this input in another dimension order than the tensor
         // is stored in (e.g. NHWC from an NCHW tensor): permute a copy. A
         // channels-last tensor read in NHWC is passed as it is.
-        h->input_staging.resize(num_inputs);
-        std::vector<uint8_t>& staging = h->input_staging[a];
-        staging.resize(t.nbytes());
-        permute_copy(static_cast<const uint8_t*>(t.const_data_ptr()),
-                     physical_dims(dims[a], stored),
-                     order_change(stored, wanted), t.element_size(),
+        staging.resize(model->input_bytes(a));
+        permute_copy(source, physical_dims(dims[a], stored),
+                     order_change(stored, wanted), element_size,
                      staging.data());
+        input_ptrs[a] = staging.data();
+      } else if (arg.int64_as_int32) {
+        staging.swap(narrowed);  // Lives until the next execute.
         input_ptrs[a] = staging.data();
       }
     }
@@ -442,7 +512,7 @@ class NnapiBackend final : public et::BackendInterface {
           return err;
         }
       }
-      if (t.nbytes() != model->output_bytes(o)) {
+      if (t.nbytes() != program_bytes(arg, model->output_bytes(o))) {
         NNAPI_LOG_ERROR("output %zu holds %zu bytes, but its NNAPI operand "
                         "(%s) produces %zu: the exported dtype does not match "
                         "the NNAPI type",
@@ -452,9 +522,9 @@ class NnapiBackend final : public et::BackendInterface {
         return Error::InvalidProgram;
       }
       output_ptrs[o] = t.mutable_data_ptr();
-      if (needs_output_permute(arg, t)) {
+      if (needs_output_permute(arg, t) || arg.int64_as_int32) {
         h->output_staging.resize(num_outputs);
-        h->output_staging[o].resize(t.nbytes());
+        h->output_staging[o].resize(model->output_bytes(o));
         output_ptrs[o] = h->output_staging[o].data();
       }
     }
@@ -470,15 +540,7 @@ class NnapiBackend final : public et::BackendInterface {
         continue;
       }
       Tensor& t = args[num_inputs + o]->toTensor();
-      if (!needs_output_permute(arg, t)) {
-        continue;
-      }
-      const std::vector<uint32_t>& nnapi_dims = model->output_dims(o);
-      const std::vector<uint8_t> stored = storage_order(t);
-      permute_copy(h->output_staging[o].data(),
-                   std::vector<int64_t>(nnapi_dims.begin(), nnapi_dims.end()),
-                   order_change(full_order(arg.dim_order, stored.size()), stored),
-                   t.element_size(), static_cast<uint8_t*>(t.mutable_data_ptr()));
+      copy_output_out(arg, model->output_dims(o), h->output_staging[o], t);
     }
     return Error::Ok;
   }

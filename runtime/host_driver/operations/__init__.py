@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import (
-    average_pool_2d, batch_matmul, cast, channel_shuffle, comparison, concatenation, conv_2d, depth_to_space,
-    depthwise_conv_2d, dequantize, elementwise_binary, elementwise_unary, elu, expand_dims, fully_connected, gather,
-    grouped_conv_2d, instance_normalization, l2_normalization, l2_pool_2d, log_softmax, max_pool_2d, pad, pad_v2,
-    quantize, reduce, reshape, resize_bilinear, resize_nearest_neighbor, select, slice, softmax, space_to_depth, split,
-    squeeze, strided_slice, tile, transpose, transpose_conv_2d,
+    argmax_argmin, average_pool_2d, batch_matmul, cast, channel_shuffle, comparison, concatenation, conv_2d,
+    depth_to_space, depthwise_conv_2d, dequantize, elementwise_binary, elementwise_unary, elu, expand_dims,
+    fully_connected, gather, grouped_conv_2d, instance_normalization, l2_normalization, l2_pool_2d, log_softmax,
+    max_pool_2d, pad, pad_v2, quantize, reduce, reshape, resize_bilinear, resize_nearest_neighbor, select, slice,
+    softmax, space_to_depth, split, squeeze, strided_slice, tile, transpose, transpose_conv_2d,
 )
 
 # Every NNAPI OperationCode (reference §5.1), for messages about operations the driver lacks.
@@ -44,7 +44,7 @@ _MODULES = (
     resize_nearest_neighbor, select, slice, softmax, space_to_depth, split, squeeze, strided_slice, tile,
     transpose, transpose_conv_2d,
 )
-_FAMILIES = (elementwise_unary, elementwise_binary, comparison, reduce)
+_FAMILIES = (argmax_argmin, elementwise_unary, elementwise_binary, comparison, reduce)
 _DEFINITIONS: tuple[Any, ...] = (*_MODULES, *(op for family in _FAMILIES for op in family.OPERATIONS))
 
 # Opcode -> operation (a module or an OperationDef).

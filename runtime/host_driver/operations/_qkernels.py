@@ -2,8 +2,9 @@
 
 Each kernel takes the stored codes (uint8 or int8 tensors) and the parameters its operation's
 `validate` derived from the operands' scales and zero points (`requant_*` below, run once per
-model), and returns codes. Sums of products are formed in float64, which holds every int32
-accumulator exactly, so torch's convolution and pooling do the integer accumulation.
+model), and returns codes. torch's convolution, matmul and pooling do the integer
+accumulation on integer-valued floats: float32 when every partial sum stays below 2^24 (then
+it is exact whatever order the kernel sums in; see `exact_integer_linear`), float64 otherwise.
 """
 
 from __future__ import annotations
@@ -76,14 +77,34 @@ def requantize_acc(acc: torch.Tensor, p, channel_axis: int) -> torch.Tensor:
     return out.clamp(*p.q_range).to(p.q_dtype)
 
 
+FLOAT32_EXACT = 1 << 24   # every integer of magnitude below this is a float32
+
+
+def exact_integer_linear(op, x: torch.Tensor, w: torch.Tensor, taps: int) -> torch.Tensor:
+    """``op(x, w)`` (a convolution or matmul summing ``taps`` products per output) of
+    integer-valued ``x`` and ``w``, exactly, as int64.
+
+    In float32 every partial sum is an integer below ``taps·max|x|·max|w|``; under 2^24 each is
+    representable, so the sum is exact in any order and torch's float32 kernels apply. That is
+    what makes depthwise convolutions fast (torch's float64 depthwise path is 10-40x slower);
+    float64, exact for any int32 accumulator, takes the rest.
+    """
+    wmax = int(w.abs().max()) if w.numel() else 0
+    xmax = int(x.abs().max()) if x.numel() else 0
+    if taps * xmax * wmax < FLOAT32_EXACT:
+        return op(x.to(torch.float32), w.to(torch.float32)).to(torch.int64)
+    return op(x.to(torch.float64), w.to(torch.float64)).round().to(torch.int64)
+
+
 def conv_acc(x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor, p, groups: int = 1) -> torch.Tensor:
     """int64 accumulators in NCHW: Σ (q_in - zp_in)(q_w - zp_w) over in-bounds taps + bias."""
-    xi = x.to(torch.float64) - p.q_zp[0]
+    xi = x.to(torch.int32) - p.q_zp[0]
     left, right, top, bottom = p.pads
     # Out-of-bounds taps contribute nothing: pad the offset input with 0.
     xi = to_nchw(pad_nhwc(xi, left, right, top, bottom, nchw=p.nchw), p.nchw)
-    acc = F.conv2d(xi, w, None, p.stride, 0, p.dilation, groups)
-    return acc.round().to(torch.int64) + bias.to(torch.int64).view(-1, 1, 1)
+    taps = w.shape[1] * w.shape[2] * w.shape[3]
+    acc = exact_integer_linear(lambda a, b: F.conv2d(a, b, None, p.stride, 0, p.dilation, groups), xi, w, taps)
+    return acc + bias.to(torch.int64).view(-1, 1, 1)
 
 
 def qconv2d(x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor, p, groups: int = 1) -> torch.Tensor:
@@ -356,3 +377,50 @@ def qmean(x: torch.Tensor, axes: tuple[int, ...]) -> torch.Tensor:
     total = x.to(torch.int64).sum(dim=axes, keepdim=True)
     count = math.prod(x.shape[a] for a in axes)
     return torch.div(total, count, rounding_mode="trunc").to(x.dtype)
+
+
+# -- MAXIMUM, MINIMUM, SELECT (AOSP `requantize`, §7.10), PRELU ----------------------------------------------
+def requantize(q: torch.Tensor, s_old: float, zp_old: int, s_new: float, zp_new: int) -> torch.Tensor:
+    """AOSP's requantize<T>: float32 (q - zp_old)·s_old, widened; / s_new + zp_new in double; clamped to the
+    code range, then std::round (half away from zero). Codes already in the new parameters are unchanged."""
+    if (s_old, zp_old) == (s_new, zp_new):
+        return q
+    real = ((q.to(torch.int64) - zp_old).to(torch.float32) * f32(s_old)).to(torch.float64)
+    r = real / f32(s_new) + zp_new
+    lo, hi = qm.QRANGE[q.dtype]
+    whole = torch.floor(r.abs())
+    rounded = torch.sign(r) * (whole + (r.abs() - whole >= 0.5).to(torch.float64))
+    return rounded.clamp(lo, hi).to(q.dtype)
+
+
+def requant_to_output(c: Ctx, inputs: tuple[int, ...]) -> None:
+    """The (scale, zeroPoint) of the given inputs and of output 0, for `requantize`."""
+    c.p.q_in = [(c.operand(i).scale, c.operand(i).zero_point) for i in inputs]
+    out = c.out_operand(0)
+    c.p.q_out = (out.scale, out.zero_point)
+
+
+def qmaximum(a: torch.Tensor, b: torch.Tensor, p) -> torch.Tensor:
+    return torch.maximum(requantize(a, *p.q_in[0], *p.q_out), requantize(b, *p.q_in[1], *p.q_out))
+
+
+def qminimum(a: torch.Tensor, b: torch.Tensor, p) -> torch.Tensor:
+    return torch.minimum(requantize(a, *p.q_in[0], *p.q_out), requantize(b, *p.q_in[1], *p.q_out))
+
+
+def requant_prelu(c: Ctx) -> None:
+    """AOSP PRelu.cpp: positive inputs rescaled by float32(s_in / s_out); negative ones, times
+    (alpha - zp_alpha), by double(float32(s_in·s_alpha)) / s_out; both through QuantizeMultiplier."""
+    inp, alpha, out = c.operand(0), c.operand(1), c.out_operand(0)
+    c.p.q_pos = qm.quantize_multiplier(f32(inp.scale / out.scale))
+    c.p.q_neg = qm.quantize_multiplier(f32(inp.scale * alpha.scale) / out.scale)
+    c.p.q_zp = (inp.zero_point, alpha.zero_point, out.zero_point)
+
+
+def qprelu(x: torch.Tensor, alpha: torch.Tensor, p) -> torch.Tensor:
+    zp_in, zp_alpha, zp_out = p.q_zp
+    xi = x.to(torch.int64) - zp_in
+    pos = qm.mbqm(xi, *p.q_pos)
+    neg = qm.mbqm(qm.wrap32(xi * (alpha.to(torch.int64) - zp_alpha)), *p.q_neg)
+    lo, hi = qm.QRANGE[x.dtype]
+    return (torch.where(xi >= 0, pos, neg) + zp_out).clamp(lo, hi).to(x.dtype)

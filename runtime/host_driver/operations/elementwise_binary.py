@@ -88,8 +88,11 @@ OPERATIONS: tuple[OperationDef, ...] = (
     _binary("MUL", 18, 27, {F32: 27, QA8: 27, F16: 29, QA8S: 30, I32T: 30}, torch.mul, fused=True, max_rank=4,
             quant=(qk.requant_mul, qk.qmul)),
     _binary("DIV", 30, 28, {F32: 28, F16: 29, I32T: 30}, _div, fused=True, max_rank=4),
-    _binary("MAXIMUM", 65, 29, FLOAT_INT_QUANT_29, torch.maximum),
-    _binary("MINIMUM", 66, 29, FLOAT_INT_QUANT_29, torch.minimum),
+    # Quantized MAXIMUM / MINIMUM requantize both inputs to the output's parameters first.
+    _binary("MAXIMUM", 65, 29, FLOAT_INT_QUANT_29, torch.maximum,
+            quant=(lambda c: qk.requant_to_output(c, (0, 1)), qk.qmaximum)),
+    _binary("MINIMUM", 66, 29, FLOAT_INT_QUANT_29, torch.minimum,
+            quant=(lambda c: qk.requant_to_output(c, (0, 1)), qk.qminimum)),
     _binary("POW", 70, 29, FLOAT_ONLY_29, torch.pow),
-    _binary("PRELU", 71, 29, FLOAT_QUANT_29, _prelu),
+    _binary("PRELU", 71, 29, FLOAT_QUANT_29, _prelu, quant=(qk.requant_prelu, qk.qprelu)),
 )

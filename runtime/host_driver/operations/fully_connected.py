@@ -63,7 +63,7 @@ def compute(ins, p):
     w = p.weight if p.weight is not None else _prepare(ins[1], p)
     b = p.bias if p.bias is not None else ins[2]
     if p.quant:
-        x = ins[0].reshape(p.batch_shape).to(torch.float64) - p.q_zp[0]
-        acc = F.linear(x, w).round().to(torch.int64) + b.to(torch.int64)
+        x = ins[0].reshape(p.batch_shape).to(torch.int32) - p.q_zp[0]
+        acc = qk.exact_integer_linear(F.linear, x, w, w.shape[1]) + b.to(torch.int64)
         return [qk.requantize_acc(acc, p, 1)]
     return [activate_(F.linear(ins[0].reshape(p.batch_shape), w, b), p.act)]

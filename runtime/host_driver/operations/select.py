@@ -2,10 +2,11 @@
 
 import torch
 
-from .common import B8T, FLOAT_INT_QUANT_29, Ctx
+from . import _qkernels as qk
+from .common import B8T, FLOAT_INT_QUANT_29, QUANTIZED, Ctx
 
 NAME, CODE, SINCE = "SELECT", 84, 29
-QUANT_COMPUTE = False
+QUANT_COMPUTE = True  # requantizes x and y to the output's parameters (AOSP Select.cpp)
 
 
 def validate(c: Ctx) -> None:
@@ -21,7 +22,13 @@ def validate(c: Ctx) -> None:
         c.fail(f"inputs must have the same shape (SELECT does not broadcast), got "
                f"{list(dims[0])}, {list(dims[1])} and {list(dims[2])}")
     c.set_out(0, dims[1])
+    c.p.quant = c.type(1) in QUANTIZED
+    if c.p.quant:
+        qk.requant_to_output(c, (1, 2))
 
 
 def compute(ins, p):
-    return [torch.where(ins[0], ins[1], ins[2])]
+    x, y = ins[1], ins[2]
+    if p.quant:
+        x, y = qk.requantize(x, *p.q_in[0], *p.q_out), qk.requantize(y, *p.q_in[1], *p.q_out)
+    return [torch.where(ins[0], x, y)]
