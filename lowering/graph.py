@@ -224,10 +224,15 @@ class NnapiGraph:
 
     def emit_int32_vector(self, values: Sequence[Dim]) -> int:
         """1-D TENSOR_INT32 constant; symbolic entries are computed at execute time."""
+        return self.emit_int32_tensor(values, [len(list(values))])
+
+    def emit_int32_tensor(self, values: Sequence[Dim], dims: Sequence[int]) -> int:
+        """TENSOR_INT32 constant of static ``dims`` holding ``values`` (row-major); symbolic
+        entries are computed at execute time."""
         values = list(values)
         if all(is_static(v) for v in values):
-            return self.emit_constant_tensor(torch.tensor([int(v) for v in values], dtype=torch.int32))
-        op = Operand(OperandCode.TENSOR_INT32, [len(values)], source=ValueSource.SHAPE_EXPRESSIONS,
+            return self.emit_constant_tensor(torch.tensor([int(v) for v in values], dtype=torch.int32).reshape(dims))
+        op = Operand(OperandCode.TENSOR_INT32, list(dims), source=ValueSource.SHAPE_EXPRESSIONS,
                      value_exprs=values)
         self.operands.append(op)
         return len(self.operands) - 1

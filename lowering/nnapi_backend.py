@@ -26,7 +26,7 @@ from .patterns import PatternAnalysis
 from .program_analysis import analyze_program
 from .serialization.blob_writer import ArgumentKind, serialize_graph
 from .serialization.scalar_types import scalar_type_code
-from .shape_program import ShapeProgramBuilder
+from .shape_program import ShapeProgramBuilder, as_dim, describe_unsupported, is_static
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,12 @@ def _declare_inputs(graph: NnapiGraph, edge_program: ExportedProgram) -> list[tu
     for arg_index, name in enumerate(edge_program.graph_signature.user_inputs):
         node = by_name[name]
         val = node.meta.get("val")
+        if isinstance(val, torch.SymInt) and not is_static(as_dim(val)) and not describe_unsupported([as_dim(val)]):
+            # A size the CPU computed (e.g. sym_size of the program's input, for a view):
+            # it may reveal a symbol no tensor input reveals, or confirm the one chosen.
+            graph.shape_program.bind_input(arg_index, [as_dim(val)], optional=True)
+            input_args.append((ArgumentKind.INT, 0, 0))
+            continue
         if not isinstance(val, torch.Tensor):
             input_args.append((ArgumentKind.IGNORED, 0, 0))
             continue

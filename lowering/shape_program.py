@@ -134,6 +134,94 @@ class Expression:
     text: str
 
 
+def revealed_symbol(size: Dim) -> str | None:
+    """The symbol whose value ``size`` reveals exactly (``size`` is ``s`` or ``scale * s +
+    offset`` with a positive integer scale), else None."""
+    if is_static(size):
+        return None
+    solved = ShapeProgramBuilder._solve_linear(sympy.sympify(size))
+    return None if solved is None else str(solved[0])
+
+
+def recoverable_symbols(sizes: Sequence[Dim]) -> set[str]:
+    """The symbols a partition whose inputs have ``sizes`` can compute: those a size reveals
+    exactly, and those of a monotone size such as ``s // 2`` (:func:`_least_preimage`)."""
+    names = set()
+    for size in sizes:
+        if is_static(size):
+            continue
+        expr = sympy.sympify(size)
+        if len(expr.free_symbols) == 1 and (revealed_symbol(expr) is not None
+                                            or _least_preimage(expr, []) is not None):
+            names.add(str(next(iter(expr.free_symbols))))
+    return names
+
+
+_MODS = (torch_sympy.Mod, torch_sympy.PythonMod, sympy.Mod)
+
+
+def _rounded_up_to_multiple(expr: sympy.Expr) -> tuple[sympy.Expr, int] | None:
+    """(x, c) if ``expr`` is ``x + (c - x % c) % c`` (x rounded up to a multiple of c, as
+    swin pads to its window), else None."""
+    if not isinstance(expr, sympy.Add) or len(expr.args) != 2:
+        return None
+    for x, pad in (expr.args, expr.args[::-1]):
+        if isinstance(pad, _MODS) and pad.args[1].is_Integer and int(pad.args[1]) > 0:
+            c = pad.args[1]
+            rest = pad.args[0] - c  # -(x % c)
+            if isinstance(-rest, _MODS) and (-rest).args[1] == c and sympy.expand((-rest).args[0] - x) == 0:
+                return x, int(c)
+    return None
+
+
+def _least_preimage(expr: sympy.Expr, target: list[tuple[int, int, int]]) -> list[tuple[int, int, int]] | None:
+    """Code computing the least value of ``expr``'s one symbol at which ``expr`` reaches
+    ``target`` (code computing a value), or None unless ``expr`` is a non-decreasing
+    composition of ``+ c``, ``* c`` (c > 0), ``// c`` and ``ceil(/ c)`` (c > 0) of the symbol.
+
+    When a partition sees only ``s // 2`` (after a stride-2 op on the CPU), both s = 2t and
+    2t + 1 give its input size t; its operands' sizes are functions of its inputs' sizes
+    and integer arguments, so any such s gives them the same values, and the shape program's
+    checks that every input size and integer argument equals its expression at that s
+    (DimCheck) catch the rest.
+    """
+    if expr.is_Symbol:
+        return target
+    rounded = _rounded_up_to_multiple(expr)
+    if rounded is not None:  # least x with c * ceil(x / c) >= t: c * (ceil(t / c) - 1) + 1
+        inner, c = rounded
+        return _least_preimage(inner, [*target, (ShapeOp.PUSH_CONST, 0, c), (ShapeOp.CEIL_DIV, 0, 0),
+                                       (ShapeOp.PUSH_CONST, 0, 1), (ShapeOp.SUB, 0, 0), (ShapeOp.PUSH_CONST, 0, c),
+                                       (ShapeOp.MUL, 0, 0), (ShapeOp.PUSH_CONST, 0, 1), (ShapeOp.ADD, 0, 0)])
+    if isinstance(expr, sympy.Add):
+        const, rest = expr.as_coeff_Add()
+        if const.is_Integer and const != 0:
+            return _least_preimage(rest, [*target, (ShapeOp.PUSH_CONST, 0, int(const)), (ShapeOp.SUB, 0, 0)])
+        return None
+    if isinstance(expr, sympy.Mul):
+        coeff, rest = expr.as_coeff_Mul()
+        if coeff.is_Integer and int(coeff) > 0 and coeff != 1:
+            return _least_preimage(rest, [*target, (ShapeOp.PUSH_CONST, 0, int(coeff)), (ShapeOp.CEIL_DIV, 0, 0)])
+        return None
+    if isinstance(expr, (torch_sympy.FloorDiv, torch_sympy.CeilDiv)):
+        inner, divisor = expr.args
+        if not (divisor.is_Integer and int(divisor) > 0):
+            return None
+        c = int(divisor)
+        if isinstance(expr, torch_sympy.FloorDiv):  # least x with x // c >= t: c * t
+            code = [*target, (ShapeOp.PUSH_CONST, 0, c), (ShapeOp.MUL, 0, 0)]
+        else:  # least x with ceil(x / c) >= t: c * (t - 1) + 1
+            code = [*target, (ShapeOp.PUSH_CONST, 0, 1), (ShapeOp.SUB, 0, 0), (ShapeOp.PUSH_CONST, 0, c),
+                    (ShapeOp.MUL, 0, 0), (ShapeOp.PUSH_CONST, 0, 1), (ShapeOp.ADD, 0, 0)]
+        return _least_preimage(inner, code)
+    return None
+
+
+def free_symbols(size: Dim) -> set[str]:
+    """Names of the symbols ``size`` depends on."""
+    return set() if is_static(size) else {str(s) for s in sympy.sympify(size).free_symbols}
+
+
 class ShapeProgramBuilder:
     """Collects the symbols of a partition and the expressions its operands need.
 
@@ -155,6 +243,8 @@ class ShapeProgramBuilder:
         self._expression_index: dict[str, int] = {}
         self.checks: list[DimCheck] = []
         self._pending_checks: list[tuple[int, int, sympy.Expr]] = []
+        # Integer arguments whose check is dropped when no input reveals their symbols.
+        self._optional_args: set[int] = set()
 
     @property
     def is_dynamic(self) -> bool:
@@ -178,8 +268,16 @@ class ShapeProgramBuilder:
 
         return clamp(lo, 0), min(clamp(hi, INT64_MAX), INT64_MAX)
 
-    def bind_input(self, arg: int, sizes: Sequence[Dim]) -> None:
-        """Defines the symbols that input ``arg``'s sizes reveal and checks the rest."""
+    def bind_input(self, arg: int, sizes: Sequence[Dim], optional: bool = False) -> None:
+        """Defines the symbols that input ``arg``'s sizes reveal and checks the rest.
+
+        An integer argument (a SymInt the CPU computes, e.g. ``sym_size`` of the
+        program's input) is bound as a one-dimensional input whose only size is its
+        value (the runtime hands its value to the program as that size), ``optional``:
+        it is checked only if the symbols it depends on are known.
+        """
+        if optional:
+            self._optional_args.add(arg)
         for d, size in enumerate(sizes):
             if is_static(size):
                 continue
@@ -219,9 +317,27 @@ class ShapeProgramBuilder:
         return sym, int(scale), int(offset)
 
     def finish_inputs(self) -> None:
-        """Turns the pending input-size checks into DimChecks (call after all bind_input)."""
+        """Defines the symbols no input reveals exactly from monotone input sizes (``s // 2``:
+        :func:`_least_preimage`), then turns the pending input-size checks into DimChecks
+        (call after all bind_input)."""
         for arg, d, expr in self._pending_checks:
-            self.checks.append(DimCheck(arg, d, self.expression(expr)))
+            syms = expr.free_symbols
+            if len(syms) != 1 or str(next(iter(syms))) in self._symbol_index:
+                continue
+            code = _least_preimage(expr, [(ShapeOp.PUSH_INPUT_DIM, arg, d)])
+            if code is not None:
+                name = str(next(iter(syms)))
+                lo, hi = self._bounds(name)
+                # Within the exported range: a monotone size takes each value on an interval of s.
+                code += [(ShapeOp.PUSH_CONST, 0, lo), (ShapeOp.MAX, 0, 0)]
+                idx = self._add_expression(code, f"least {name} giving input {arg} dim {d} = {expr}")
+                self._symbol_index[name] = len(self.symbols)
+                self.symbols.append(SymbolDef(name, idx, lo, hi))
+        for arg, d, expr in self._pending_checks:
+            if all(str(s) in self._symbol_index for s in expr.free_symbols):
+                self.checks.append(DimCheck(arg, d, self.expression(expr)))
+            elif arg not in self._optional_args:
+                self.checks.append(DimCheck(arg, d, self.expression(expr)))  # raises: names the symbol
         self._pending_checks.clear()
 
     def expression(self, dim: Dim) -> int:

@@ -33,6 +33,7 @@ from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
 
 from .layout_constraints import api27_layout_refusal
 from .node_groups import keep_groups_whole
+from .partition_symbols import partition_symbol_refusal
 from .op_support import NO_NNAPI_EQUIVALENT, table_by_op
 
 logger = logging.getLogger(__name__)
@@ -143,6 +144,23 @@ def _position(nodes: set[Node]) -> Callable[[Node], int]:
     return order.__getitem__
 
 
+def _proposed_partitions(program: ExportedProgram, support: NnapiOperatorSupport) -> list[set[Node]]:
+    """The node sets CapabilityBasedPartitioner proposes, each unit whole, without the constant
+    computations no other node of it reads (recorded in ``support.decisions``)."""
+    partitions = CapabilityBasedPartitioner(
+        program.graph_module, support, allows_single_node_partition=True
+    ).propose_partitions()
+    # The nodes of an indivisible unit must share a partition.
+    keep_groups_whole(partitions, support.patterns.indivisible_groups(), support.ctx.is_foldable)
+    result = []
+    for partition in partitions:
+        nodes = needed_nodes(partition.nodes, support.foldable)
+        for node in set(partition.nodes) - nodes:
+            support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, CONSTANT_ONLY_REASON)
+        result.append(nodes)
+    return result
+
+
 class NnapiPartitioner(Partitioner):
     """Partitions an edge program for the NNAPI delegate.
 
@@ -206,6 +224,11 @@ class NnapiPartitioner(Partitioner):
             if node.op == "call_function" and aten_op(node) in candidates:
                 if node in support.foldable or support.refusal(node) is not None:
                     refused.add(aten_op(node))
+        # A partition whose inputs do not reveal a size it needs is left on the CPU whole
+        # (partition_symbols.py): its ops must then stay decomposable.
+        for nodes in _proposed_partitions(ep, support):
+            if partition_symbol_refusal(nodes):
+                refused |= {aten_op(n) for n in nodes}
         kept = candidates - refused
         # The composites no hand-written rewrite covers (attention, matmul, roll,
         # ...) become the nodes to_edge's pass would produce, node by node, so
@@ -215,24 +238,20 @@ class NnapiPartitioner(Partitioner):
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
         support = NnapiOperatorSupport(exported_program, self.feature_level)
-        partitioner = CapabilityBasedPartitioner(
-            exported_program.graph_module, support, allows_single_node_partition=True
-        )
-        partitions = partitioner.propose_partitions()
-        # The nodes of an indivisible unit must share a partition.
-        keep_groups_whole(partitions, support.patterns.indivisible_groups(), support.ctx.is_foldable)
         tags: dict[str, DelegationSpec] = {}
         spec = self.delegation_spec
         if self._export_ranges:
             spec = DelegationSpec(spec.backend_id, [*spec.compile_specs, symbol_ranges_spec(self._export_ranges)])
-        for partition in partitions:
-            nodes = needed_nodes(partition.nodes, support.foldable)
-            for node in set(partition.nodes) - nodes:
-                support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, CONSTANT_ONLY_REASON)
+        for partition_id, nodes in enumerate(_proposed_partitions(exported_program, support)):
             # A partition of constant computations alone has nothing for NNAPI to run.
             if not nodes:
                 continue
-            tag = f"nnapi_{partition.id}"
+            reason = partition_symbol_refusal(nodes)
+            if reason:
+                for node in nodes:
+                    support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, reason)
+                continue
+            tag = f"nnapi_{partition_id}"
             for node in nodes:
                 node.meta["delegation_tag"] = tag
             tags[tag] = spec

@@ -29,8 +29,9 @@ aten = torch.ops.aten
 MAX_BROADCAST_ELEMENTS = 1 << 24
 
 
-def upper_bound(expr: Dim, ctx: CheckContext) -> int | None:
-    """Largest value of a (monotone, positive) size expression over the exported ranges; None if unbounded."""
+def upper_bound(expr: Dim, ctx: "CheckContext | LoweringContext") -> int | None:
+    """Largest value of a (monotone, positive) size expression over the exported ranges
+    (``ctx.exported_program``'s); None if unbounded."""
     if is_static(expr):
         return int(expr)
     ranges = getattr(ctx.exported_program, "range_constraints", None) or {}
@@ -79,8 +80,11 @@ class BmmBuilder(NodeBuilder):
             return
         bsz, m, k = lc.shape(a)
         n = lc.shape(b)[2]
-        bound = bsz * m * k * n
-        if not (is_static(bound) and int(bound) <= MAX_BROADCAST_ELEMENTS):
+        # The same bound check() took the node with (over the exported ranges): a dynamic
+        # intermediate known to stay small takes MUL + REDUCE_SUM, whose sizes the shape
+        # program computes, where the per-batch form would need a static batch and N.
+        bound = upper_bound(bsz * m * k * n, lc)
+        if bound is None or bound > MAX_BROADCAST_ELEMENTS:
             self._define_per_batch(node, lc)
             return
         a4 = self._reshaped(lc, a, [bsz, m, k, 1], f"{node.name}.a")

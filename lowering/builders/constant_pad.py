@@ -11,6 +11,7 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import QuantParams, tensor_shape
+from ..shape_program import as_dim, describe_unsupported, is_static
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
@@ -19,10 +20,28 @@ aten = torch.ops.aten
 
 
 def pad_args(node: Node) -> tuple[Node, list, float]:
-    """(x, pad list in PyTorch's last-dim-first order, value)."""
-    pad = node.args[1]
+    """(x, pad list in PyTorch's last-dim-first order, value); a pad the CPU computes from
+    the input's sizes (swin's pad to a multiple of the window) is a sympy expression."""
+    pad = [as_dim(p.meta["val"]) if isinstance(p, Node) else p for p in node.args[1]]
     value = node.args[2] if len(node.args) > 2 else node.kwargs.get("value", 0)
-    return node.args[0], list(pad), value
+    return node.args[0], pad, value
+
+
+def _symbolic_pad_refusal(node: Node) -> str | None:
+    """Why a symbolic pad cannot be computed by the shape program or may be negative."""
+    for p in node.args[1]:
+        if not isinstance(p, Node):
+            continue
+        val = p.meta.get("val")
+        if not isinstance(val, torch.SymInt):
+            return f"pad amount {p.name} is not a size"
+        expr = val.node.expr
+        reason = describe_unsupported([as_dim(val)])
+        if reason:
+            return reason
+        if not val.node.shape_env.bound_sympy(expr).lower >= 0:
+            return f"pad amount {expr} may be negative (cropping)"
+    return None
 
 
 def logical_paddings(pad: list[int], rank: int) -> list[list[int]]:
@@ -47,7 +66,7 @@ def pad_code(value: float, params: QuantParams) -> int:
 class ConstantPadBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.constant_pad_nd.default, FeatureLevel.ANDROID_9, "PAD (value 0) / PAD_V2 (other values, API 29)",
-                  "float32, rank <= 4, constant non-negative pads"),
+                  "float32, rank <= 4, non-negative pads (constant, or sizes the shape program computes)"),
     )
     layout = LayoutClass.ORDER_PRESERVING
 
@@ -55,11 +74,12 @@ class ConstantPadBuilder(NodeBuilder):
         x, pad, value = pad_args(node)
         check_float_tensors(node, x)
         check_rank(x, MAX_RANK, what="input")
-        if not all(isinstance(p, int) for p in pad):
-            raise Refused("dynamic dim in pad (padding amounts must be constants)")
+        reason = _symbolic_pad_refusal(node)
+        if reason:
+            raise Refused(reason)
         if len(pad) % 2 or len(pad) > 2 * len(tensor_shape(x)):
             raise Refused(f"pad list {pad} of odd length or longer than twice the rank")
-        if any(p < 0 for p in pad):
+        if any(is_static(p) and p < 0 for p in pad):
             raise Refused(f"negative padding {pad} (cropping)")
         if float(value) == 0.0:
             ctx.require(FeatureLevel.ANDROID_9, "constant pad (PAD)")
@@ -81,8 +101,9 @@ class ConstantPadBuilder(NodeBuilder):
         params = lc.quant_params(node)
         order = lc.order(x)
         rows = logical_paddings(pad, len(lc.shape(x)))
-        paddings = torch.tensor([rows[d] for d in order] or [[0, 0]], dtype=torch.int32)
-        inputs = [lc.operand(x, order), g.emit_constant_tensor(paddings)]
+        physical = [rows[d] for d in order] or [[0, 0]]
+        paddings = g.emit_int32_tensor([p for row in physical for p in row], [len(physical), 2])
+        inputs = [lc.operand(x, order), paddings]
         if float(value) == 0.0:
             code = OperationCode.PAD
         else:

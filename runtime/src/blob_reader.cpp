@@ -686,14 +686,26 @@ Error load_dim_order(const ArgumentSide& side, uint32_t a, uint32_t rank,
   return Error::Ok;
 }
 
-// Argument `a` of `side`: an IGNORED one, or a TENSOR of a valid scalar type
-// bound to one model input/output. Its rank goes to *rank (-1 if ignored).
+// Argument `a` of `side`: an IGNORED one, an INT input, or a TENSOR of a
+// valid scalar type bound to one model input/output. Its rank goes to *rank
+// (-1 if ignored, 1 for an INT: the shape program reads its value as a size).
 Error load_argument(const LoadedBlob& loaded, const ArgumentSide& side,
                     uint32_t a, std::vector<bool>* bound, ArgumentInfo* info,
                     int* rank) {
   const blob::Argument* arg = side.args->Get(a);
   *rank = -1;
   if (arg->kind() == blob::ArgKind::IGNORED) {
+    return Error::Ok;
+  }
+  if (arg->kind() == blob::ArgKind::INT) {
+    if (std::strcmp(side.name, "input") != 0) {
+      return reject(Error::InvalidProgram,
+                    format_message("%s argument %u is an INT, which only "
+                                   "inputs may be",
+                                   side.name, a));
+    }
+    info->is_int = true;
+    *rank = 1;
     return Error::Ok;
   }
   if (arg->kind() != blob::ArgKind::TENSOR) {

@@ -38,8 +38,11 @@ struct OperandInfo {
 
 /// How one delegate argument maps onto the model.
 struct ArgumentInfo {
-  /// False for IGNORED arguments (SymInts the model does not need).
+  /// False for IGNORED and INT arguments.
   bool is_tensor = false;
+  /// True for INT arguments: an integer (SymInt) the shape program reads as
+  /// the only size of a one-dimensional input.
+  bool is_int = false;
   uint32_t operand = 0;
   /// c10::ScalarType code the ExecuTorch tensor must have.
   int8_t scalar_type = 0;

@@ -347,6 +347,16 @@ class NnapiBackend final : public et::BackendInterface {
     InputDims dims(num_inputs);
     for (size_t a = 0; a < num_inputs; ++a) {
       const ArgumentInfo& arg = blob.inputs()[a];
+      if (arg.is_int) {
+        // A SymInt the CPU computed (sym_size of the program's input): the
+        // shape program reads its value as this argument's only size.
+        if (args[a] == nullptr || !args[a]->isInt()) {
+          NNAPI_LOG_ERROR("input %zu must be an integer (a symbolic size)", a);
+          return Error::InvalidArgument;
+        }
+        dims[a].push_back(args[a]->toInt());
+        continue;
+      }
       if (!arg.is_tensor) {
         continue;  // A SymInt: implied by the tensor sizes.
       }

@@ -16,7 +16,7 @@
 namespace executorch_nnapi {
 
 /// Sizes of the delegate's input arguments, by argument index (an empty
-/// vector for a non-tensor argument).
+/// vector for an ignored argument, the one value of an INT argument).
 using InputDims = std::vector<std::vector<int64_t>>;
 
 /// A validated, self-contained copy of a blob::ShapeProgram.
@@ -27,8 +27,8 @@ class ShapeProgram {
   static constexpr size_t kMaxStackDepth = 64;
 
   /// Copies and validates `program` (may be null: no symbols, no
-  /// expressions). `input_ranks[i]` is the rank of input argument i, or -1
-  /// when that argument is not a tensor. Returns false with a message in
+  /// expressions). `input_ranks[i]` is the rank of input argument i (1 for
+  /// an INT argument), or -1 when the argument is ignored. Returns false with a message in
   /// *error when an index is out of range, an opcode is unknown or an
   /// expression does not leave exactly one value on the stack.
   bool init(const blob::ShapeProgram* program,

@@ -1,0 +1,188 @@
+"""Partitions that need a symbolic size only the program's input carries (issue 12, item 5).
+
+A partition after a CPU op may see only derived sizes (``h // 2`` after a stride-2 pooling):
+the shape program then recovers ``h`` as the least value giving that size, or reads it from
+an integer argument (a SymInt the CPU computed, e.g. for a view: ``ArgKind.INT``). Each model
+here lowers to two subgraphs around one CPU op (cumsum: NNAPI has none) and matches eager at
+several sizes, odd ones included (``h // 2`` is then not ``h / 2``).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import sympy
+import torch
+from torch.export import Dim
+from torch.utils._sympy.functions import CeilDiv, FloorDiv
+
+from executorch_nnapi.blob.ArgKind import ArgKind
+from executorch_nnapi.blob.Blob import Blob
+from executorch_nnapi.lowering.shape_program import ShapeProgramBuilder, evaluate, recoverable_symbols
+from op_harness import lower, relative_max_error, run_pte
+
+s0, s1 = sympy.symbols("s0 s1", integer=True, positive=True)
+
+
+@pytest.mark.parametrize("size", [FloorDiv(s0, 2), FloorDiv(s0 - 1, 2) + 1, FloorDiv(FloorDiv(s0, 2) - 3, 4),
+                                  CeilDiv(s0, 3), 3 * FloorDiv(s0, 2) + 1])
+def test_symbol_recovered_from_a_monotone_size(size):
+    """The least h giving the input size reproduces every other size of it (the DimCheck holds)."""
+    program = ShapeProgramBuilder(export_ranges={"s0": (16, 200)})
+    program.bind_input(0, [1, size])
+    program.finish_inputs()
+    assert [s.name for s in program.symbols] == ["s0"]
+    other = program.expression(FloorDiv(size, 2) * 3 + 1)
+    for h in range(16, 201):
+        dims = [[1, int(size.subs(s0, h))]]
+        (chosen,) = [evaluate(program.expressions[s.definition].code, [], dims) for s in program.symbols]
+        assert 16 <= chosen <= 200
+        for check in program.checks:
+            assert evaluate(program.expressions[check.expression].code, [chosen], dims) == dims[check.arg][check.dim]
+        assert evaluate(program.expressions[other].code, [chosen], dims) == int((FloorDiv(size, 2) * 3 + 1).subs(s0, h))
+
+
+def test_non_monotone_or_two_symbol_sizes_reveal_nothing():
+    assert recoverable_symbols([s0 * s1, s0 % 7, s0 * s0, FloorDiv(s0, 2) + FloorDiv(s0, 3)]) == set()
+    assert recoverable_symbols([FloorDiv(s0, 2), 2 * s1 + 1, 5]) == {"s0", "s1"}
+
+
+def test_integer_argument_defines_a_symbol():
+    """A SymInt argument (ArgKind.INT) is a one-dimensional input whose size is its value."""
+    program = ShapeProgramBuilder()
+    program.bind_input(0, [FloorDiv(s0 * s1, 2)])   # reveals neither
+    program.bind_input(1, [s1], optional=True)       # the integer argument s1
+    program.bind_input(2, [s0 * s1], optional=True)  # checked once s0 is known
+    program.bind_input(3, [s0 - 1], optional=True)   # reveals s0
+    program.finish_inputs()
+    assert sorted(s.name for s in program.symbols) == ["s0", "s1"]
+    dims = [[(9 * 5) // 2], [5], [45], [8]]
+    values = {s.name: evaluate(program.expressions[s.definition].code, [], dims) for s in program.symbols}
+    assert values == {"s0": 9, "s1": 5}
+    # Argument 1 is s1 itself; the others are checked against the symbols.
+    assert {(c.arg, c.dim) for c in program.checks} == {(0, 0), (2, 0), (3, 0)}
+
+
+class PoolCumsumPool(torch.nn.Module):
+    """max_pool2d (NNAPI) -> cumsum (CPU) -> relu, avg_pool2d (NNAPI): the second partition
+    sees h // 2 and w // 2 only."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.cumsum(torch.nn.functional.max_pool2d(x, 2), dim=1)
+        return torch.nn.functional.avg_pool2d(torch.relu(y) * 2, 2)
+
+
+class PoolCumsumView(torch.nn.Module):
+    """As above, then a view whose sizes come from the program input (sym_size on the CPU):
+    the second partition reads them as integer arguments."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = torch.cumsum(torch.nn.functional.max_pool2d(x, 2), dim=1)
+        z = torch.relu(y).reshape(x.shape[0], 3, (x.shape[2] // 2) * (x.shape[3] // 2))
+        return torch.nn.functional.softmax(z - 1, dim=-1)
+
+
+def _int_arguments(raw_blob: bytes) -> int:
+    blob = Blob.GetRootAs(raw_blob, 0)
+    return sum(1 for i in range(blob.InputsLength()) if blob.Inputs(i).Kind() == ArgKind.INT)
+
+
+@pytest.mark.parametrize("model, int_args", [(PoolCumsumPool, 0), (PoolCumsumView, 1)],
+                         ids=["pool-cumsum-pool", "pool-cumsum-view"])
+def test_partition_after_cpu_op_needs_only_derived_sizes(model, int_args):
+    h, w = Dim("h", min=8, max=96), Dim("w", min=8, max=96)
+    x = torch.randn(1, 3, 20, 24)
+    lowered = lower(model(), (x,), dynamic_shapes={"x": {2: h, 3: w}})
+    tensor_ops = [op for op in lowered.cpu_ops if op.startswith("aten.")]  # not the size arithmetic
+    assert tensor_ops == ["aten.cumsum.default"], lowered.reasons
+    assert lowered.num_delegates == 2
+    assert sum(_int_arguments(b) for b in lowered.raw_blobs) >= int_args
+    for hw in itertools.chain([(20, 24)], [(9, 17), (8, 8), (33, 96), (64, 11)]):
+        xs = torch.randn(1, 3, *hw, generator=torch.Generator().manual_seed(hw[0]))
+        (got,) = run_pte(lowered.pte, [xs])
+        want = model()(xs)
+        assert got.shape == want.shape, hw
+        assert relative_max_error(got, want) < 1e-5, hw
+
+
+
+class FlattenCumsumRelu(torch.nn.Module):
+    """The CPU cumsum's output is h * w long: a partition after it could not recover h or w
+    (a product of two symbols), so the partitioner leaves the relu on the CPU up front."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(torch.cumsum(torch.sigmoid(x).flatten(1), dim=1))
+
+
+def test_partition_needing_an_unrecoverable_symbol_is_refused_up_front():
+    x = torch.randn(1, 6, 10)
+    lowered = lower(FlattenCumsumRelu(), (x,), dynamic_shapes={"x": {1: Dim("h", min=2, max=64),
+                                                                     2: Dim("w", min=2, max=64)}})
+    assert "aten.relu.default" in lowered.cpu_ops
+    assert any("no input of the partition reveals" in r for r in lowered.reasons["aten.relu.default"])
+    for hw in [(6, 10), (3, 33)]:
+        xs = torch.randn(1, *hw)
+        (got,) = run_pte(lowered.pte, [xs])
+        assert relative_max_error(got, FlattenCumsumRelu()(xs)) < 1e-5, hw
+
+
+class PadToWindowMultiple(torch.nn.Module):
+    """swin's pad of H and W to a multiple of the window (7): the pad amounts are sizes the
+    CPU computes, (7 - H % 7) % 7; PAD takes them as shape-program values."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        pad_b, pad_r = (7 - x.shape[1] % 7) % 7, (7 - x.shape[2] % 7) % 7
+        return torch.nn.functional.pad(torch.relu(x), (0, 0, 0, pad_r, 0, pad_b)) * 2
+
+
+def test_pad_by_computed_sizes_is_delegated():
+    x = torch.randn(1, 16, 16, 8)
+    model = PadToWindowMultiple()
+    lowered = lower(model, (x,), dynamic_shapes={"x": {1: 8 * Dim("kh", min=2, max=8), 2: 8 * Dim("kw", min=2, max=8)}})
+    assert [op for op in lowered.cpu_ops if op.startswith("aten.")] == [], lowered.reasons
+    assert lowered.num_delegates == 1 and "PAD" in lowered.nnapi_operations
+    for hw in [(16, 16), (24, 56), (64, 40)]:
+        xs = torch.randn(1, *hw, 8)
+        (got,) = run_pte(lowered.pte, [xs])
+        want = model(xs)
+        assert got.shape == want.shape and relative_max_error(got, want) < 1e-6, hw
+
+
+def test_symbol_recovered_from_a_size_rounded_up_to_a_multiple():
+    """swin pads H to a multiple of its window: 8k + (7 - 8k % 7) % 7 reveals k (least fit)."""
+    from torch.utils._sympy.functions import PythonMod
+    size = 8 * s0 + PythonMod(7 - PythonMod(8 * s0, 7), 7)
+    assert recoverable_symbols([size]) == {"s0"}
+    program = ShapeProgramBuilder(export_ranges={"s0": (2, 40)})
+    program.bind_input(0, [size])
+    program.finish_inputs()
+    other = program.expression(FloorDiv(size, 7) * 49)
+    for k in range(2, 41):
+        dims = [[int(size.subs(s0, k))]]
+        chosen = evaluate(program.expressions[program.symbols[0].definition].code, [], dims)
+        (check,) = program.checks
+        assert evaluate(program.expressions[check.expression].code, [chosen], dims) == dims[0][0]
+        assert evaluate(program.expressions[other].code, [chosen], dims) == int((FloorDiv(size, 7) * 49).subs(s0, k))
+
+
+@pytest.mark.slow
+def test_small_swin_with_dynamic_hw_lowers_and_matches():
+    """A two-stage swin (torchvision's SwinTransformer, embed 24) with dynamic H and W: its
+    shifted-window mask is computed on the CPU, and the partitions after it see only
+    window-padded sizes (8k + (7 - 8k % 7) % 7). Lowering must not fail (it did: a bmm the
+    partitioner took for MUL + REDUCE_SUM was lowered per batch, which needs static sizes),
+    and the program matches eager at several sizes. (~2 min; many subgraphs remain.)"""
+    from torchvision.models.swin_transformer import SwinTransformer
+    torch.manual_seed(0)
+    model = SwinTransformer(patch_size=[4, 4], embed_dim=24, depths=[2, 2], num_heads=[1, 2],
+                            window_size=[7, 7]).eval()
+    dynamic = {"x": {2: 32 * Dim("kh", min=2, max=8), 3: 32 * Dim("kw", min=2, max=8)}}
+    lowered = lower(model, (torch.randn(1, 3, 64, 64),), dynamic_shapes=dynamic)
+    assert lowered.num_delegates >= 1
+    for hw in [(64, 64), (96, 64), (128, 160)]:
+        xs = torch.randn(1, 3, *hw, generator=torch.Generator().manual_seed(hw[1]))
+        (got,) = run_pte(lowered.pte, [xs])
+        with torch.no_grad():
+            want = model(xs)
+        assert relative_max_error(got, want) < 1e-4, hw
