@@ -16,10 +16,9 @@ import hashlib
 import struct
 from typing import Any, Sequence
 
-import sympy
 import torch
 
-from .nnapi_codes import ELEMENT_BYTES, FeatureLevel, OperandCode, OperationCode, OPERATION_SINCE
+from .nnapi_codes import FeatureLevel, OperandCode, OperationCode, OPERATION_SINCE
 from .shape_program import Dim, ShapeProgramBuilder, is_static
 
 # Constants up to this size live inside the blob; larger ones go to ExecuTorch's

@@ -18,7 +18,7 @@ from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import Dim, is_static
 from .common import MAX_RANK, check_float_tensors, check_rank
-from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .node_builder import CheckContext, NodeBuilder, OpSupport
 from .registry import register_builder
 
 aten = torch.ops.aten

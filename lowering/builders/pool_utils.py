@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import sympy
-import torch
 from torch.fx import Node
 
 from ..graph import NHWC

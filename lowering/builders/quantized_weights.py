@@ -8,7 +8,6 @@ import dataclasses
 from typing import Any, Sequence
 
 import torch
-from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import OperandCode

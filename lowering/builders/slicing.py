@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Mapping, Optional, Sequence
 
 import sympy
-import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext

@@ -34,7 +34,7 @@ from typing import Any, Callable, Collection, NoReturn, Optional, Sequence
 
 import torch
 
-from ..errors import OP_FAILED, DriverError, bad_data, feature_level_name
+from ..errors import bad_data, feature_level_name
 from ..operand_types import (  # BOOL, INT32 are re-exported for the operation modules
     BOOL, FLOAT16, FLOAT32, INT32, QUANTIZED, TENSOR_BOOL8, TENSOR_FLOAT16, TENSOR_FLOAT32,
     TENSOR_INT32, TENSOR_QUANT8_ASYMM, TENSOR_QUANT8_ASYMM_SIGNED, TENSOR_QUANT8_SYMM,

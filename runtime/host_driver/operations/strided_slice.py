@@ -35,7 +35,7 @@ def validate(c: Ctx) -> None:
     dims = c.dims(0)
     if not len(begin) == len(end) == len(strides) == r:
         c.fail(f"begin {begin}, end {end} and strides {strides} must have {r} entries each")
-    index, out, flips = [], [], []
+    index, out = [], []
     for k in range(r):
         d, s = dims[k], strides[k]
         if s == 0:
