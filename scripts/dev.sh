@@ -52,7 +52,8 @@ case "$cmd" in
   test)
     setup
     cd "$ROOT"
-    "$VENV/bin/python" -m pytest -q "$@"
+    # One worker per core (pytest-xdist); "-n 0" as an argument runs in one process.
+    "$VENV/bin/python" -m pytest -q -n auto "$@"
     ;;
   *) echo "usage: $0 {demo|test|setup} [args...]" >&2; exit 2 ;;
 esac
