@@ -17,10 +17,7 @@ from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (XNNPACKQuan
 from executorch.exir import to_edge_transform_and_lower
 from executorch.runtime import Runtime
 
-
-def sqnr(reference: torch.Tensor, actual: torch.Tensor) -> float:
-    """Signal-to-quantization-noise ratio of ``actual`` against ``reference``, in dB."""
-    return 10 * torch.log10(reference.pow(2).sum() / (reference - actual).pow(2).sum()).item()
+from executorch_nnapi.lowering.calibration import sqnr  # noqa: F401  (the one SQNR formula, re-exported)
 
 
 def within_one_step(expected: torch.Tensor, actual: torch.Tensor, step: float) -> float:
