@@ -97,15 +97,26 @@ def _input_operand(graph: NnapiGraph, node: Node, dims: list) -> int:
                               debug_name=node.name)
 
 
+def _unit_ready(unit, node: Node, position: dict[Node, int]) -> bool:
+    """Whether every value the unit reads from outside comes before ``node``. A unit
+    is emitted at its first node that follows them all: a view chain's broadcast
+    operand (a view of a run-time value) may come before the chain's own input."""
+    inside = set(unit.nodes)
+    return all(position.get(i, -1) < position[node]
+               for m in inside for i in m.all_input_nodes if i not in inside)
+
+
 def _emit_nodes(lc: LoweringContext, nodes: list[Node], analysis: PatternAnalysis) -> None:
-    """Hands each unit to its builder (at its first node) and every other node to its op's builder."""
+    """Hands each unit to its builder (at its first node after its inputs) and every other
+    node to its op's builder."""
     emitted: set[int] = set()
+    position = {n: i for i, n in enumerate(nodes)}
     for node in nodes:
         if node in lc.aliases or lc.graph.is_constant(node):
             continue
         unit = analysis.covering(node)
         if unit is not None:
-            if id(unit) not in emitted:
+            if id(unit) not in emitted and _unit_ready(unit, node, position):
                 emitted.add(id(unit))
                 get_unit_builder(unit).define(unit, lc)
             continue

@@ -170,7 +170,7 @@ class Layout:
 
 @dataclasses.dataclass(frozen=True)
 class EndPlan:
-    """How one end of a view chain is emitted from its base (sizes are static)."""
+    """How one end of a view chain is emitted from its base (sizes may be symbolic)."""
 
     layout: Layout
     slice_shape: tuple[int, ...] | None      # base reshaped for STRIDED_SLICE (None: nothing selected)
@@ -189,9 +189,13 @@ class ElementwisePlan:
     code: OperationCode
     input_layout: Layout
     region_arg: int                      # which argument comes from the chain (0 or 1)
-    other: Any                           # the constant node or Python number
+    other: Any                           # the constant node, Python number or rank <= 4 run-time value
     squeezed_shape: tuple[int, ...]      # the result without its size-1 dims (rank <= 4)
     out_shape: tuple[int, ...]
+    # A run-time ``other``: the rank > 4 plain views of it the op reads (members of the
+    # unit, never emitted), and its shape with the result's size-1 dims dropped.
+    other_views: tuple[Node, ...] = ()
+    other_shape: tuple[int, ...] | None = None
 
 
 @dataclasses.dataclass(eq=False)

@@ -30,13 +30,34 @@ Dim = Union[int, sympy.Expr]
 
 
 def as_dim(size: "int | torch.SymInt | sympy.Expr") -> Dim:
-    """Normalizes a size from node.meta['val'] to an int or a sympy expression."""
+    """Normalizes a size from node.meta['val'] to an int or a sympy expression
+    (with every ``x + (c - x % c) % c`` written as ``c * ceil(x / c)``, see
+    :func:`normalize_rounding`)."""
     if isinstance(size, torch.SymInt):
-        expr = size.node.expr
-        return int(expr) if expr.is_Integer else expr
+        size = size.node.expr
     if isinstance(size, sympy.Expr):
+        if not size.is_Integer:
+            size = normalize_rounding(size)
         return int(size) if size.is_Integer else size
     return int(size)
+
+
+def normalize_rounding(expr: sympy.Expr) -> sympy.Expr:
+    """``expr`` with each ``x + (c - x % c) % c`` (x rounded up to a multiple of c, as
+    Swin pads to its window) replaced by ``c * ((x + c - 1) // c)``.
+
+    torch leaves the modulo form, in which ``padded // (padded // 7)`` is not
+    recognizably 7 and ``(padded // 7) * 7`` not recognizably ``padded``; in the
+    product form sympy simplifies both, so a window view of a padded value is seen
+    to split its dims exactly (patterns/view_chain.py)."""
+    def rounded(e: sympy.Expr) -> bool:
+        return _rounded_up_to_multiple(e) is not None
+
+    def as_product(e: sympy.Expr) -> sympy.Expr:
+        x, c = _rounded_up_to_multiple(e)
+        return c * torch_sympy.CeilDiv(x, c)
+
+    return expr.replace(rounded, as_product) if expr.has(*_MODS) else expr
 
 
 def is_static(dim: Dim) -> bool:

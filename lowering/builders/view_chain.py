@@ -50,7 +50,7 @@ def _memory_ordered(lc: LoweringContext, base: Node, base_shape: Sequence[int]) 
     if non_unit != sorted(non_unit):
         order = identity(len(base_shape))
     operand = lc.graph.operand_of(lc.resolve(base), order)
-    return operand, [int(base_shape[d]) for d in order]
+    return operand, [base_shape[d] for d in order]
 
 
 def _reshape(lc: LoweringContext, operand: int, dims: list[int], shape: Sequence[int], name: str) -> int:
@@ -110,6 +110,12 @@ def emit_elementwise(node: Node, lc: LoweringContext, plan: ElementwisePlan) -> 
     layout = plan.input_layout
     operand, dims = _memory_ordered(lc, layout.base, layout.base_shape)
     x_op = _reshape(lc, operand, dims, plan.squeezed_shape, f"{node.name}.input")
+    if plan.other_shape is not None:  # a run-time value, reshaped to broadcast in the squeezed rank
+        operand, dims = _memory_ordered(lc, plan.other, tuple(lc.shape(plan.other)))
+        other_op = _reshape(lc, operand, dims, list(plan.other_shape) or [1], f"{node.name}.operand")
+        inputs = [x_op, other_op] if plan.region_arg == 0 else [other_op, x_op]
+        _emit_elementwise_op(node, lc, plan, inputs)
+        return
     if isinstance(plan.other, Node):
         other = lc.graph.constant(lc.resolve(plan.other)).to(torch.float32)
         rank = len(plan.out_shape)
@@ -120,6 +126,11 @@ def emit_elementwise(node: Node, lc: LoweringContext, plan: ElementwisePlan) -> 
         other = torch.tensor([float(plan.other)], dtype=torch.float32)
     other_op = g.emit_constant_tensor(other)
     inputs = [x_op, other_op] if plan.region_arg == 0 else [other_op, x_op]
+    _emit_elementwise_op(node, lc, plan, inputs)
+
+
+def _emit_elementwise_op(node: Node, lc: LoweringContext, plan: ElementwisePlan, inputs: list[int]) -> None:
+    g = lc.graph
     out = g.emit_tensor(list(plan.squeezed_shape) or [1], debug_name=node.name)
     g.emit_operation(plan.code, [*inputs, g.emit_int32(int(FuseCode.NONE))], [out], debug_name=node.name)
     g.set_value(node, out, identity(len(plan.squeezed_shape) or 1), list(plan.squeezed_shape) or [1])

@@ -26,6 +26,14 @@ operand anywhere becomes a unit with a ``refusal``, which the partitioner report
 Elementwise ops inside a chain (Swin's mask add) must see their chain input
 in the base's own element order (a reshape of it); they run on the value with
 its size-1 dims dropped, which is rank <= 4, and become the base of what follows.
+Their other operand is a constant, or a value computed at run time that is a
+plain view (view / unsqueeze, no permute) of a rank <= 4 value, so a reshape of
+that value (dynamic Swin's mask, built from the padded sizes at run time).
+
+Sizes may be symbolic (dynamic H and W): a factor's size is then a sympy
+expression, and a view splits or merges factors only where sympy proves the
+quotient is an integer expression (a padded size is written ``7 * ceil(x / 7)``
+by shape_program.as_dim, so its window split is exact).
 """
 
 from __future__ import annotations
@@ -35,13 +43,14 @@ import itertools
 import math
 from typing import Any, Callable, Sequence
 
+import sympy
 import torch
 from torch.fx import Graph, Node
 
 from ..nnapi_codes import OperationCode
 from ..node_units import ElementwisePlan, EndPlan, Layout, NodeUnit, ViewChainUnit
 from ..node_utils import aten_op, is_tensor_node, noop_copy_refusal, normalize_dim, op_name, tensor_dtype, tensor_shape
-from ..shape_program import is_static
+from ..shape_program import Dim, describe_unsupported, is_static
 from .pattern_context import PatternContext
 
 aten = torch.ops.aten
@@ -61,17 +70,31 @@ class _NoMatch(Exception):
     """The chain cannot be lowered at rank <= 4, for the reason given."""
 
 
+class _Operand(Exception):
+    """The value is the broadcast operand of another chain's elementwise op (that chain claims it)."""
+
+
+def _quotient(n: Dim, d: Dim) -> Dim | None:
+    """``n / d`` if it is provably a whole number (static, or a sympy integer expression), else None."""
+    if is_static(n) and is_static(d):
+        return n // d if n % d == 0 else None
+    q = sympy.sympify(n) / sympy.sympify(d)
+    if q.is_Integer:
+        return int(q)
+    return q if q.is_integer else None
+
+
 # ------------------------------------------------------------------ layouts
 _ids = itertools.count()
 
 
 def base_layout(base: Node | None, shape: Sequence[int], unit_dims: Sequence[int] = ()) -> Layout:
     """The layout of ``base`` itself (optionally with extra size-1 dims at ``unit_dims``)."""
-    factors = tuple((next(_ids), int(s)) for s in shape if s != 1)
+    factors = tuple((next(_ids), s) for s in shape if s != 1)
     groups = [1 if s != 1 else 0 for s in shape]
     for d in sorted(unit_dims):
         groups.insert(d, 0)
-    return Layout(base, tuple(int(s) for s in shape), factors, (), tuple(f for f, _ in factors), tuple(groups))
+    return Layout(base, tuple(shape), factors, (), tuple(f for f, _ in factors), tuple(groups))
 
 
 def _view(layout: Layout, shape: Sequence[int]) -> Layout:
@@ -80,16 +103,17 @@ def _view(layout: Layout, shape: Sequence[int]) -> Layout:
     factors = list(layout.factors)
     groups, i = [], 0
     for s in shape:
-        need, count = int(s), 0
-        while need > 1:
+        need, count = s, 0
+        while need != 1:
             if i >= len(seq):
                 raise _NoMatch(f"view to {list(shape)} does not match the element count")
             fid, f = seq[i]
-            if need % f == 0:
-                need //= f
-            elif f % need == 0:
+            rest, inner_size = _quotient(need, f), _quotient(f, need)
+            if rest is not None:
+                need = rest
+            elif inner_size is not None:
                 # Split factor f (row-major: outer part first) so that the dim ends inside it.
-                outer, inner = (next(_ids), need), (next(_ids), f // need)
+                outer, inner = (next(_ids), need), (next(_ids), inner_size)
                 seq[i:i + 1] = [outer, inner]
                 k = factors.index((fid, f))
                 factors[k:k + 1] = [outer, inner]
@@ -116,6 +140,8 @@ def _select(layout: Layout, dim: int, index: int) -> Layout:
     dim = normalize_dim(dim, len(dims))
     sizes = layout.sizes
     size = math.prod(sizes[f] for f in dims[dim])
+    if not (is_static(size) and all(is_static(sizes[f]) for f in dims[dim])):
+        raise _NoMatch(f"select from a dim of symbolic size {size}")
     if not -size <= index < size:
         raise _NoMatch(f"select index {index} out of range for size {size}")
     index %= size
@@ -133,7 +159,7 @@ def _apply(node: Node, layout: Layout) -> Layout:
     """Layout of ``node``'s result given its chain input's ``layout``."""
     op = aten_op(node)
     rank = len(layout.groups)
-    out_shape = [int(d) for d in tensor_shape(node)]
+    out_shape = tensor_shape(node)
     if op == aten.view_copy.default:
         result = _view(layout, out_shape)
     elif op == aten.permute_copy.default:
@@ -236,7 +262,9 @@ def _region_input(node: Node, is_known: Callable[[Any], bool]) -> tuple[Node | N
     if op in _ELEMENTWISE:
         args = node.args[:2]
         tensors = [i for i, a in enumerate(args) if isinstance(a, Node) and not is_known(a)]
-        if len(tensors) == 1:
+        if len(tensors) == 2:  # the chain brings the operand of the result's shape; the other broadcasts
+            tensors = [i for i in tensors if is_tensor_node(args[i]) and tensor_shape(args[i]) == tensor_shape(node)]
+        if tensors:
             return args[tensors[0]], tensors[0]
     return None, 0
 
@@ -244,8 +272,35 @@ def _region_input(node: Node, is_known: Callable[[Any], bool]) -> tuple[Node | N
 def _check_value(node: Node) -> None:
     if tensor_dtype(node) != torch.float32:
         raise _NoMatch(f"{node.name} is {tensor_dtype(node)} (the float path takes float32 only)")
-    if not all(is_static(d) for d in tensor_shape(node)):
-        raise _NoMatch(f"{node.name} has a dynamic dim")
+    unsupported = describe_unsupported(tensor_shape(node))
+    if unsupported:
+        raise _NoMatch(f"{node.name}: {unsupported}")
+
+
+_PLAIN_VIEWS = frozenset({aten.view_copy.default, aten.unsqueeze_copy.default, aten.squeeze_copy.dims,
+                          aten.squeeze_copy.dim, aten.squeeze_copy.default})
+
+
+def _runtime_operand(node: Node, other: Node, out_shape: Sequence[Dim]) -> tuple[Node, list[Node], tuple]:
+    """(the rank <= 4 value ``other`` is a plain view of, the rank > 4 views in between,
+    ``other``'s shape with the result's size-1 dims dropped)."""
+    views, source = [], other
+    while _rank(source) > MAX_RANK:
+        if aten_op(source) not in _PLAIN_VIEWS and noop_copy_refusal(source) is not None:
+            raise _NoMatch(f"{node.name}: its operand {other.name} is not a plain view of a rank <= 4 value")
+        if len(source.users) != 1:
+            raise _NoMatch(f"{node.name}: its rank-{_rank(source)} operand {source.name} has other readers")
+        _check_value(source)
+        views.append(source)
+        source = source.args[0]
+    if _rank(source) < 0:
+        raise _NoMatch(f"{node.name}: operand {source!r}")
+    _check_value(source)
+    shape = tensor_shape(other)
+    shape = [1] * (len(out_shape) - len(shape)) + list(shape)
+    if any(s == 1 and shape[d] != 1 for d, s in enumerate(out_shape)):
+        raise _NoMatch(f"{node.name}: operand {other.name} of shape {shape} does not broadcast")
+    return source, views, tuple(shape[d] for d, s in enumerate(out_shape) if s != 1)
 
 
 def _elementwise(node: Node, layout: Layout, arg: int, is_known: Callable[[Any], bool]) -> ElementwisePlan:
@@ -254,14 +309,15 @@ def _elementwise(node: Node, layout: Layout, arg: int, is_known: Callable[[Any],
     alpha = node.kwargs.get("alpha", 1)
     if alpha != 1 or (len(node.args) > 2 and node.args[2] != 1):
         raise _NoMatch(f"{node.name}: alpha other than 1")
+    out_shape = tensor_shape(node)
+    runtime = None
     if isinstance(other, Node):
-        if not is_known(other):
-            raise _NoMatch(f"{node.name}: both operands are computed at run time")
         if tensor_dtype(other) not in (torch.float32, None):
             raise _NoMatch(f"{node.name}: {tensor_dtype(other)} operand")
+        if not is_known(other):
+            runtime = _runtime_operand(node, other, out_shape)
     elif not isinstance(other, (int, float)) or isinstance(other, bool):
         raise _NoMatch(f"{node.name}: operand {other!r}")
-    out_shape = [int(d) for d in tensor_shape(node)]
     if out_shape != layout.shape():
         raise _NoMatch(f"{node.name} broadcasts its rank-{len(out_shape)} input")
     if not layout.is_plain():
@@ -269,7 +325,11 @@ def _elementwise(node: Node, layout: Layout, arg: int, is_known: Callable[[Any],
     squeezed = tuple(d for d in out_shape if d != 1)
     if len(squeezed) > MAX_RANK:
         raise _NoMatch(f"{node.name} has {len(squeezed)} dims of size > 1")
-    return ElementwisePlan(_ELEMENTWISE[op], layout, arg, other, squeezed, tuple(out_shape))
+    if runtime is None:
+        return ElementwisePlan(_ELEMENTWISE[op], layout, arg, other, squeezed, tuple(out_shape))
+    source, views, other_shape = runtime
+    return ElementwisePlan(_ELEMENTWISE[op], layout, arg, source, squeezed, tuple(out_shape),
+                           other_views=tuple(views), other_shape=other_shape)
 
 
 def _grow(start: Node, source: Node, is_known: Callable[[Any], bool], unit: ViewChainUnit) -> None:
@@ -277,8 +337,7 @@ def _grow(start: Node, source: Node, is_known: Callable[[Any], bool], unit: View
     _check_value(source)
     if _rank(source) > MAX_RANK or _rank(source) < 1:
         raise _NoMatch(f"its input {source.name} has rank {_rank(source)}")
-    shape = [int(d) for d in tensor_shape(source)]
-    pending = [(start, base_layout(source, shape))]
+    pending = [(start, base_layout(source, tensor_shape(source)))]
     while pending:
         node, layout_in = pending.pop()
         _check_value(node)
@@ -286,6 +345,7 @@ def _grow(start: Node, source: Node, is_known: Callable[[Any], bool], unit: View
         if aten_op(node) in _ELEMENTWISE:
             plan = _elementwise(node, layout_in, _region_input(node, is_known)[1], is_known)
             unit.elementwise[node] = plan
+            unit.members.extend(plan.other_views)
             layout = base_layout(node, plan.squeezed_shape,
                                  unit_dims=[d for d, s in enumerate(plan.out_shape) if s == 1])
         else:
@@ -293,12 +353,14 @@ def _grow(start: Node, source: Node, is_known: Callable[[Any], bool], unit: View
         if _rank(node) == 0:
             raise _NoMatch(f"{node.name} is 0-d")
         if _rank(node) <= MAX_RANK:
-            unit.ends[node] = plan_end(layout, [int(d) for d in tensor_shape(node)])
+            unit.ends[node] = plan_end(layout, tensor_shape(node))
             continue
         for user in node.users:
             if user.op != "call_function":
                 raise _NoMatch(f"the rank-{_rank(node)} value {node.name} is a program output")
             joined, _ = _region_input(user, is_known)
+            if joined is not node and aten_op(user) in _ELEMENTWISE and node in user.args[:2]:
+                raise _Operand()
             if joined is not node:
                 raise _NoMatch(f"{user.name} ({op_name(user.target)}) reads the rank-{_rank(node)} value {node.name}")
             pending.append((user, layout))
@@ -320,6 +382,8 @@ def find_view_chains(graph: Graph, ctx: PatternContext, claimed: set[Node]) -> l
         unit = ViewChainUnit(source)
         try:
             _grow(node, source, ctx.is_known, unit)
+        except _Operand:
+            continue  # the chain whose elementwise op reads this value claims it
         except _NoMatch as e:
             reason = f"rank-{_rank(node)} view chain from {source.name} cannot be done at rank <= 4: {e}"
             unit = ViewChainUnit(source, [m for m in unit.members if _rank(m) > MAX_RANK], refusal=reason)
