@@ -30,11 +30,12 @@ from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
 from executorch_nnapi.lowering.node_units import NodeUnit
 from executorch_nnapi.lowering.program_analysis import analyze_program
 from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
+from executorch_nnapi.lowering.size_arithmetic import sizes_from_inputs
 
 from .layout_constraints import api27_layout_refusal
 from .node_groups import keep_groups_whole
 from .partition_symbols import partition_symbol_refusal
-from .op_support import NO_NNAPI_EQUIVALENT, table_by_op
+from .op_support import NO_NNAPI_EQUIVALENT, SIZE_ARITHMETIC, table_by_op
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +76,8 @@ class NnapiOperatorSupport(OperatorSupportBase):
         unit = self.patterns.covering(node)
         row = self.table.get(op)
         if row is None and unit is None:
+            if isinstance(fake_value(node), torch.SymInt):
+                return SIZE_ARITHMETIC
             name = op_name(op)
             return NO_NNAPI_EQUIVALENT.get(name, f"{name} has no NNAPI lowering")
         reason = level_refusal(op_name(op), row.since, self.ctx.feature_level) if unit is None else None
@@ -213,6 +216,9 @@ class NnapiPartitioner(Partitioner):
         # has nothing to do and is skipped (about half of to_edge's time). Were
         # this a copy, only that saving would be lost.
         decompose_composites(ep)
+        # Sizes of computed tensors re-read from the inputs' sizes, so reading one does
+        # not make a partition hand the tensor out (and split there).
+        sizes_from_inputs(ep)
         # Keep an op whole only if NNAPI takes every node of it in this program
         # (a kept op without a CPU kernel that we then refuse breaks lowering).
         # Deciding per op rather than per node (no filter callable) lets

@@ -31,11 +31,14 @@ _POOL3D = ("3-D pooling of a 5-D tensor: NNAPI's pools are 2-D (MAX_POOL_2D / AV
            "on an [N*C*D, H, W, 1] view, then D on [N*C, D, H'*W', 1]) needs the delegate to bind a 5-D tensor as a "
            "4-D operand, which it does not")
 
+# Integer size arithmetic (sym_size, and operator.mul / floordiv / mod ... on SymInts).
+SIZE_ARITHMETIC = "shape arithmetic stays on the CPU (the delegate recomputes sizes itself)"
+
 # Why an op is absent from the table, for ops users commonly hit.
 NO_NNAPI_EQUIVALENT: dict[str, str] = {
     "aten.cumsum.default": "NNAPI has no cumulative-sum operation",
     "aten.erf.default": "NNAPI has no erf operation",
     "aten.max_pool3d_with_indices.default": _POOL3D,
     "aten.avg_pool3d.default": _POOL3D,
-    "aten.sym_size.int": "shape arithmetic stays on the CPU (the delegate recomputes sizes itself)",
+    "aten.sym_size.int": SIZE_ARITHMETIC,
 }

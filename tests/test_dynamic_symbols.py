@@ -149,6 +149,28 @@ def test_pad_by_computed_sizes_is_delegated():
         assert got.shape == want.shape and relative_max_error(got, want) < 1e-6, hw
 
 
+class ReadsPaddedSize(torch.nn.Module):
+    """Reads the padded tensor's own size (swin: ``_, pad_H, pad_W, _ = x.shape``)."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = PadToWindowMultiple()(x)
+        b, h, w, c = y.shape
+        return y.view(b, h * w, c).softmax(1)
+
+
+def test_size_of_a_computed_tensor_is_read_from_the_input():
+    """sym_size of the padded tensor would make the partition hand it to the CPU and split
+    at the view; it is rewritten to arithmetic on the input's size (size_arithmetic.py)."""
+    lowered = lower(ReadsPaddedSize(), (torch.randn(1, 16, 16, 8),),
+                    dynamic_shapes={"x": {1: 8 * Dim("kh", min=2, max=8), 2: 8 * Dim("kw", min=2, max=8)}})
+    assert lowered.cpu_ops == [] and lowered.num_delegates == 1, lowered.reasons
+    for hw in [(16, 16), (24, 56), (64, 40)]:
+        xs = torch.randn(1, *hw, 8)
+        (got,) = run_pte(lowered.pte, [xs])
+        want = ReadsPaddedSize()(xs)
+        assert got.shape == want.shape and relative_max_error(got, want) < 1e-5, hw
+
+
 def test_symbol_recovered_from_a_size_rounded_up_to_a_multiple():
     """swin pads H to a multiple of its window: 8k + (7 - 8k % 7) % 7 reveals k (least fit)."""
     from torch.utils._sympy.functions import PythonMod

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import torch
 import torch.nn.functional as F
+from torch.export import Dim
 
 from op_harness import Lambda, check_delegated_and_matches, lower, relative_max_error, run_pte
 
@@ -242,6 +243,44 @@ class SwinPieces(torch.nn.Module):
         attn = logits.view(-1, self.heads, n, n).softmax(-1)
         out = (attn @ v).transpose(1, 2).reshape(nw, n, c)
         return window_reverse(out, 3, 6, 6) + 1
+
+
+class DynamicSwinPieces(torch.nn.Module):
+    """SwinPieces at sizes known only at run time: the input padded to a multiple of the
+    window, as Swin pads (3 * ceil(H / 3): symbolic window counts), and a mask computed
+    at run time from the windows (a broadcast operand of the rank-5 add, as dynamic Swin's
+    mask is)."""
+
+    heads = 2
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        w = 3
+        x = F.pad(x, (0, 0, 0, (w - x.shape[2] % w) % w, 0, (w - x.shape[1] % w) % w))
+        b, ph, pw, _ = x.shape
+        windows = window_partition(x, w)                             # [nW, 9, 8], nW symbolic
+        nw, n, c = windows.shape
+        qkv = torch.cat([windows, windows * 2, windows * 3], -1).reshape(nw, n, 3, self.heads, c // self.heads)
+        qkv = qkv.permute(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]
+        logits = q @ k.transpose(-2, -1)                             # [nW, 2, 9, 9]
+        score = windows.mean(-1)
+        mask = score.unsqueeze(1) - score.unsqueeze(2)               # [nW, 9, 9], computed at run time
+        logits = logits.view(1, nw, self.heads, n, n) + mask.unsqueeze(1).unsqueeze(0)
+        attn = logits.view(-1, self.heads, n, n).softmax(-1)
+        out = (attn @ v).transpose(1, 2).reshape(nw, n, c)
+        out = out.view(b, ph // w, pw // w, w, w, c).permute(0, 1, 3, 2, 4, 5).reshape(b, ph, pw, c)
+        return out + 1
+
+
+def test_swin_window_chains_with_dynamic_sizes_are_delegated():
+    """Rank 5-6 chains over symbolic sizes (window counts ceil(H / 3)) and a run-time mask."""
+    # 4k as Swin's stages see 32k / 8 (torch proves its window-view guards for such sizes)
+    dims = {"x": {1: 4 * Dim("kh", min=2, max=5), 2: 4 * Dim("kw", min=2, max=5)}}
+    lowered = check_delegated_and_matches(
+        DynamicSwinPieces(), (randn(1, 8, 8, 8),), dynamic_shapes=dims,
+        run_inputs=[[randn(1, 8, 8, 8)], [randn(1, 12, 20, 8)], [randn(1, 20, 16, 8)]],
+        expect_operations=["TRANSPOSE", "STRIDED_SLICE", "SOFTMAX", "PAD"])
+    assert lowered.num_delegates == 1
 
 
 def test_mha_in_projection_chain_is_delegated():
