@@ -38,6 +38,8 @@ from torch.fx.experimental.symbolic_shapes import free_symbols
 from torch.fx.node import map_arg
 from torch.fx.operator_schemas import normalize_function
 
+from .size_bounds import least_value
+
 aten = torch.ops.aten
 logger = logging.getLogger(__name__)
 
@@ -124,8 +126,7 @@ def _least_size(size: Any) -> int | None:
     if isinstance(size, int):
         return size
     if isinstance(size, torch.SymInt):
-        lower = size.node.shape_env.bound_sympy(size.node.expr).lower
-        return int(lower) if lower.is_finite else None
+        return least_value(size.node.expr, size.node.shape_env)
     return None
 
 

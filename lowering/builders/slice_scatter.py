@@ -17,7 +17,8 @@ from ..shape_program import Dim, describe_unsupported
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
-from .slicing import provably_at_least, provably_at_most, shape_env_of, slice_index, strided_slice_inputs
+from ..size_bounds import provably_at_least, provably_at_most
+from .slicing import shape_env_of, slice_index, strided_slice_inputs
 
 aten = torch.ops.aten
 

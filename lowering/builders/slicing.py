@@ -11,6 +11,7 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import OperationCode
 from ..shape_program import Dim, as_dim, describe_unsupported, is_static
+from ..size_bounds import provably_at_least, provably_at_most
 from .node_builder import Refused
 
 # PyTorch spells "to the end" as a huge end (sys.maxsize); anything past INT32 is that.
@@ -27,21 +28,6 @@ def shape_env_of(*values: Any) -> Any:
             if isinstance(size, torch.SymInt):
                 return size.node.shape_env
     return None
-
-
-def provably_at_least(expr: Dim, bound: int, shape_env: Any) -> bool:
-    """Whether ``expr`` >= ``bound`` for every size in the program's ranges (value-range
-    analysis over the symbols' exported bounds)."""
-    if is_static(expr):
-        return int(expr) >= bound
-    if shape_env is None:
-        return False
-    return bool(shape_env.bound_sympy(sympy.sympify(expr)).lower >= bound)
-
-
-def provably_at_most(expr: Dim, bound: int, shape_env: Any) -> bool:
-    """Whether ``expr`` <= ``bound`` for every size in the program's ranges."""
-    return provably_at_least(-sympy.sympify(expr) if not is_static(expr) else -int(expr), -bound, shape_env)
 
 
 def slice_index(index: Any, size: Dim, shape_env: Any, what: str) -> Dim:
@@ -138,5 +124,4 @@ def emit_strided_slice(lc: LoweringContext, node: Node, source: Node,
     return out
 
 
-__all__ = ["INT32_MAX", "emit_strided_slice", "provably_at_least", "provably_at_most", "shape_env_of",
-           "slice_bounds", "slice_index", "strided_slice_inputs"]
+__all__ = ["INT32_MAX", "emit_strided_slice", "shape_env_of", "slice_bounds", "slice_index", "strided_slice_inputs"]
