@@ -11,9 +11,15 @@ host driver at several sizes and compared with eager; refusals are asserted with
 from __future__ import annotations
 
 import pytest
+import sympy
 import torch
+from torch._dynamo.source import ConstantSource
 from torch.export import Dim, export
+from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv
+from torch.utils._sympy.value_ranges import ValueRanges
 
+from executorch_nnapi.lowering.builders import Refused
+from executorch_nnapi.lowering.builders.slicing import slice_bounds, slice_index
 from executorch_nnapi.lowering.composite_ops import decompose_composites
 from op_harness import Lambda, check_delegated_and_matches, lower
 
@@ -24,9 +30,9 @@ def randn(*shape: int) -> torch.Tensor:
     return torch.randn(*shape, generator=_GEN)
 
 
-def dynamic_hw(step: int = 8, least: int = 2, most: int = 8) -> dict:
-    """Dims 1 and 2 of an NHWC-like input as multiples of ``step`` (as swin's input)."""
-    return {"x": {1: step * Dim("kh", min=least, max=most), 2: step * Dim("kw", min=least, max=most)}}
+def dynamic_hw(step: int = 8, least: int = 2, most: int = 8) -> tuple[dict]:
+    """Dims 1 and 2 of the one (NHWC-like) input as multiples of ``step`` (as swin's input)."""
+    return ({1: step * Dim("kh", min=least, max=most), 2: step * Dim("kw", min=least, max=most)},)
 
 
 SIZES = [(1, 16, 16, 4), (1, 16, 24, 4), (1, 40, 16, 4), (1, 64, 56, 4)]
@@ -71,13 +77,14 @@ class ShiftMask(torch.nn.Module):
 
 
 class Assignments(torch.nn.Module):
-    """``t[a:b] = v`` with a constant, a same-shape tensor and a broadcast tensor, and fill_."""
+    """``t[a:b] = v`` with a constant, a same-shape tensor and a broadcast tensor (slice_scatter
+    of copy), and fill_ (slice_scatter of full_like)."""
 
     def forward(self, x):
         y = x * 2
         y[:, 1:3] = 0.5
         y[:, -4:-2] = x[:, :2] + 1
-        y[:, :, -1] = x[:, 0, :1, :] * 3
+        y[:, :, -1:] = x[:, :1, :1, :] * 3
         z = x + 1
         z[:, 2:5].fill_(-1.0)
         return y, z
@@ -89,12 +96,19 @@ class Zeros(torch.nn.Module):
         return x + z.unsqueeze(0).unsqueeze(-1)
 
 
+class NegativeBounds(torch.nn.Module):
+    """Constant negative bounds on symbolic dims: begin = h - 7, end = h - 3."""
+
+    def forward(self, x):
+        return x[:, -7:-3] * 3 + x[:, 2:-4][:, :4] - x[:, :4, -1:]
+
+
 # (id, module, expected NNAPI operations with dynamic sizes)
 CASES = [
     ("roll", Roll((3, -2), (1, 2)), ["STRIDED_SLICE", "CONCATENATION"]),
     ("roll_one_dim", Roll(-3, 2), ["STRIDED_SLICE", "CONCATENATION"]),
     ("unpad", Unpad(), ["PAD", "STRIDED_SLICE"]),
-    ("negative_bounds", Lambda(lambda x: x[:, -7:-3] * 3 + x[:, 2:-4][:, :4] - x[:, :, -1:]), ["STRIDED_SLICE"]),
+    ("negative_bounds", NegativeBounds(), ["STRIDED_SLICE"]),
     ("shift_mask", ShiftMask(), ["FILL", "CONCATENATION"]),
     ("assignments", Assignments(), ["CONCATENATION", "ADD"]),
     ("zeros", Zeros(), ["FILL"]),
@@ -157,10 +171,35 @@ def test_strided_slice_scatter_is_refused_with_its_reason():
         "slice_scatter with step 2 (only step 1 is a concatenation)"]
 
 
-def test_slice_end_of_undecidable_sign_is_refused_with_its_reason():
-    """An end computed at run time that may be negative or not: PyTorch would wrap it or not."""
-    def crop(x):
-        return (x * 2)[:, : x.shape[2] - 20]
-    lowered = lower(Lambda(crop), (randn(1, 40, 16, 4),), dynamic_shapes=dynamic_hw())
-    (reason,) = lowered.reasons["aten.slice_copy.Tensor"]
-    assert "may be negative or not" in reason
+def _symbolic_width(least: int, most: int, hint: int):
+    """A ShapeEnv with one size symbol ranging over [least, most], and that size as a SymInt."""
+    env = ShapeEnv()
+    symbol = env.create_symbol(hint, source=ConstantSource("w"), dynamic_dim=DimDynamic.DYNAMIC)
+    env.var_to_range[symbol] = ValueRanges(least, most)
+    return env, symbol, env.create_symintnode(symbol, hint=hint)
+
+
+def _size_node(value) -> torch.fx.Node:
+    node = torch.fx.Graph().placeholder("bound")
+    node.meta["val"] = value
+    return node
+
+
+def test_slice_bound_of_undecidable_sign_is_refused_with_its_reason():
+    """A bound computed at run time that may be negative or not: PyTorch would wrap it or not.
+    (torch.export itself decides such a sign and narrows the range, so it is built here.)"""
+    env, w, width = _symbolic_width(16, 64, 40)
+    with pytest.raises(Refused, match=r"slice end s\d+ - 20 may be negative or not"):
+        slice_index(_size_node(width - 20), w + 3, env, "end")
+
+
+def test_slice_bounds_clamp_only_where_needed():
+    env, w, width = _symbolic_width(16, 64, 40)
+    size = w + 3
+    assert slice_index(_size_node(width - 10), size, env, "end") == w - 10          # provably in [0, size]
+    assert slice_index(_size_node(width - 70), size, env, "end") == sympy.Max(0, 2 * w - 67)  # wrapped, clamped
+    assert slice_index(-7, size, env, "start") == w - 4                              # provably >= 0
+    assert slice_index(-30, size, env, "start") == sympy.Max(0, w - 27)
+    assert slice_index(30, w, env, "start") == sympy.Min(30, w)
+    assert slice_index(10, w, env, "start") == 10
+    assert slice_bounds(None, _size_node(width + 3), size, env) == (0, None)        # the whole dim

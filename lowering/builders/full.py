@@ -2,7 +2,7 @@
 run time -> FILL (API 30); a static ``full`` is a constant (folded, no operation).
 
 Also the helpers of the ops that write one value, or a broadcast value, into a tensor of
-another tensor's shape (``fill``, ``copy``: builders/fill.py, builders/copy.py).
+another tensor's shape (``full_like``, ``copy``: builders/full_like.py, builders/copy.py).
 """
 
 from __future__ import annotations
