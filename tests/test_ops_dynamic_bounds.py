@@ -14,11 +14,13 @@ import pytest
 import sympy
 import torch
 from torch._dynamo.source import ConstantSource
+from torch._subclasses.fake_tensor import FakeTensorMode
 from torch.export import Dim, export
 from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv
 from torch.utils._sympy.value_ranges import ValueRanges
 
-from executorch_nnapi.lowering.builders import Refused
+from executorch_nnapi.lowering.builders import CheckContext, Refused
+from executorch_nnapi.lowering.builders.slice_scatter import SliceScatterBuilder
 from executorch_nnapi.lowering.builders.slicing import slice_bounds, slice_index
 from executorch_nnapi.lowering.composite_ops import decompose_composites
 from op_harness import Lambda, check_delegated_and_matches, lower
@@ -203,3 +205,18 @@ def test_slice_bounds_clamp_only_where_needed():
     assert slice_index(30, w, env, "start") == sympy.Min(30, w)
     assert slice_index(10, w, env, "start") == 10
     assert slice_bounds(None, _size_node(width + 3), size, env) == (0, None)        # the whole dim
+
+
+def test_slice_scatter_of_undecidable_emptiness_is_refused_with_its_reason():
+    """``t[0:8] = v`` on a dim of size w in [4, 64]: the part after the slice may be empty or not."""
+    env, _, width = _symbolic_width(4, 64, 40)
+    with FakeTensorMode(shape_env=env):
+        target, src = torch.empty(width, 3), torch.empty(8, 3)
+    graph = torch.fx.Graph()
+    nodes = [graph.placeholder(name) for name in ("target", "src")]
+    for node, value in zip(nodes, (target, src)):
+        node.meta["val"] = value
+    scatter = graph.call_function(torch.ops.aten.slice_scatter.default, (*nodes, 0, 0, 8))
+    scatter.meta["val"] = target
+    with pytest.raises(Refused, match=r"cannot decide whether the part after the slice \(size s\d+ - 8\) is empty"):
+        SliceScatterBuilder().check(scatter, CheckContext(30))
