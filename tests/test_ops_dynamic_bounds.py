@@ -87,6 +87,7 @@ class Assignments(torch.nn.Module):
         y[:, 1:3] = 0.5
         y[:, -4:-2] = x[:, :2] + 1
         y[:, :, -1:] = x[:, :1, :1, :] * 3
+        y[:, 5:6] = x[0, 0, 0] - 2  # a lower-rank value: broadcast from trailing dims
         z = x + 1
         z[:, 2:5].fill_(-1.0)
         return y, z

@@ -29,7 +29,7 @@ class CopyBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.copy.default, FeatureLevel.ANDROID_8_1,
                   "uniform constant: a constant or FILL (API 30); same shape: a relabel; else zeros + ADD",
-                  "float32, rank 1..4, non_blocking=False"),
+                  "float32, rank 1..4"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:

@@ -40,7 +40,8 @@ def _is_whole(start, end, step, size) -> bool:
 @register_builder
 class SliceBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.slice_copy.Tensor, FeatureLevel.ANDROID_8_1, "STRIDED_SLICE (API 28); whole-dim slice is a relabel",
+        OpSupport(aten.slice_copy.Tensor, FeatureLevel.ANDROID_8_1,
+                  "STRIDED_SLICE (API 28); whole-dim slice is a relabel",
                   "float32, rank <= 4, step >= 1 constant, non-empty; start/end constant or a size computed "
                   "at run time whose sign is provable"),
     )
