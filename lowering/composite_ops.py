@@ -10,7 +10,10 @@ time, be skipped. The result is the same core ATen graph, so a node NNAPI
 refuses still has a portable CPU kernel and builders see one form only.
 
 Transformers hold more composites (``scaled_dot_product_attention``,
-``matmul``, ``roll``, ``pad``, ``softmax.int``, ``masked_fill``, ...).
+``matmul``, ``roll``, ``pad``, ``softmax.int``, ``masked_fill``, ...). ``roll`` by
+less than its dims' least sizes is rewritten by hand into two slices and a ``cat``
+per dim (torch's decomposition gathers with computed indices: ``arange``, int64
+``add``/``fmod`` and ``index_select``, none of which NNAPI takes with symbolic sizes).
 ``decompose_remaining`` rewrites every other node of the default table by
 tracing that op's own decomposition on the node's fake values and splicing the
 traced nodes in: the very graph the whole-program pass would produce, at the
@@ -32,7 +35,10 @@ from torch.export.graph_signature import TensorArgument
 from torch.fx import Graph, Node
 from torch.fx.experimental.proxy_tensor import make_fx
 from torch.fx.experimental.symbolic_shapes import free_symbols
+from torch.fx.node import map_arg
 from torch.fx.operator_schemas import normalize_function
+
+from .size_bounds import least_value
 
 aten = torch.ops.aten
 logger = logging.getLogger(__name__)
@@ -55,7 +61,7 @@ def _call(graph: Graph, origin: Node, target: Any, args: tuple) -> Node:
         new.meta["val"] = _fake(args[0])[args[1]]
     else:
         with detect_fake_mode(pytree.tree_leaves(origin.meta["val"])):
-            new.meta["val"] = target(*(_fake(a) for a in args))
+            new.meta["val"] = target(*map_arg(args, _fake))
     return new
 
 
@@ -115,6 +121,46 @@ def _layer_norm(graph: Graph, node: Node) -> Node:
     return _call(graph, node, operator.getitem, (normed, 0))
 
 
+def _least_size(size: Any) -> int | None:
+    """A dim's size, or for a symbolic one the least value its exported range allows."""
+    if isinstance(size, int):
+        return size
+    if isinstance(size, torch.SymInt):
+        return least_value(size.node.expr, size.node.shape_env)
+    return None
+
+
+def _roll(graph: Graph, node: Node) -> Node | None:
+    """roll(x, shifts, dims) -> per dim cat([x[k:], x[:k]]) with k = -shift, a constant
+    (negative for a positive shift) that stays valid for every size the dim may take
+    when |shift| < its least size; else (or a flattened roll) torch's decomposition."""
+    a = _bound_args(node)
+    shifts, dims = list(a["shifts"]), list(a["dims"])
+    if not dims or len(shifts) != len(dims) or not all(isinstance(s, int) for s in shifts):
+        return None
+    x = a["input"]
+    shape = _fake(x).shape
+    rank = len(shape)
+    moves = []
+    for shift, dim in zip(shifts, dims):
+        size = shape[dim % max(rank, 1)]
+        least = _least_size(size)
+        if isinstance(size, int) and size > 0:
+            shift %= size  # a static size allows any shift
+        if least is None or abs(shift) >= least:
+            return None
+        if shift:
+            moves.append((dim % rank, -shift))
+    if not moves:
+        return None  # no movement at all: leave the identity to the generic path
+    out = x
+    for dim, k in moves:
+        head = _call(graph, node, aten.slice.Tensor, (out, dim, k, None))
+        tail = _call(graph, node, aten.slice.Tensor, (out, dim, 0, k))
+        out = _call(graph, node, aten.cat.default, ([head, tail], dim))
+    return out
+
+
 # Composite op -> rewrite into core ATen (the same ops torch's default
 # decomposition yields), or None to leave a node to that decomposition.
 COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
@@ -126,6 +172,7 @@ COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
     aten.transpose.int: _transpose,
     aten.squeeze.dim: _squeeze_dim,
     aten.layer_norm.default: _layer_norm,
+    aten.roll.default: _roll,
 }
 
 

@@ -613,6 +613,43 @@ def test_operation_with_runtime_parameters_is_validated_at_execution(lib, driver
             assert "cannot reshape [2, 6] (12 elements) to [5, -1]" in driver.last_error
 
 
+def test_fill_shape_given_at_execution(lib, driver):
+    """FILL (API 30): the shape is a 1-D TENSOR_INT32 (here a model input), the value a scalar
+    of the output's type; its operands are checked (type, level, sizes)."""
+    m = Model(lib)
+    shape, out = m.tensor([2], TI32), m.tensor([0, 0])
+    m.op("FILL", [shape, m.f32(1.5)], [out])
+    m.io([shape], [out])
+    m.finish()
+    comp = m.compile()
+    for dims, expect in (([3, 4], NO_ERROR), ([3, 0], BAD_DATA)):
+        ex = Execution(lib, comp)
+        ex.set_input(0, torch.tensor(dims, dtype=torch.int32))
+        y = torch.zeros(12)
+        ex.set_output(0, y)
+        assert ex.compute() == expect, _last(lib)
+        if expect == NO_ERROR:
+            got = (c_uint32 * 2)()
+            assert lib.ANeuralNetworksExecution_getOutputOperandDimensions(ex.handle, 0, got) == NO_ERROR
+            assert list(got) == [3, 4] and torch.equal(y, torch.full((12,), 1.5))
+        else:
+            assert "must hold at least one positive size" in driver.last_error
+    m = Model(lib)
+    x, filled, out = m.tensor([2, 2], TI32), m.tensor([2, 2], TI32), m.tensor([2, 2], TI32)
+    m.op("FILL", [m.const(torch.tensor([2, 2], dtype=torch.int32)), m.i32(-7)], [filled])
+    m.op("ADD", [x, filled, m.i32(0)], [out])
+    m.io([x], [out])
+    (res,) = m.run([torch.arange(4, dtype=torch.int32).reshape(2, 2)], [[2, 2]], torch.int32)
+    assert res.tolist() == [[-7, -6], [-5, -4]]
+    m = Model(lib)
+    m.op("FILL", [m.const(torch.tensor([2], dtype=torch.int32)), m.i32(1)], [m.tensor([2])], expect=BAD_DATA)
+    assert "value for a TENSOR_FLOAT32 output" in driver.last_error
+    driver.feature_level = 29
+    m = Model(lib)
+    m.op("FILL", [m.const(torch.tensor([2], dtype=torch.int32)), m.f32(1.0)], [m.tensor([2])], expect=BAD_DATA)
+    assert "FILL" in driver.last_error and "feature level 30" in driver.last_error
+
+
 def test_large_constants_are_read_at_finish(lib, driver):
     m = Model(lib)
     a, out = m.tensor([64]), m.tensor([64])

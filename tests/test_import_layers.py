@@ -136,7 +136,7 @@ def _layer(module: str) -> str:
 
 # Modules below the builders: the NNAPI graph, the blob and what both layers share.
 BOTTOM = {"lowering.graph", "lowering.nnapi_codes", "lowering.node_utils", "lowering.node_units",
-          "lowering.shape_program", "lowering.lowering_context", "lowering.constant_folding",
+          "lowering.shape_program", "lowering.size_bounds", "lowering.lowering_context", "lowering.constant_folding",
           "lowering.serialization", "lowering.serialization.blob_writer", "lowering.serialization.blob_reader"}
 
 

@@ -1,5 +1,6 @@
 """aten.slice_copy.Tensor -> STRIDED_SLICE (API 28) on the physical axis; a
-whole-dim slice is a relabel."""
+whole-dim slice is a relabel. Bounds may be computed at run time (a SymInt node, e.g.
+swin's un-padding ``x[:, :H, :W]``): the shape program computes them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ..shape_program import is_static
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
-from .slicing import emit_strided_slice, slice_bounds
+from .slicing import emit_strided_slice, shape_env_of, slice_bounds
 
 aten = torch.ops.aten
 
@@ -30,6 +31,8 @@ def slice_args(node: Node) -> tuple[Node, int, object, object, object]:
 
 
 def _is_whole(start, end, step, size) -> bool:
+    if isinstance(start, Node) or isinstance(end, Node):
+        return False
     return (start in (None, 0) and step == 1
             and (end is None or end >= 2**31 - 1 or (is_static(size) and end >= size)))
 
@@ -37,19 +40,22 @@ def _is_whole(start, end, step, size) -> bool:
 @register_builder
 class SliceBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.slice_copy.Tensor, FeatureLevel.ANDROID_8_1, "STRIDED_SLICE (API 28); whole-dim slice is a relabel",
-                  "float32, rank <= 4, constant bounds, non-empty"),
+        OpSupport(aten.slice_copy.Tensor, FeatureLevel.ANDROID_8_1,
+                  "STRIDED_SLICE (API 28); whole-dim slice is a relabel",
+                  "float32, rank <= 4, step >= 1 constant, non-empty; start/end constant or a size computed "
+                  "at run time whose sign is provable"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, dim, start, end, step = slice_args(node)
         check_float_tensors(node, x)
         check_rank(x, MAX_RANK, what="input")
-        for name, v in (("start", start), ("end", end), ("step", step)):
-            if v is not None and not isinstance(v, int):
-                raise Refused(f"slice {name} computed at run time ({v}); only constant bounds are supported")
+        if not isinstance(step, int):
+            raise Refused(f"slice step computed at run time ({step}); only a constant step is supported")
         if step < 1:
             raise Refused(f"slice with step {step}")
+        # Raises Refused when a run-time bound cannot be computed or its sign decided.
+        slice_bounds(start, end, tensor_shape(x)[dim], shape_env_of(x, node))
         if not _is_whole(start, end, step, tensor_shape(x)[dim]):
             ctx.require(FeatureLevel.ANDROID_9, "slice (STRIDED_SLICE)")
         if any(d == 0 for d in tensor_shape(node)):
@@ -62,5 +68,5 @@ class SliceBuilder(NodeBuilder):
             value = lc.graph.value(lc.resolve(x))
             lc.graph.set_value(node, value.operand, value.dim_order, lc.shape(node))
             return
-        begin, stop = slice_bounds(start, end, size)
+        begin, stop = slice_bounds(start, end, size, shape_env_of(x, node))
         emit_strided_slice(lc, node, x, {dim: (begin, stop, step)})

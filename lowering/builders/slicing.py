@@ -2,47 +2,91 @@
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import sympy
+import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import OperationCode
-from ..shape_program import Dim, is_static
+from ..shape_program import Dim, as_dim, describe_unsupported, is_static
+from ..size_bounds import provably_at_least, provably_at_most
+from .node_builder import Refused
 
 # PyTorch spells "to the end" as a huge end (sys.maxsize); anything past INT32 is that.
 INT32_MAX = 2**31 - 1
 
 
-def clamp_index(index: int, size: Dim) -> Dim:
-    """PyTorch's slice index rule: negative counts from the end, then clamp to [0, size]."""
-    if index < 0:
-        return max(0, index + size) if is_static(size) else sympy.Max(0, size + index)
-    if is_static(size):
+def shape_env_of(*values: Any) -> Any:
+    """The ShapeEnv of the first symbolic size among ``values`` (nodes, fake tensors or
+    SymInts), or None when every size is static."""
+    for value in values:
+        val = value.meta.get("val") if isinstance(value, Node) else value
+        sizes = val.shape if isinstance(val, torch.Tensor) else [val]
+        for size in sizes:
+            if isinstance(size, torch.SymInt):
+                return size.node.shape_env
+    return None
+
+
+def slice_index(index: Any, size: Dim, shape_env: Any, what: str) -> Dim:
+    """PyTorch's slice index rule (negative counts from the end, then clamp to [0, size]) for a
+    constant or a run-time ``index`` (a SymInt node: its expression is computed by the shape
+    program). The clamp is left out where it provably changes nothing; the sign of a run-time
+    index must be provable (Refused otherwise)."""
+    if isinstance(index, Node):
+        val = index.meta.get("val")
+        if not isinstance(val, torch.SymInt):
+            raise Refused(f"slice {what} {index.name} is not an integer")
+        expr = as_dim(val)
+        reason = describe_unsupported([expr])
+        if reason:
+            raise Refused(f"slice {what} {index.name}: {reason}")
+        if provably_at_least(expr, 0, shape_env):
+            index = expr
+        elif provably_at_most(expr, -1, shape_env):
+            index = expr + size
+            if not provably_at_least(index, 0, shape_env):
+                index = sympy.Max(0, index)
+            return index
+        else:
+            raise Refused(f"slice {what} {expr} may be negative or not (cannot decide how PyTorch wraps it)")
+    elif index < 0:
+        if is_static(size):
+            return max(0, index + size)
+        wrapped = size + index
+        return wrapped if provably_at_least(wrapped, 0, shape_env) else sympy.Max(0, wrapped)
+    if is_static(size) and is_static(index):
         return min(index, size)
+    if provably_at_least(size - index, 0, shape_env):
+        return index
+    if provably_at_least(index - size, 0, shape_env):
+        return size
     return sympy.Min(index, size)
 
 
-def slice_bounds(start: Optional[int], end: Optional[int], size: Dim) -> tuple[Dim, Optional[Dim]]:
-    """(begin, end) of a PyTorch slice on a dim of ``size``; end None means "to the end"."""
-    begin = clamp_index(start, size) if start is not None else 0
-    if end is None or end >= INT32_MAX or (is_static(size) and end >= size):
+def slice_bounds(start: Any, end: Any, size: Dim, shape_env: Any = None) -> tuple[Dim, Optional[Dim]]:
+    """(begin, end) of a PyTorch slice on a dim of ``size``; end None means "to the end".
+    ``start``/``end`` are None, ints, or SymInt nodes computed at run time."""
+    begin = slice_index(start, size, shape_env, "start") if start is not None else 0
+    if end is None or (isinstance(end, int) and (end >= INT32_MAX or (is_static(size) and end >= size))):
         return begin, None
-    return begin, clamp_index(end, size)
+    stop = slice_index(end, size, shape_env, "end")
+    if sympy.sympify(stop - size) == 0:
+        return begin, None
+    return begin, stop
 
 
-def emit_strided_slice(lc: LoweringContext, node: Node, source: Node,
-                       bounds: Mapping[int, tuple[Dim, Optional[Dim], int]], shrink: Sequence[int] = (),
-                       out_order: Sequence[int] | None = None) -> int:
-    """STRIDED_SLICE of ``source`` (in its produced order) into ``node``'s value.
+def strided_slice_inputs(lc: LoweringContext, source: int, order: Sequence[int],
+                         bounds: Mapping[int, tuple[Dim, Optional[Dim], int]], shrink: Sequence[int] = ()) -> list[int]:
+    """STRIDED_SLICE's inputs slicing operand ``source`` (stored in ``order``).
 
     ``bounds`` maps a logical dim to (begin, end or None for "to the end", step);
     other dims are taken whole through the begin/end masks, so their (possibly
     dynamic) sizes never need an expression. ``shrink`` lists logical dims
     dropped by shrink_axis_mask (their slice must be one element).
     """
-    order = lc.order(source)
     begin, end, strides = [], [], []
     begin_mask = end_mask = shrink_mask = 0
     for i, d in enumerate(order):
@@ -62,13 +106,22 @@ def emit_strided_slice(lc: LoweringContext, node: Node, source: Node,
         if d in shrink:
             shrink_mask |= 1 << i
     g = lc.graph
+    return [source, g.emit_int32_vector(begin), g.emit_int32_vector(end), g.emit_int32_vector(strides),
+            g.emit_int32(begin_mask), g.emit_int32(end_mask), g.emit_int32(shrink_mask)]
+
+
+def emit_strided_slice(lc: LoweringContext, node: Node, source: Node,
+                       bounds: Mapping[int, tuple[Dim, Optional[Dim], int]], shrink: Sequence[int] = (),
+                       out_order: Sequence[int] | None = None) -> int:
+    """STRIDED_SLICE of ``source`` (in its produced order) into ``node``'s value
+    (``bounds`` and ``shrink``: :func:`strided_slice_inputs`)."""
+    order = lc.order(source)
     out_shape = lc.shape(node) or [1]
     out = lc.emit_output(node, tuple(out_order) if out_order is not None else order, shape=out_shape)
-    g.emit_operation(OperationCode.STRIDED_SLICE,
-                     [lc.operand(source, order), g.emit_int32_vector(begin), g.emit_int32_vector(end),
-                      g.emit_int32_vector(strides), g.emit_int32(begin_mask), g.emit_int32(end_mask),
-                      g.emit_int32(shrink_mask)], [out], debug_name=node.name)
+    lc.graph.emit_operation(OperationCode.STRIDED_SLICE,
+                            strided_slice_inputs(lc, lc.operand(source, order), order, bounds, shrink), [out],
+                            debug_name=node.name)
     return out
 
 
-__all__ = ["INT32_MAX", "clamp_index", "emit_strided_slice", "slice_bounds"]
+__all__ = ["INT32_MAX", "emit_strided_slice", "shape_env_of", "slice_bounds", "slice_index", "strided_slice_inputs"]

@@ -1,0 +1,101 @@
+"""aten.slice_scatter(self, src, dim, start, end, step=1) (``t[a:b] = v`` after
+functionalization) -> CONCATENATION of STRIDED_SLICE(self, ..start), src and
+STRIDED_SLICE(self, start + len(src)..) along dim, a part provably empty left out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch.fx import Node
+
+from ..graph import permute_shape
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel, OperationCode
+from ..node_utils import normalize_dim, tensor_shape
+from ..shape_program import Dim, describe_unsupported
+from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
+from ..size_bounds import provably_at_least, provably_at_most
+from .slicing import shape_env_of, slice_index, strided_slice_inputs
+
+aten = torch.ops.aten
+
+
+def scatter_args(node: Node) -> tuple[Node, Node, int, Any, Any, Any]:
+    """(self, src, dim, start, end, step) with dim non-negative."""
+    names = ("dim", "start", "end", "step")
+    defaults = (0, None, None, 1)
+    dim, start, end, step = [node.args[i + 2] if len(node.args) > i + 2 else node.kwargs.get(n, dflt)
+                             for i, (n, dflt) in enumerate(zip(names, defaults))]
+    return node.args[0], node.args[1], normalize_dim(dim, len(tensor_shape(node))), start, end, step
+
+
+def _parts(node: Node) -> tuple[int, Dim, Dim, Dim, bool, bool]:
+    """(dim, begin, src length, size, keep the part before, keep the part after); Refused
+    when a part's emptiness cannot be decided over the program's size ranges."""
+    target, src, dim, start, _, step = scatter_args(node)
+    if step != 1:
+        raise Refused(f"slice_scatter with step {step} (only step 1 is a concatenation)")
+    size = tensor_shape(target)[dim]
+    env = shape_env_of(target, src, node)
+    begin = slice_index(start, size, env, "start") if start is not None else 0
+    length = tensor_shape(src)[dim]
+    keep = []
+    for where, part in (("before", begin), ("after", size - begin - length)):
+        reason = describe_unsupported([part])
+        if reason:
+            raise Refused(f"slice_scatter: the part {where} the slice: {reason}")
+        if provably_at_most(part, 0, env):
+            keep.append(False)
+        elif provably_at_least(part, 1, env):
+            keep.append(True)
+        else:
+            raise Refused(f"slice_scatter: cannot decide whether the part {where} the slice (size {part}) is empty")
+    return dim, begin, length, size, keep[0], keep[1]
+
+
+@register_builder
+class SliceScatterBuilder(NodeBuilder):
+    ops = (
+        OpSupport(aten.slice_scatter.default, FeatureLevel.ANDROID_9,
+                  "STRIDED_SLICE + CONCATENATION; a scatter over the whole dim is a relabel of src",
+                  "float32, rank 1..4, step 1, non-empty src, each part's emptiness decidable"),
+    )
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        target, src = node.args[0], node.args[1]
+        check_float_tensors(node, target, src)
+        check_rank(node, MAX_RANK, what="output")
+        if any(d == 0 for d in tensor_shape(src)):
+            raise Refused("slice_scatter of an empty src (NNAPI has no zero-sized tensors)")
+        _parts(node)
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        target, src = node.args[0], node.args[1]
+        dim, begin, length, size, before, after = _parts(node)
+        order = lc.order(src) if not lc.is_constant(src) or lc.is_constant(target) else lc.order(target)
+        g = lc.graph
+        pieces = []
+        for keep, lo, hi, what in ((before, 0, begin, "before"), (after, begin + length, None, "after")):
+            if not keep:
+                if what == "after":
+                    pieces.append(lc.operand(src, order))
+                continue
+            shape = list(lc.shape(target))
+            shape[dim] = (hi if hi is not None else size) - lo
+            piece = g.emit_tensor(permute_shape(shape, order), torch.float32, debug_name=f"{node.name}.{what}")
+            g.emit_operation(OperationCode.STRIDED_SLICE,
+                             strided_slice_inputs(lc, lc.operand(target, order), order, {dim: (lo, hi, 1)}),
+                             [piece], debug_name=f"{node.name} ({what})")
+            if what == "after":
+                pieces.append(lc.operand(src, order))
+            pieces.append(piece)
+        if len(pieces) == 1:
+            produced = lc.graph.value(lc.resolve(src), order)
+            g.set_value(node, produced.operand, order, lc.shape(node))
+            return
+        out = lc.emit_output(node, order)
+        g.emit_operation(OperationCode.CONCATENATION, [*pieces, g.emit_int32(physical_axis(order, dim))], [out],
+                         debug_name=node.name)
