@@ -13,7 +13,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.export import Dim
 
-from op_harness import Lambda, check_delegated_and_matches, lower
+from op_harness import Lambda, check_delegated_and_matches, lower, run_pte
 
 LEVELS = (27, 28, 29, 30)
 
@@ -172,6 +172,17 @@ def test_refused_forms_say_why(refused, level, dynamic_shapes):
     reasons = lower(all_of(forms), (X,), feature_level=level, dynamic_shapes=dynamic_shapes).reasons
     for name, _, op, reason in refused:
         assert any(reason in r for r in reasons.get(op, [])), f"{name}: {reason!r} not among {reasons.get(op)}"
+
+
+def test_quantized_5d_mean_is_refused_and_the_float_pool_still_delegated():
+    from test_quantized_ops import quantize
+
+    x = randn(1, 3, 4, 6, 6)
+    gm = quantize(Lambda(lambda t: F.max_pool3d(t, 2).mean((2, 3, 4), keepdim=True)), (x,), signed=False)
+    lowered = lower(gm, (x,), feature_level=30)
+    assert lowered.reasons["aten.mean.dim"] == ["quantized mean of a 5-D input (its 4-D view lowering is float32 only)"]
+    assert lowered.nnapi_operations.count("MAX_POOL_2D") == 2
+    torch.testing.assert_close(run_pte(lowered.pte, (x,))[0], gm(x))
 
 
 # ------------------------------------------------------------------ a small video model

@@ -11,7 +11,7 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import is_static
-from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool3d_utils import Pool3d, check_pool3d_input, emit_pool3d
 from .registry import register_builder
 
@@ -32,6 +32,8 @@ class AdaptiveAvgPool3dBuilder(NodeBuilder):
                   "AVERAGE_POOL_2D over H, W then over D, on RESHAPE views",
                   "float32, 5-D, output size dividing the static input size"),
     )
+    # The 2-D pools run on one-channel NHWC views of PyTorch's byte order: no layout change.
+    layout = LayoutClass.PYTORCH
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x = node.args[0]

@@ -9,7 +9,7 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
-from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool3d_utils import Pool3d, check_pool3d, check_pool3d_input, emit_pool3d, triple
 from .pool_utils import arg
 from .registry import register_builder
@@ -37,6 +37,8 @@ class AvgPool3dBuilder(NodeBuilder):
                   "AVERAGE_POOL_2D over H, W then over D, on RESHAPE views; PAD first for count_include_pad (API 28)",
                   "float32, 5-D, no divisor_override; ceil_mode as extra tail padding < kernel"),
     )
+    # The 2-D pools run on one-channel NHWC views of PyTorch's byte order: no layout change.
+    layout = LayoutClass.PYTORCH
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, pool, divisor_override = avg_pool3d_args(node)

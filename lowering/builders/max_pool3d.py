@@ -13,7 +13,7 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import as_dim
-from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .pool3d_utils import Pool3d, check_pool3d, check_pool3d_input, emit_pool3d, triple
 from .pool_utils import arg
 from .registry import register_builder
@@ -36,6 +36,8 @@ class MaxPool3dBuilder(NodeBuilder):
                   "MAX_POOL_2D over H, W then over D, on RESHAPE views (a max is separable)",
                   "float32, 5-D, indices unused, no dilation; ceil_mode as extra tail padding < kernel"),
     )
+    # The 2-D pools run on one-channel NHWC views of PyTorch's byte order: no layout change.
+    layout = LayoutClass.PYTORCH
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, pool, dilation = max_pool3d_args(node)

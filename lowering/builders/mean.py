@@ -12,7 +12,7 @@ from torch.fx import Node
 from ..graph import NHWC, merged_shape, permute_shape
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
-from ..node_utils import normalize_dim, tensor_dtype, tensor_shape
+from ..node_utils import QuantParams, normalize_dim, tensor_dtype, tensor_shape
 from ..shape_program import is_static
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis, remove_dims
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
@@ -85,6 +85,10 @@ class MeanBuilder(NodeBuilder):
         check_rank(node.args[0], MAX_RANK, what="input")
         if not is_spatial_mean(node):
             ctx.require(FeatureLevel.ANDROID_9, "mean (MEAN)")
+
+    def check_quantized(self, node: Node, output: QuantParams, ctx: CheckContext) -> None:
+        if len(tensor_shape(node.args[0])) == 5:
+            raise Refused("quantized mean of a 5-D input (its 4-D view lowering is float32 only)")
 
     @staticmethod
     def _check_rank5(node: Node, ctx: CheckContext) -> None:
