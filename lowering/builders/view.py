@@ -14,8 +14,8 @@ from torch.fx import Node
 from ..graph import LoweringError, identity, same_memory_order
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from ..shape_program import Dim
 from ..node_utils import tensor_shape
+from ..shape_program import Dim
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport
 from .registry import register_builder
