@@ -59,10 +59,31 @@ class Operation:
 
 @dataclasses.dataclass(frozen=True)
 class TensorValue:
-    """An FX value materialized as an NNAPI operand with a physical dim order."""
+    """An FX value materialized as an NNAPI operand with a physical dim order.
+
+    ``merged`` is set for a value of rank > 4 (NNAPI operations take rank <= 4):
+    its operand is a lower-rank view of the value's bytes in PyTorch's order,
+    operand dim i spanning ``merged[i]`` consecutive dims (0: an added unit dim).
+    """
 
     operand: int
     dim_order: tuple[int, ...]
+    merged: tuple[int, ...] | None = None
+
+
+def merged_shape(shape: Sequence[Dim], merged: Sequence[int]) -> list[Dim]:
+    """The dims of the view of a tensor of ``shape`` whose dim i spans ``merged[i]``
+    consecutive dims of it (0: a unit dim): [N, C, D, H, W], (3, 1, 1, 0) -> [N*C*D, H, W, 1]."""
+    if sum(merged) != len(shape):
+        raise LoweringError(f"merged dims {list(merged)} do not span a rank-{len(shape)} tensor")
+    dims, start = [], 0
+    for span in merged:
+        size: Dim = 1
+        for d in shape[start:start + span]:
+            size = size * d
+        dims.append(int(size) if is_static(size) or getattr(size, "is_Integer", False) else size)
+        start += span
+    return dims
 
 
 def identity(rank: int) -> tuple[int, ...]:
@@ -134,6 +155,8 @@ class NnapiGraph:
         # name -> bytes for the named data store
         self.named_data: dict[str, bytes] = {}
         self._scalar_cache: dict[tuple, int] = {}
+        # (FX node, merged dims) -> operand: the views of rank > 4 values made so far.
+        self._merged_views: dict[tuple[Any, tuple[int, ...]], int] = {}
 
     # ----------------------------------------------------------------- operands
     def emit_operand(
@@ -279,6 +302,31 @@ class NnapiGraph:
         self._logical_shapes[node] = list(logical_shape)
         self._values.setdefault(node, {})[dim_order] = TensorValue(operand, dim_order)
 
+    def set_merged_value(self, node, operand: int, merged: Sequence[int], logical_shape: Sequence[Dim]) -> None:
+        """Records that ``node``'s rank > 4 result is ``operand``, its view ``merged``
+        (see TensorValue); the value is in PyTorch's dim order."""
+        merged = tuple(merged)
+        order = identity(len(logical_shape))
+        self._logical_shapes[node] = list(logical_shape)
+        self._values[node] = {order: TensorValue(operand, order, merged)}
+        self._merged_views[(node, merged)] = operand
+
+    def merged_operand(self, node, merged: Sequence[int]) -> int:
+        """``node``'s rank > 4 value as its view ``merged``: a RESHAPE of the view it
+        was produced in when that differs (the same bytes, so no data moves)."""
+        merged = tuple(merged)
+        if (node, merged) in self._merged_views:
+            return self._merged_views[(node, merged)]
+        value = self.value(node)
+        if value.merged is None:
+            raise LoweringError(f"{getattr(node, 'name', node)}: not a rank > 4 value held as a merged view")
+        dims = merged_shape(self._logical_shapes[node], merged)
+        out = self.emit_like(value.operand, dims, debug_name=f"{getattr(node, 'name', node)}.view")
+        self.emit_operation(OperationCode.RESHAPE, [value.operand, self.emit_int32_vector(dims)], [out],
+                            debug_name=f"{getattr(node, 'name', node)} (view {list(merged)})")
+        self._merged_views[(node, merged)] = out
+        return out
+
     def produced_order(self, node) -> tuple[int, ...]:
         """The dim order in which ``node`` was produced (constants: identity)."""
         if node in self.constants:
@@ -313,6 +361,8 @@ class NnapiGraph:
         src = next(iter(values.values()))
         logical = self._logical_shapes[node]
         name = getattr(node, "name", node)
+        if src.merged is not None:
+            raise LoweringError(f"{name}: a rank-{len(logical)} value held as a merged view has no other dim order")
         shape = permute_shape(logical, dim_order)
         source = self.operands[src.operand]
         out = self.emit_operand(source.type, shape, scale=source.scale, zero_point=source.zero_point,
@@ -329,7 +379,11 @@ class NnapiGraph:
         return values[dim_order]
 
     def operand_of(self, node, dim_order: Sequence[int] | None = None) -> int:
-        return self.value(node, dim_order).operand
+        value = self.value(node, dim_order)
+        if value.merged is not None:
+            raise LoweringError(f"{getattr(node, 'name', node)} has rank {len(self._logical_shapes[node])} and is "
+                                "held as a merged view; only builders reading merged views can take it")
+        return value.operand
 
     # ------------------------------------------------------------------ summary
     def count_operations(self, code: OperationCode | None = None) -> int:

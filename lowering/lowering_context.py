@@ -7,7 +7,7 @@ from typing import Any, Iterable, Sequence
 import torch
 from torch.fx import Node
 
-from .graph import NnapiGraph, identity, permute_shape
+from .graph import NnapiGraph, identity, merged_shape, permute_shape
 from .nnapi_codes import FuseCode, OperandCode
 from .node_units import FusedActivationUnit, NodeUnit, QuantizedOpUnit
 from .node_utils import QuantParams, is_quantize, quant_params, tensor_dtype, tensor_shape
@@ -100,6 +100,18 @@ class LoweringContext:
     def operand(self, node: Node, dim_order: Sequence[int] | None = None) -> int:
         """Operand holding ``node``'s value in ``dim_order`` (TRANSPOSE emitted if needed)."""
         return self.graph.operand_of(self.resolve(node), dim_order)
+
+    def merged_operand(self, node: Node, merged: Sequence[int]) -> int:
+        """Operand holding ``node``'s rank > 4 value as its view ``merged`` (RESHAPE if needed)."""
+        return self.graph.merged_operand(self.resolve(node), merged)
+
+    def emit_merged_output(self, node: Node, merged: Sequence[int]) -> int:
+        """Creates the operand for ``node``'s rank > 4 result as its view ``merged`` and records it."""
+        logical = self.shape(node)
+        dtype = self.dtype(node) or torch.float32
+        operand = self.graph.emit_tensor(merged_shape(logical, merged), dtype, debug_name=node.name)
+        self.graph.set_merged_value(node, operand, merged, logical)
+        return operand
 
     def emit_output(self, node: Node, dim_order: Sequence[int] | None = None,
                     shape: Sequence[Dim] | None = None) -> int:

@@ -17,7 +17,7 @@ from executorch.exir.backend.compile_spec_schema import CompileSpec
 from . import constant_folding
 from .builders import get_builder, get_unit_builder
 from .compile_specs import NnapiCompileOptions, ranges_from_compile_specs
-from .graph import LoweringError, NnapiGraph, permute_shape
+from .graph import LoweringError, NnapiGraph, merged_shape, permute_shape
 from .layout_analysis import nhwc_values, nhwc_wanted, preferred_input_order
 from .lowering_context import QUANTIZED_TYPES, LoweringContext
 from .nnapi_codes import OperationCode
@@ -72,6 +72,14 @@ def _declare_inputs(graph: NnapiGraph, edge_program: ExportedProgram) -> list[tu
             continue
         shape = tensor_shape(node)
         graph.shape_program.bind_input(arg_index, shape)
+        if len(shape) > MAX_OPERAND_RANK:
+            # NNAPI takes rank <= 4: the runtime binds the same bytes as a 4-D view.
+            merged = input_view(len(shape))
+            operand = _input_operand(graph, node, merged_shape(shape, merged))
+            graph.model_inputs.append(operand)
+            graph.set_merged_value(node, operand, merged, shape)
+            input_args.append((ArgumentKind.TENSOR, operand, scalar_type_code(val.dtype), None, merged, shape))
+            continue
         # The runtime permutes inputs while copying them in, so an input read in
         # NHWC is declared NHWC and needs no TRANSPOSE.
         order = preferred_input_order(node, len(shape), wanted)
@@ -81,6 +89,17 @@ def _declare_inputs(graph: NnapiGraph, edge_program: ExportedProgram) -> list[tu
         input_args.append((ArgumentKind.TENSOR, operand, scalar_type_code(val.dtype), order))
     graph.shape_program.finish_inputs()
     return input_args
+
+
+# NNAPI operations take tensors of rank <= 4.
+MAX_OPERAND_RANK = 4
+
+
+def input_view(rank: int) -> tuple[int, ...]:
+    """How a partition input of rank > 4 is bound: its last two dims as the H, W of a
+    batch of one-channel images, [N*C*D, H, W, 1] for [N, C, D, H, W] (the view the
+    first step of a 3-D pool reads; other readers RESHAPE it)."""
+    return (rank - 2, 1, 1, 0)
 
 
 def _input_operand(graph: NnapiGraph, node: Node, dims: list) -> int:
@@ -138,7 +157,8 @@ def _declare_outputs(lc: LoweringContext, fx_graph: torch.fx.Graph) -> list[tupl
         source = lc.resolve(out)
         # The runtime permutes outputs back to PyTorch's order while copying out.
         order = graph.produced_order(source)
-        operand = graph.operand_of(source, order)
+        value = graph.value(source, order)
+        operand = value.operand
         if operand in used_as_output or operand in graph.model_inputs or graph.operands[operand].source != 0:
             # NNAPI outputs must be distinct non-constant, non-input operands: copy.
             src = graph.operands[operand]
@@ -150,7 +170,8 @@ def _declare_outputs(lc: LoweringContext, fx_graph: torch.fx.Graph) -> list[tupl
             operand = copy
         used_as_output.add(operand)
         graph.model_outputs.append(operand)
-        output_args.append((ArgumentKind.TENSOR, operand, scalar_type_code(out.meta["val"].dtype), order))
+        view = (None, value.merged, graph.logical_shape(source)) if value.merged is not None else (order,)
+        output_args.append((ArgumentKind.TENSOR, operand, scalar_type_code(out.meta["val"].dtype), *view))
     return output_args
 
 

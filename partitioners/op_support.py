@@ -26,11 +26,6 @@ def table_by_op() -> dict[Any, OpSupport]:
 SUPPORT_TABLE: tuple[OpSupport, ...] = support_table()
 
 
-_POOL3D = ("3-D pooling of a 5-D tensor: NNAPI's pools are 2-D (MAX_POOL_2D / AVERAGE_POOL_2D) and RESHAPE, "
-           "which would fold D into the batch, takes rank <= 4 at every feature level; the separable form (pool H, W "
-           "on an [N*C*D, H, W, 1] view, then D on [N*C, D, H'*W', 1]) needs the delegate to bind a 5-D tensor as a "
-           "4-D operand, which it does not")
-
 # Integer size arithmetic (sym_size, and operator.mul / floordiv / mod ... on SymInts).
 SIZE_ARITHMETIC = "shape arithmetic stays on the CPU (the delegate recomputes sizes itself)"
 
@@ -38,7 +33,5 @@ SIZE_ARITHMETIC = "shape arithmetic stays on the CPU (the delegate recomputes si
 NO_NNAPI_EQUIVALENT: dict[str, str] = {
     "aten.cumsum.default": "NNAPI has no cumulative-sum operation",
     "aten.erf.default": "NNAPI has no erf operation",
-    "aten.max_pool3d_with_indices.default": _POOL3D,
-    "aten.avg_pool3d.default": _POOL3D,
     "aten.sym_size.int": SIZE_ARITHMETIC,
 }

@@ -63,3 +63,29 @@ def test_scalar_type_code_follows_c10():
 def test_scalar_type_code_refuses_other_dtypes():
     with pytest.raises(ValueError, match="bfloat16"):
         scalar_type_code(torch.bfloat16)
+
+
+class _Pool3d(torch.nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.max_pool3d(x, 2)
+
+
+def test_5d_arguments_are_written_as_merged_views_of_blob_version_2():
+    # [N, C, D, H, W] binds as [N*C*D, H, W, 1]; a dynamic D, H, W travel as shape expressions.
+    x = torch.randn(1, 2, 6, 8, 8)
+    shapes = {"x": {2: Dim("d", min=4, max=12), 3: Dim("h", min=4, max=16), 4: Dim("w", min=4, max=16)}}
+    edge = to_edge_transform_and_lower(export(_Pool3d(), (x,), dynamic_shapes=shapes),
+                                       partitioner=[NnapiPartitioner()])
+    gm = edge.exported_program().graph_module
+    (buffer,) = [getattr(gm, n.args[0].target).processed_bytes for n in gm.graph.nodes
+                 if n.op == "call_function" and n.target is torch.ops.higher_order.executorch_call_delegate]
+    blob = Blob.GetRootAs(buffer, 0)
+    assert blob.SchemaVersion() == 2 > SCHEMA_VERSION
+    arg = blob.Inputs(0)
+    assert list(arg.MergedDimsAsNumpy()) == [3, 1, 1, 0] and arg.DimOrderLength() == 0
+    assert list(arg.TensorDims(d) for d in range(2)) == [1, 2]  # static N, C; D, H, W given by expressions
+    exprs = [arg.TensorDimExprs(d) for d in range(5)]
+    assert exprs[:2] == [-1, -1] and all(0 <= e < blob.ShapeProgram().ExpressionsLength() for e in exprs[2:])
+    out = blob.Outputs(0)
+    assert out.MergedDimsLength() == 4 and sum(out.MergedDimsAsNumpy()) == out.TensorDimsLength() == 5
+    assert blob.Operands(arg.Operand()).DimsLength() == 4

@@ -97,14 +97,3 @@ def test_scattering_index_put_is_refused_for_want_of_scatter(name, fn, what):
     lowered = lower(Lambda(fn), (_values(3, 4), _values(3, 4) > 0), feature_level=30)
     (reason,) = lowered.reasons["aten.index_put.default"]
     assert what in reason and "NNAPI has no SCATTER at any feature level" in reason
-
-
-# ------------------------------------------------------------------ 3-D pooling
-
-@pytest.mark.parametrize("op, fn", [("aten.max_pool3d_with_indices.default", lambda t: torch.max_pool3d(t, 2)),
-                                    ("aten.avg_pool3d.default", lambda t: torch._C._nn.avg_pool3d(t, 2))],
-                         ids=["max_pool3d", "avg_pool3d"])
-def test_3d_pooling_is_refused_naming_the_rank_limit(op, fn):
-    lowered = lower(Lambda(fn), (_values(1, 2, 4, 4, 4),), feature_level=30)
-    (reason,) = lowered.reasons[op]
-    assert "RESHAPE, which would fold D into the batch, takes rank <= 4 at every feature level" in reason

@@ -86,7 +86,7 @@ class BlobSpec:
     operations: List[tuple]  # (type, inputs, outputs)
     model_inputs: Sequence[int]
     model_outputs: Sequence[int]
-    inputs: List[tuple]  # (kind, operand, scalar_type)
+    inputs: List[tuple]  # (kind, operand, scalar_type[, ArgView])
     outputs: List[tuple]
     expressions: List[ExprSpec] = field(default_factory=list)
     symbols: List[tuple] = field(default_factory=list)  # (name, definition, min, max)
@@ -148,12 +148,39 @@ def _operand(b: flatbuffers.Builder, op: OperandSpec) -> int:
     return fb_operand.End(b)
 
 
+@dataclass
+class ArgView:
+    """An argument's optional binding fields: dim_order, merged_dims, tensor_dims, tensor_dim_exprs."""
+
+    merged_dims: Sequence[int] = ()
+    tensor_dims: Sequence[int] = ()
+    tensor_dim_exprs: Sequence[int] = ()
+    dim_order: Sequence[int] = ()
+
+
+def _ubyte_vector(b: flatbuffers.Builder, values: Sequence[int]) -> int:
+    b.StartVector(1, len(values), 1)
+    for v in reversed(list(values)):
+        b.PrependUint8(v)
+    return b.EndVector()
+
+
 def _argument(b: flatbuffers.Builder, arg: tuple) -> int:
-    kind, operand, scalar_type = arg
+    kind, operand, scalar_type, *rest = arg
+    view = rest[0] if rest else ArgView()
+    vectors = {
+        "DimOrder": _ubyte_vector(b, view.dim_order) if view.dim_order else None,
+        "MergedDims": _ubyte_vector(b, view.merged_dims) if view.merged_dims else None,
+        "TensorDims": _uint_vector(b, view.tensor_dims) if view.tensor_dims else None,
+        "TensorDimExprs": _int_vector(b, view.tensor_dim_exprs) if view.tensor_dim_exprs else None,
+    }
     fb_argument.Start(b)
     fb_argument.AddKind(b, kind)
     fb_argument.AddOperand(b, operand)
     fb_argument.AddScalarType(b, scalar_type)
+    for name, vector in vectors.items():
+        if vector is not None:
+            getattr(fb_argument, f"Add{name}")(b, vector)
     return fb_argument.End(b)
 
 
@@ -455,10 +482,10 @@ def test_every_single_byte_flip_is_refused_without_crash(nnapi_shim: str) -> Non
 
 def test_newer_schema_version_is_refused(nnapi_shim: str, capfd) -> None:
     spec = add_blob_spec()
-    spec.schema_version = 2
+    spec.schema_version = 3
     lines = assert_refused(
         make_pte_with_blob(build_blob(spec)), capfd,
-        "blob schema version 2 is newer than this runtime understands (1): update executorch-nnapi",
+        "blob schema version 3 is newer than this runtime understands (2): update executorch-nnapi",
     )
     assert "corrupted" not in lines
 
@@ -532,6 +559,31 @@ SEMANTIC_CASES = {
         lambda s: setattr(s, "checks", [(3, 0, 0)]), "refers to input 3 dimension 0"),
     "unsupported_operand_type": (
         lambda s: setattr(s.operands[1], "type", 15), "NNAPI operand type 15"),
+    # Binding a tensor to an operand of another rank (Argument.merged_dims).
+    "merged_dims_not_one_per_operand_dim": (
+        lambda s: setattr(s, "inputs", [(0, 0, FLOAT_SCALAR_TYPE, ArgView([2], [3, 4], [0, -1]))]),
+        "input argument 0 has 1 merged_dims for an operand of rank 2"),
+    "merged_dims_not_spanning_the_tensor": (
+        lambda s: setattr(s, "inputs", [(0, 0, FLOAT_SCALAR_TYPE, ArgView([1, 1], [3, 4, 5], [0, -1, -1]))]),
+        "input argument 0: merged_dims span 2 of its 3 tensor dims"),
+    "merged_static_sizes_disagree": (
+        lambda s: setattr(s, "outputs", [(0, 3, FLOAT_SCALAR_TYPE, ArgView([1, 2], [3, 2, 3], [0, -1, -1]))]),
+        "output argument 0: merged_dims do not map its 3 tensor dims onto operand 3 (out)"),
+    "merged_with_dim_order": (
+        lambda s: setattr(s, "inputs", [(0, 0, FLOAT_SCALAR_TYPE, ArgView([1, 1], [3, 4], [0, -1], [1, 0]))]),
+        "(and must have no dim_order)"),
+    "tensor_dims_without_merged_dims": (
+        lambda s: setattr(s, "inputs", [(0, 0, FLOAT_SCALAR_TYPE, ArgView((), [3, 4]))]),
+        "input argument 0 has tensor_dims without merged_dims"),
+    "tensor_dim_expression_out_of_range": (
+        lambda s: setattr(s, "inputs", [(0, 0, FLOAT_SCALAR_TYPE, ArgView([1, 1], [3, 4], [7, -1]))]),
+        "input argument 0 tensor dimension 0 is neither a static size > 0 nor one of the 1 shape expressions"),
+    "tensor_dims_of_size_zero": (
+        lambda s: setattr(s, "inputs", [(0, 0, FLOAT_SCALAR_TYPE, ArgView([1, 1], [3, 0], [0, -1]))]),
+        "input argument 0 tensor dimension 1 is neither a static size > 0"),
+    "tensor_dim_exprs_count": (
+        lambda s: setattr(s, "inputs", [(0, 0, FLOAT_SCALAR_TYPE, ArgView([1, 1], [3, 4], [0]))]),
+        "has merged_dims but 2 tensor_dims (must be 1 to 16) and 1 tensor_dim_exprs"),
 }
 
 
@@ -659,6 +711,30 @@ def test_dim_check_failure_is_reported(driver: str, capfd) -> None:
         method.execute([torch.randn(5, 4)])
     expected = "input 0 dimension 0 is 5 but the exported program requires it to equal 2*(s0//2) = 4"
     assert expected in capfd.readouterr().err
+
+
+def merged_add_spec(dynamic: bool = True) -> BlobSpec:
+    """The ADD model with x [n, 4] and its result bound as [n, 4, 1] operands
+    (merged_dims [1, 1, 0]: an added unit dim), as a 5-D tensor binds as a 4-D one."""
+    spec = add_blob_spec(dynamic=dynamic)
+    exprs = [0, -1, -1] if dynamic else []
+    spec.operands[0] = OperandSpec(TENSOR_FLOAT32, [3, 4, 1], exprs, debug_name="x")
+    spec.operands[1] = OperandSpec(TENSOR_FLOAT32, [1, 4, 1], source=SRC_INLINE, data=CONST_BYTES, debug_name="c")
+    spec.operands[3] = OperandSpec(TENSOR_FLOAT32, [3, 4, 1], exprs, debug_name="out")
+    view = ArgView([1, 1, 0], [3, 4], [0, -1] if dynamic else [])
+    spec.inputs, spec.outputs = [(0, 0, FLOAT_SCALAR_TYPE, view)], [(0, 3, FLOAT_SCALAR_TYPE, view)]
+    spec.schema_version = 2
+    return spec
+
+
+@pytest.mark.parametrize("dynamic", [True, False], ids=["dynamic", "static"])
+def test_tensor_bound_as_operand_of_another_rank_runs(driver: str, dynamic: bool) -> None:
+    method = load_forward(make_pte_with_blob(build_blob(merged_add_spec(dynamic)), dynamic=dynamic))
+    for n in ([3, 1, 7] if dynamic else [3]):
+        x = torch.randn(n, 4)
+        (out,) = method.execute([x])
+        assert out.shape == (n, 4)  # Resized to the tensor's dims, not the operand's [n, 4, 1].
+        torch.testing.assert_close(out, x + CONST)
 
 
 # Each expression evaluates to 4 (= x.size(1)) only with Python's integer semantics.

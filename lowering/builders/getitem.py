@@ -20,6 +20,7 @@ aten = torch.ops.aten
 PROVIDED_OUTPUTS = {
     aten._native_batch_norm_legit_no_training.default: {0},
     aten.max_pool2d_with_indices.default: {0},
+    aten.max_pool3d_with_indices.default: {0},
     aten.native_layer_norm.default: {0},
     aten.split_with_sizes_copy.default: None,  # every index
     aten.split_copy.Tensor: None,
@@ -30,7 +31,7 @@ PROVIDED_OUTPUTS = {
 class GetItemBuilder(NodeBuilder):
     ops = (
         OpSupport(operator.getitem, FeatureLevel.ANDROID_8_1, "(output selection)", "output 0 of batch norm / layer norm / "
-                  "max_pool2d_with_indices; any output of split"),
+                  "max_pool2d_with_indices / max_pool3d_with_indices; any output of split"),
     )
     layout = LayoutClass.ORDER_PRESERVING
 

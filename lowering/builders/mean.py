@@ -1,19 +1,22 @@
 """aten.mean.dim -> MEAN over the physical axes of the input's dim order; at
 API 27, which has no MEAN, a mean over H and W of a static 4-D input is one
-AVERAGE_POOL_2D whose window is the whole image (squeeze-and-excite blocks)."""
+AVERAGE_POOL_2D whose window is the whole image (squeeze-and-excite blocks).
+A 5-D input (adaptive_avg_pool3d to 1x1x1) is reduced on a <= 4-D view of its
+bytes that keeps the reduced dims apart from the others (pool3d_utils.py)."""
 
 from __future__ import annotations
 
 import torch
 from torch.fx import Node
 
-from ..graph import NHWC, permute_shape
+from ..graph import NHWC, merged_shape, permute_shape
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
-from ..node_utils import normalize_dim, tensor_dtype, tensor_shape
+from ..node_utils import QuantParams, normalize_dim, tensor_dtype, tensor_shape
 from ..shape_program import is_static
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis, remove_dims
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .pool3d_utils import DEPTH_VIEW
 from .pool_utils import emit_pool, nhwc_input
 from .registry import register_builder
 
@@ -59,7 +62,8 @@ class MeanBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.mean.dim, FeatureLevel.ANDROID_8_1, "MEAN (API 28); AVERAGE_POOL_2D at API 27; CAST first for integers",
                   "float32, rank <= 4; at API 27 only over H and W of a 4-D input with static H, W; int32 / "
-                  "int64 input with dtype=float32: CAST + MEAN (API 29); other dtype= refused"),
+                  "int64 input with dtype=float32: CAST + MEAN (API 29); other dtype= refused; rank 5 when the "
+                  "reduced dims fit a 4-D view (at API 27: D, H, W, static)"),
     )
     layout = LayoutClass.REDUCTION
 
@@ -75,11 +79,30 @@ class MeanBuilder(NodeBuilder):
                         "dtype=float32 (CAST)".replace("torch.", ""))
             return
         check_float_tensors(node, node.args[0])
+        if len(tensor_shape(node.args[0])) == 5:
+            self._check_rank5(node, ctx)
+            return
         check_rank(node.args[0], MAX_RANK, what="input")
         if not is_spatial_mean(node):
             ctx.require(FeatureLevel.ANDROID_9, "mean (MEAN)")
 
+    def check_quantized(self, node: Node, output: QuantParams, ctx: CheckContext) -> None:
+        if len(tensor_shape(node.args[0])) == 5:
+            raise Refused("quantized mean of a 5-D input (its 4-D view lowering is float32 only)")
+
+    @staticmethod
+    def _check_rank5(node: Node, ctx: CheckContext) -> None:
+        if is_volume_mean(node):
+            return
+        dims = reduction_dims(node)
+        if reduction_view(5, dims) is None:
+            raise Refused(f"mean over dims {dims} of a 5-D input (the reduced dims do not fit a 4-D view of it)")
+        ctx.require(FeatureLevel.ANDROID_9, "mean of a 5-D input other than over static D, H, W (MEAN)")
+
     def define(self, node: Node, lc: LoweringContext) -> None:
+        if len(lc.shape(node.args[0])) == 5:
+            self._define_rank5(node, lc)
+            return
         # Quantized, MEAN truncates the sum of codes (§7.11) where AVERAGE_POOL_2D rounds it
         # (§7.9) as convert_pt2e's float mean does: pool a spatial mean at every level.
         x = node.args[0]
@@ -109,6 +132,69 @@ class MeanBuilder(NodeBuilder):
         if not keepdim(node):
             out = lc.emit_output(node, (0, 1))
             g.emit_operation(OperationCode.RESHAPE, [pooled, g.emit_int32_vector([n, c])], [out], debug_name=node.name)
+
+
+    @staticmethod
+    def _define_rank5(node: Node, lc: LoweringContext) -> None:
+        """Reduces the view that keeps reduced dims apart: MEAN (API 28) or, at API 27,
+        AVERAGE_POOL_2D over D and H*W of the [N*C, D, H*W, 1] view."""
+        x, g = node.args[0], lc.graph
+        shape, out_shape = lc.shape(x), lc.shape(node)
+        if g.feature_level < FeatureLevel.ANDROID_9:
+            view, (n, c, d, h, w) = DEPTH_VIEW, shape
+            reduced = g.emit_tensor([n * c, 1, 1, 1], debug_name=f"{node.name}.pooled")
+            emit_pool(lc, OperationCode.AVERAGE_POOL_2D, lc.merged_operand(x, view), reduced, [d, h * w], [d, h * w],
+                      [0, 0], [0, 0], g.emit_int32(int(FuseCode.NONE)), node.name)
+        else:
+            dims = reduction_dims(node)
+            view = reduction_view(5, dims)
+            produced = lc.graph.value(lc.resolve(x)).merged
+            if produced is not None and all(len({d in dims for d in group}) <= 1 for group in view_groups(produced)):
+                view = produced  # Already separates reduced and kept dims: no RESHAPE.
+            axes = [i for i, group in enumerate(view_groups(view)) if group and group[0] in dims]
+            reduced = g.emit_tensor(merged_shape(out_shape if keepdim(node) else keepdim_shape(shape, node), view),
+                                    debug_name=f"{node.name}.reduced")
+            g.emit_operation(OperationCode.MEAN, [lc.merged_operand(x, view), g.emit_int32_vector(axes),
+                                                  g.emit_int32(1)], [reduced], debug_name=node.name)
+        if keepdim(node):
+            g.set_merged_value(node, reduced, view, out_shape)
+            return
+        out = lc.emit_output(node)
+        g.emit_operation(OperationCode.RESHAPE, [reduced, g.emit_int32_vector(out_shape or [1])], [out],
+                         debug_name=f"{node.name} (drop reduced dims)")
+
+
+def keepdim_shape(shape: list, node: Node) -> list:
+    """``shape`` with the reduced dims of ``node`` set to 1."""
+    dims = reduction_dims(node)
+    return [1 if i in dims else s for i, s in enumerate(shape)]
+
+
+def view_groups(view: tuple[int, ...]) -> list[list[int]]:
+    """The dims each operand dim of a merged view spans."""
+    groups, start = [], 0
+    for span in view:
+        groups.append(list(range(start, start + span)))
+        start += span
+    return groups
+
+
+def reduction_view(rank: int, dims: list[int]) -> tuple[int, ...] | None:
+    """A view of a rank-``rank`` value of at most 4 dims in which each dim is wholly
+    reduced or kept: consecutive reduced dims merged, as are consecutive kept ones."""
+    runs: list[int] = []
+    for i in range(rank):
+        if i and (i in dims) == (i - 1 in dims):
+            runs[-1] += 1
+        else:
+            runs.append(1)
+    return tuple(runs) if len(runs) <= MAX_RANK else None
+
+
+def is_volume_mean(node: Node) -> bool:
+    """A mean over D, H and W of a 5-D input with static D, H, W (AVERAGE_POOL_2D at API 27)."""
+    shape = tensor_shape(node.args[0])
+    return len(shape) == 5 and reduction_dims(node) == [2, 3, 4] and all(is_static(d) for d in shape[2:])
 
 
 def is_spatial_mean(node: Node) -> bool:

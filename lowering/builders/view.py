@@ -1,6 +1,8 @@
 """aten.view_copy (view / reshape / flatten) -> RESHAPE, without a transpose when
 the input's physical order already lists its non-unit dims in PyTorch order.
-(Views of a channel shuffle or a rank > 4 view chain are their unit's to emit.)"""
+(Views of a channel shuffle or a rank > 4 view chain are their unit's to emit; a
+5-D value held as a merged view, such as a 3-D pool's result, is its bytes in
+PyTorch's order, so any view of it reshapes to a <= 4-D output.)"""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from torch.fx import Node
 from ..graph import LoweringError, identity, same_memory_order
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
+from ..node_utils import tensor_shape
 from ..shape_program import Dim
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport
@@ -40,15 +43,23 @@ class ViewBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.view_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE; for a channel shuffle CHANNEL_SHUFFLE (API 29) or RESHAPE + TRANSPOSE (API 28)",
                   "float32, rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
-                  "rank > 4 in view chains that reduce to rank 4 (API 28)"),
+                  "rank > 4 in view chains that reduce to rank 4 (API 28); a 5-D input to a <= 4-D output"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
-        check_rank(node.args[0], MAX_RANK, what="input")
+        if not (len(tensor_shape(node.args[0])) == 5 and len(tensor_shape(node)) <= MAX_RANK):
+            check_rank(node.args[0], MAX_RANK, what="input")
         check_rank(node, MAX_RANK, what="output")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
+        merged = lc.graph.value(lc.resolve(node.args[0])).merged
+        if merged is not None and len(lc.shape(node)) <= MAX_RANK:
+            out = lc.emit_output(node)
+            lc.graph.emit_operation(OperationCode.RESHAPE, [lc.merged_operand(node.args[0], merged),
+                                                            lc.graph.emit_int32_vector(lc.shape(node) or [1])],
+                                    [out], debug_name=node.name)
+            return
         if max(len(lc.shape(node)), len(lc.shape(node.args[0]))) > MAX_RANK:
             # Rank > 4 views exist only inside a channel shuffle or a view chain, whose unit
             # builders emit them; reaching here means the unit was split (partitioner bug).

@@ -29,6 +29,10 @@ class BlobSummary:
     # (the order NNAPI holds it in at the boundary; () for the same order as PyTorch's).
     input_dim_orders: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
     output_dim_orders: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
+    # Per delegate argument: how many tensor dims each operand dim spans when a tensor of
+    # rank > 4 is bound as a lower-rank operand (e.g. (3, 1, 1, 0)); () when not merged.
+    input_merged_dims: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
+    output_merged_dims: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
     # Per delegate argument: (ExecuTorch ScalarType code, NNAPI operand type code); an int64
     # tensor (4) held in TENSOR_INT32 (4) is narrowed / widened by the runtime.
     input_types: list[tuple[int, int]] = dataclasses.field(default_factory=list)
@@ -73,6 +77,8 @@ def read_blob(buffer: bytes) -> BlobSummary:
         inline_bytes=sum(o.DataLength() for o in operands),
         input_dim_orders=[_dim_order(blob.Inputs(i)) for i in range(blob.InputsLength())],
         output_dim_orders=[_dim_order(blob.Outputs(i)) for i in range(blob.OutputsLength())],
+        input_merged_dims=[_merged_dims(blob.Inputs(i)) for i in range(blob.InputsLength())],
+        output_merged_dims=[_merged_dims(blob.Outputs(i)) for i in range(blob.OutputsLength())],
         input_types=[_types(blob.Inputs(i), operands) for i in range(blob.InputsLength())],
         output_types=[_types(blob.Outputs(i), operands) for i in range(blob.OutputsLength())],
         operation_precisions=[_precision(blob, op, operands) for op in ops],
@@ -103,3 +109,7 @@ def _precision(blob, op, operands) -> str:
 
 def _dim_order(argument) -> tuple[int, ...]:
     return tuple(argument.DimOrder(i) for i in range(argument.DimOrderLength()))
+
+
+def _merged_dims(argument) -> tuple[int, ...]:
+    return tuple(argument.MergedDims(i) for i in range(argument.MergedDimsLength()))

@@ -32,6 +32,9 @@ from ..shape_program import ShapeProgramBuilder, is_static
 
 # Bump when a change makes old runtimes misread new blobs (runtime: kSupportedSchemaVersion).
 SCHEMA_VERSION = 1
+# Blobs binding a tensor at a lower rank (Argument.merged_dims), which a version-1
+# runtime would misread; the others keep version 1, so older runtimes still run them.
+MERGED_DIMS_SCHEMA_VERSION = 2
 FILE_IDENTIFIER = b"NNAB"
 # vtable slot of Blob.crc32 (11th field: 4 + 2 * 10).
 CRC32_VTABLE_OFFSET = 24
@@ -85,13 +88,33 @@ def _operand(op: Operand, program: ShapeProgramBuilder) -> OperandT:
     )
 
 
-def _argument(arg: tuple) -> ArgumentT:
+def _argument(arg: tuple, program: ShapeProgramBuilder) -> ArgumentT:
     kind, operand, scalar_type, *rest = arg
     dim_order = list(rest[0]) if rest and rest[0] is not None else []
     # The identity order is written as no order (smaller blob, same meaning).
     identity = dim_order == list(range(len(dim_order)))
-    return ArgumentT(kind=kind, operand=operand, scalarType=scalar_type,
-                     dimOrder=None if identity else dim_order)
+    merged = _merged_view(rest[1:])
+    if merged is not None and not identity:
+        raise ValueError(f"argument of operand {operand}: merged dims need PyTorch's dim order, not {dim_order}")
+    argument = ArgumentT(kind=kind, operand=operand, scalarType=scalar_type,
+                         dimOrder=None if identity else dim_order)
+    if merged is not None:
+        spans, tensor_shape = merged
+        argument.mergedDims = list(spans)
+        argument.tensorDims = [int(d) if is_static(d) else 0 for d in tensor_shape]
+        if not all(is_static(d) for d in tensor_shape):
+            argument.tensorDimExprs = [-1 if is_static(d) else program.expression(d) for d in tensor_shape]
+    return argument
+
+
+def _merged_view(rest: Sequence) -> tuple[list[int], list] | None:
+    """(merged dims, tensor shape) of an argument bound at a lower rank, else None."""
+    if len(rest) < 2 or rest[0] is None:
+        return None
+    spans, tensor_shape = list(rest[0]), list(rest[1])
+    if sum(spans) != len(tensor_shape):
+        raise ValueError(f"merged dims {spans} do not span a rank-{len(tensor_shape)} tensor")
+    return spans, tensor_shape
 
 
 def _shape_program(program: ShapeProgramBuilder) -> ShapeProgramT:
@@ -115,11 +138,16 @@ def serialize_graph(
 
     ``inputs``/``outputs`` list the delegate arguments as (ArgumentKind,
     operand index, c10 ScalarType code[, dim order of the NNAPI operand
-    relative to the ExecuTorch tensor]).
+    relative to the ExecuTorch tensor[, merged dims, tensor shape]]): the
+    last two for a tensor bound to an operand of lower rank (see the schema).
     """
     program = graph.shape_program
-    # Operands first: resolving their symbolic dims may add expressions to the program.
+    # Operands and arguments first: resolving their symbolic dims may add expressions to the program.
     operands = [_operand(op, program) for op in graph.operands]
+    input_args = [_argument(a, program) for a in inputs]
+    output_args = [_argument(a, program) for a in outputs]
+    if any(a.mergedDims for a in input_args + output_args):
+        schema_version = max(schema_version, MERGED_DIMS_SCHEMA_VERSION)
     blob = BlobT(
         schemaVersion=schema_version,
         minFeatureLevel=int(graph.min_feature_level),
@@ -128,8 +156,8 @@ def serialize_graph(
                                debugName=op.debug_name or None) for op in graph.operations],
         modelInputs=list(graph.model_inputs),
         modelOutputs=list(graph.model_outputs),
-        inputs=[_argument(a) for a in inputs],
-        outputs=[_argument(a) for a in outputs],
+        inputs=input_args,
+        outputs=output_args,
         shapeProgram=_shape_program(program),
         relaxFp32ToFp16=bool(relax_fp32_to_fp16),
         crc32=_CRC32_PLACEHOLDER,

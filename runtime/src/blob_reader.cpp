@@ -170,6 +170,41 @@ bool LoadedBlob::operand_dims(uint32_t index,
   return true;
 }
 
+bool LoadedBlob::tensor_dims(const ArgumentInfo& arg,
+                             const std::vector<int64_t>& values,
+                             std::vector<int64_t>* dims,
+                             std::string* error) const {
+  if (arg.merged_dims.empty()) {
+    std::vector<uint32_t> operand;
+    if (!operand_dims(arg.operand, values, &operand, error)) {
+      return false;
+    }
+    dims->assign(operand.size(), 0);
+    for (size_t d = 0; d < operand.size(); ++d) {
+      (*dims)[arg.dim_order.empty() ? d : arg.dim_order[d]] = operand[d];
+    }
+    return true;
+  }
+  *dims = arg.tensor_dims;
+  for (size_t d = 0; d < dims->size(); ++d) {
+    const int32_t e = arg.tensor_dim_exprs.empty() ? -1 : arg.tensor_dim_exprs[d];
+    if (e < 0) {
+      continue;
+    }
+    const int64_t v = values[static_cast<size_t>(e)];
+    if (v < 1 || v > static_cast<int64_t>(0xFFFFFFFFll)) {
+      *error = format_message(
+          "tensor of %s dimension %zu = %s evaluates to %" PRId64
+          " for these input sizes; NNAPI needs a size in [1, 4294967295]",
+          describe_operand(arg.operand).c_str(), d,
+          shape_program_.expression_text(static_cast<size_t>(e)).c_str(), v);
+      return false;
+    }
+    (*dims)[d] = v;
+  }
+  return true;
+}
+
 bool LoadedBlob::byte_size(uint32_t index, const std::vector<uint32_t>& dims,
                            size_t* size) const {
   return checked_byte_size(operands_[index].element_size, dims.data(),
@@ -180,6 +215,10 @@ InputDims LoadedBlob::exported_input_dims() const {
   InputDims out(inputs_.size());
   for (size_t i = 0; i < inputs_.size(); ++i) {
     if (!inputs_[i].is_tensor) {
+      continue;
+    }
+    if (!inputs_[i].merged_dims.empty()) {
+      out[i] = inputs_[i].tensor_dims;  // 0 where dynamic, as for operands.
       continue;
     }
     const auto* dims = root_->operands()->Get(inputs_[i].operand)->dims();
@@ -686,6 +725,95 @@ Error load_dim_order(const ArgumentSide& side, uint32_t a, uint32_t rank,
   return Error::Ok;
 }
 
+// The tensor's dims of a merged argument: a rank in [1, kMaxTensorRank],
+// static sizes > 0, expression indices in range.
+Error load_tensor_dims(const LoadedBlob& loaded, const ArgumentSide& side,
+                       uint32_t a, ArgumentInfo* info) {
+  constexpr uint32_t kMaxTensorRank = 16;  // ExecuTorch's limit.
+  const blob::Argument* arg = side.args->Get(a);
+  const uint32_t rank = vsize(arg->tensor_dims());
+  const uint32_t num_exprs = vsize(arg->tensor_dim_exprs());
+  const blob::ShapeProgram* program = loaded.root()->shape_program();
+  const uint32_t available =
+      program != nullptr ? vsize(program->expressions()) : 0;
+  if (rank == 0 || rank > kMaxTensorRank || (num_exprs != 0 && num_exprs != rank)) {
+    return reject(Error::InvalidProgram,
+                  format_message("%s argument %u has merged_dims but %u "
+                                 "tensor_dims (must be 1 to %u) and %u "
+                                 "tensor_dim_exprs (must be 0 or as many)",
+                                 side.name, a, rank, kMaxTensorRank, num_exprs));
+  }
+  for (uint32_t d = 0; d < rank; ++d) {
+    const int32_t e = num_exprs != 0 ? arg->tensor_dim_exprs()->Get(d) : -1;
+    const uint32_t size = arg->tensor_dims()->Get(d);
+    if (e >= static_cast<int64_t>(available) || (e < 0 && size == 0)) {
+      return reject(Error::InvalidProgram,
+                    format_message("%s argument %u tensor dimension %u is "
+                                   "neither a static size > 0 nor one of the "
+                                   "%u shape expressions",
+                                   side.name, a, d, available));
+    }
+    info->tensor_dims.push_back(size);
+    info->tensor_dim_exprs.push_back(e < 0 ? -1 : e);
+  }
+  return Error::Ok;
+}
+
+// A merged argument's merged_dims: one entry per operand dim, together
+// spanning the tensor's dims; where both sides are static the sizes agree.
+Error load_merged_dims(const LoadedBlob& loaded, const ArgumentSide& side,
+                       uint32_t a, uint32_t operand_rank, ArgumentInfo* info) {
+  const blob::Argument* arg = side.args->Get(a);
+  if (vsize(arg->merged_dims()) == 0) {
+    if (vsize(arg->tensor_dims()) != 0 || vsize(arg->tensor_dim_exprs()) != 0) {
+      return reject(Error::InvalidProgram,
+                    format_message("%s argument %u has tensor_dims without "
+                                   "merged_dims", side.name, a));
+    }
+    return Error::Ok;
+  }
+  Error err = load_tensor_dims(loaded, side, a, info);
+  if (err != Error::Ok) {
+    return err;
+  }
+  if (vsize(arg->dim_order()) != 0 || vsize(arg->merged_dims()) != operand_rank) {
+    return reject(Error::InvalidProgram,
+                  format_message("%s argument %u has %u merged_dims for an "
+                                 "operand of rank %u (and must have no "
+                                 "dim_order)",
+                                 side.name, a, vsize(arg->merged_dims()),
+                                 operand_rank));
+  }
+  const blob::Operand* op = loaded.root()->operands()->Get(info->operand);
+  size_t next = 0;
+  for (uint32_t i = 0; i < operand_rank; ++i) {
+    const uint8_t span = arg->merged_dims()->Get(i);
+    bool known = vsize(op->dim_exprs()) == 0 || op->dim_exprs()->Get(i) < 0;
+    uint64_t product = 1;
+    for (uint8_t k = 0; k < span && next + k < info->tensor_dims.size(); ++k) {
+      known = known && info->tensor_dim_exprs[next + k] < 0;
+      product *= static_cast<uint64_t>(info->tensor_dims[next + k]);
+    }
+    next += span;
+    if (next > info->tensor_dims.size() ||
+        (known && product != op->dims()->Get(i))) {
+      return reject(Error::InvalidProgram,
+                    format_message("%s argument %u: merged_dims do not map "
+                                   "its %zu tensor dims onto %s",
+                                   side.name, a, info->tensor_dims.size(),
+                                   loaded.describe_operand(info->operand).c_str()));
+    }
+    info->merged_dims.push_back(span);
+  }
+  if (next != info->tensor_dims.size()) {
+    return reject(Error::InvalidProgram,
+                  format_message("%s argument %u: merged_dims span %zu of its "
+                                 "%zu tensor dims",
+                                 side.name, a, next, info->tensor_dims.size()));
+  }
+  return Error::Ok;
+}
+
 // Argument `a` of `side`: an IGNORED one, an INT input, or a TENSOR of a
 // valid scalar type bound to one model input/output. Its rank goes to *rank
 // (-1 if ignored, 1 for an INT: the shape program reads its value as a size).
@@ -737,7 +865,12 @@ Error load_argument(const LoadedBlob& loaded, const ArgumentSide& side,
           static_cast<int8_t>(executorch::aten::ScalarType::Long) &&
       operand->type() == ANEURALNETWORKS_TENSOR_INT32;
   const uint32_t operand_rank = vsize(operand->dims());
-  *rank = static_cast<int>(operand_rank);
+  err = load_merged_dims(loaded, side, a, operand_rank, info);
+  if (err != Error::Ok) {
+    return err;
+  }
+  *rank = static_cast<int>(info->merged_dims.empty() ? operand_rank
+                                                     : info->tensor_dims.size());
   return load_dim_order(side, a, operand_rank, &info->dim_order);
 }
 

@@ -21,7 +21,8 @@
 namespace executorch_nnapi {
 
 /// Highest blob schema_version this runtime reads.
-constexpr uint32_t kSupportedSchemaVersion = 1;
+/// (2: arguments may bind a tensor at a lower rank, Argument.merged_dims.)
+constexpr uint32_t kSupportedSchemaVersion = 2;
 
 /// What the runtime needs to know about one operand, derived at init.
 struct OperandInfo {
@@ -56,6 +57,14 @@ struct ArgumentInfo {
   /// NNAPI dimension i is dimension dim_order[i] of the ExecuTorch tensor;
   /// empty when the orders are the same (no permutation at the boundary).
   std::vector<uint8_t> dim_order;
+  /// Non-empty for a tensor bound to an operand of lower rank over the same
+  /// bytes (a 5-D tensor as a 4-D operand): operand dimension i spans
+  /// merged_dims[i] consecutive tensor dimensions (0: an added unit one).
+  std::vector<uint8_t> merged_dims;
+  /// With merged_dims: the tensor's sizes, static ones in tensor_dims and
+  /// dynamic ones as the shape expression tensor_dim_exprs[d] (-1: static).
+  std::vector<int64_t> tensor_dims;
+  std::vector<int32_t> tensor_dim_exprs;
 };
 
 /// A validated blob plus everything it refers to, kept alive together.
@@ -81,6 +90,12 @@ class LoadedBlob {
   /// to something NNAPI cannot represent (< 1 or > UINT32_MAX).
   bool operand_dims(uint32_t index, const std::vector<int64_t>& values,
                     std::vector<uint32_t>* dims, std::string* error) const;
+
+  /// The ExecuTorch sizes of tensor argument `arg` for the evaluated shape
+  /// expressions `values`: its operand's dims in the tensor's dim order, or
+  /// its own tensor_dims when merged. Fails like operand_dims.
+  bool tensor_dims(const ArgumentInfo& arg, const std::vector<int64_t>& values,
+                   std::vector<int64_t>* dims, std::string* error) const;
 
   /// Byte size of an operand with the given dims (element size x product).
   /// Returns false if it does not fit NNAPI's 32-bit size limit.

@@ -113,20 +113,6 @@ Digest model_digest(const FreeableBuffer* processed, const LoadedBlob& blob) {
   return d;
 }
 
-// A tensor's sizes in the program's own dim order: NNAPI dim i is ExecuTorch
-// dim dim_order[i], so messages never show NNAPI's NHWC to the user.
-std::string format_program_dims(const std::vector<uint32_t>& nnapi_dims,
-                                const std::vector<uint8_t>& dim_order) {
-  std::vector<int64_t> dims(nnapi_dims.size());
-  for (size_t d = 0; d < nnapi_dims.size(); ++d) {
-    const size_t at = dim_order.empty() ? d : dim_order[d];
-    if (at < dims.size()) {
-      dims[at] = nnapi_dims[d];
-    }
-  }
-  return format_dims(dims.data(), dims.size());
-}
-
 // The physical dimension order of an ExecuTorch tensor (channels-last
 // tensors have {0, 2, 3, 1}): the order its bytes are laid out in.
 std::vector<uint8_t> storage_order(const Tensor& t) {
@@ -174,9 +160,10 @@ Error narrow_input(size_t a, const Tensor& t, std::vector<uint8_t>* out) {
 }
 
 // Brings output `arg`, which NNAPI wrote to `staging` (when it needed one:
-// another dim order, or int32 for an int64 tensor), into ExecuTorch's `t`.
+// another dim order, or int32 for an int64 tensor), into ExecuTorch's `t`,
+// whose sizes are `tensor_dims`.
 void copy_output_out(const ArgumentInfo& arg,
-                     const std::vector<uint32_t>& nnapi_dims,
+                     const std::vector<int64_t>& tensor_dims,
                      const std::vector<uint8_t>& staging, Tensor& t) {
   const bool permute = needs_output_permute(arg, t);
   if (!permute && !arg.int64_as_int32) {
@@ -192,9 +179,9 @@ void copy_output_out(const ArgumentInfo& arg,
       dst = permuted.data();
       source = dst;
     }
-    permute_copy(staging.data(),
-                 std::vector<int64_t>(nnapi_dims.begin(), nnapi_dims.end()),
-                 order_change(full_order(arg.dim_order, stored.size()), stored),
+    const std::vector<uint8_t> written = full_order(arg.dim_order, stored.size());
+    permute_copy(staging.data(), physical_dims(tensor_dims, written),
+                 order_change(written, stored),
                  arg.int64_as_int32 ? sizeof(int32_t) : t.element_size(), dst);
   }
   if (arg.int64_as_int32) {
@@ -373,8 +360,10 @@ class NnapiBackend final : public et::BackendInterface {
         return Error::InvalidArgument;
       }
       const auto* op_dims = blob.root()->operands()->Get(arg.operand)->dims();
-      const size_t rank = op_dims->size();
-      if (is_scalar_as_vector(t, rank)) {
+      // A merged argument's tensor has more dims than its operand.
+      const size_t rank =
+          arg.merged_dims.empty() ? op_dims->size() : arg.tensor_dims.size();
+      if (arg.merged_dims.empty() && is_scalar_as_vector(t, rank)) {
         dims[a].push_back(1);
         continue;
       }
@@ -412,17 +401,13 @@ class NnapiBackend final : public et::BackendInterface {
         continue;
       }
       const Tensor& t = args[a]->toTensor();
-      const std::vector<uint32_t>& want = model->input_dims(a);
-      bool same = static_cast<size_t>(dims[a].size()) == want.size();
-      for (size_t d = 0; same && d < want.size(); ++d) {
-        const size_t src = arg.dim_order.empty() ? d : arg.dim_order[d];
-        same = dims[a][src] == static_cast<int64_t>(want[d]);
-      }
-      if (!same) {
+      const std::vector<int64_t>& want = model->input_tensor_dims(a);
+      // A 0-d tensor travels as [1] (dims[a] holds that 1).
+      if (dims[a] != want) {
         NNAPI_LOG_ERROR("input %zu has shape %s, but for these input sizes "
                         "the model needs %s",
                         a, format_dims(t).c_str(),
-                        format_program_dims(want, arg.dim_order).c_str());
+                        format_dims(want.data(), want.size()).c_str());
         return Error::InvalidArgument;
       }
       if (t.nbytes() != program_bytes(arg, model->input_bytes(a))) {
@@ -486,20 +471,15 @@ class NnapiBackend final : public et::BackendInterface {
                         scalar_type_name(arg.scalar_type));
         return Error::InvalidArgument;
       }
-      const std::vector<uint32_t>& want = model->output_dims(o);
-      if (!is_scalar_as_vector(t, want.size())) {
+      const std::vector<int64_t>& want = model->output_tensor_dims(o);
+      if (!(arg.merged_dims.empty() && is_scalar_as_vector(t, want.size()))) {
         if (static_cast<size_t>(t.dim()) != want.size()) {
           NNAPI_LOG_ERROR("output %zu has rank %zd, but the model produces "
                           "rank %zu",
                           o, static_cast<ssize_t>(t.dim()), want.size());
           return Error::InvalidArgument;
         }
-        // ExecuTorch sizes: NNAPI dim i is ExecuTorch dim dim_order[i].
-        std::vector<SizesType> new_sizes(want.size());
-        for (size_t d = 0; d < want.size(); ++d) {
-          new_sizes[arg.dim_order.empty() ? d : arg.dim_order[d]] =
-              static_cast<SizesType>(want[d]);
-        }
+        const std::vector<SizesType> new_sizes(want.begin(), want.end());
         err = executorch::runtime::resize_tensor(
             t, ArrayRef<SizesType>(new_sizes.data(), new_sizes.size()));
         if (err != Error::Ok) {
@@ -507,7 +487,7 @@ class NnapiBackend final : public et::BackendInterface {
                           "0x%x): the output's planned memory is too small "
                           "or its shape is static",
                           o, format_dims(t).c_str(),
-                          format_program_dims(want, arg.dim_order).c_str(),
+                          format_dims(want.data(), want.size()).c_str(),
                           static_cast<unsigned>(err));
           return err;
         }
@@ -540,7 +520,7 @@ class NnapiBackend final : public et::BackendInterface {
         continue;
       }
       Tensor& t = args[num_inputs + o]->toTensor();
-      copy_output_out(arg, model->output_dims(o), h->output_staging[o], t);
+      copy_output_out(arg, model->output_tensor_dims(o), h->output_staging[o], t);
     }
     return Error::Ok;
   }

@@ -540,21 +540,24 @@ Error CompiledModel::size_arguments(const LoadedBlob& blob,
   const struct {
     const std::vector<ArgumentInfo>* args;
     std::vector<std::vector<uint32_t>>* dims;
+    std::vector<std::vector<int64_t>>* tensor_dims;
     std::vector<size_t>* bytes;
   } sides[] = {
-      {&blob.inputs(), &input_dims_, &input_bytes_},
-      {&blob.outputs(), &output_dims_, &output_bytes_},
+      {&blob.inputs(), &input_dims_, &input_tensor_dims_, &input_bytes_},
+      {&blob.outputs(), &output_dims_, &output_tensor_dims_, &output_bytes_},
   };
   std::string error;
   for (const auto& side : sides) {
     side.dims->resize(side.args->size());
+    side.tensor_dims->resize(side.args->size());
     side.bytes->resize(side.args->size(), 0);
     for (size_t a = 0; a < side.args->size(); ++a) {
       const ArgumentInfo& arg = (*side.args)[a];
       if (!arg.is_tensor) {
         continue;
       }
-      if (!blob.operand_dims(arg.operand, values, &(*side.dims)[a], &error)) {
+      if (!blob.operand_dims(arg.operand, values, &(*side.dims)[a], &error) ||
+          !blob.tensor_dims(arg, values, &(*side.tensor_dims)[a], &error)) {
         NNAPI_LOG_ERROR_STR(error);
         return Error::InvalidArgument;
       }

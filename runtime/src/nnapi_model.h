@@ -46,6 +46,14 @@ class CompiledModel {
   const std::vector<uint32_t>& output_dims(size_t arg) const {
     return output_dims_[arg];
   }
+  /// The ExecuTorch sizes of a delegate input/output argument's tensor
+  /// (LoadedBlob::tensor_dims): what inputs must have, outputs are resized to.
+  const std::vector<int64_t>& input_tensor_dims(size_t arg) const {
+    return input_tensor_dims_[arg];
+  }
+  const std::vector<int64_t>& output_tensor_dims(size_t arg) const {
+    return output_tensor_dims_[arg];
+  }
   /// Exact byte sizes of those operands.
   size_t input_bytes(size_t arg) const { return input_bytes_[arg]; }
   size_t output_bytes(size_t arg) const { return output_bytes_[arg]; }
@@ -104,6 +112,8 @@ class CompiledModel {
   std::vector<int32_t> shape_values_;
   std::vector<std::vector<uint32_t>> input_dims_;
   std::vector<std::vector<uint32_t>> output_dims_;
+  std::vector<std::vector<int64_t>> input_tensor_dims_;
+  std::vector<std::vector<int64_t>> output_tensor_dims_;
   std::vector<size_t> input_bytes_;
   std::vector<size_t> output_bytes_;
 };
