@@ -22,13 +22,16 @@ import torch
 
 
 class BufferPool:
-    """Free tensors by (dtype, element count), and the live operand count of each lent buffer."""
+    """Free tensors by (dtype, element count), and the live operand count of each lent buffer.
+
+    A buffer is a contiguous tensor owning its whole storage, kept in the shape it was made with.
+    """
 
     __slots__ = ("free", "lent")
 
     def __init__(self) -> None:
         self.free: dict[tuple[torch.dtype, int], list[torch.Tensor]] = {}
-        # storage address -> [the buffer (1-D), number of live operands using it]
+        # storage address -> [the buffer, number of live operands using it]
         self.lent: dict[int, list[Any]] = {}
 
     def take(self, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
@@ -39,9 +42,10 @@ class BufferPool:
         if numel == 0:
             return torch.empty(shape, dtype=dtype)
         stack = self.free.get((dtype, numel))
-        buf = stack.pop() if stack else torch.empty(numel, dtype=dtype)
+        buf = stack.pop() if stack else torch.empty(shape, dtype=dtype)
         self.lent[buf.untyped_storage().data_ptr()] = [buf, 0]
-        return buf.view(shape)
+        # A view costs microseconds: most buffers come back for the same shape.
+        return buf if buf.shape == shape else buf.view(shape)
 
     def give_back(self, tensors: list[torch.Tensor]) -> None:
         """Return buffers from `take` that no operand received (the kernel did not use them)."""

@@ -30,7 +30,10 @@ modify its inputs (they may alias the caller's buffers or constants).
 operations) writes the same results as `compute` into `outs`, contiguous tensors of the outputs'
 static shapes and dtypes whose contents are undefined, and returns True; it returns False (having
 written nothing) for the cases it does not handle, and the driver then calls `compute`. The driver
-reuses memory this way (see host_driver/buffers.py); the results must be bit-identical to `compute`'s.
+reuses memory this way (see host_driver/buffers.py); the results must be bit-identical to `compute`'s,
+which is why element-wise and reducing kernels decline non-contiguous inputs (`all_contiguous`):
+torch would loop over them in another order than over a contiguous output, and its vectorized and
+scalar paths of e.g. sigmoid differ in the last bit.
 """
 
 from __future__ import annotations
@@ -334,6 +337,11 @@ def fuse_code(c: Ctx, i: int) -> int:
     if code != FUSE_NONE and c.type(0) == I32T:
         c.fail(f"fused activation must be NONE for {type_name(I32T)} inputs, got {code}")
     return code
+
+
+def all_contiguous(ins: Sequence[Any]) -> bool:
+    """Whether every tensor input is contiguous (see compute_into in the module docstring)."""
+    return all(x.is_contiguous() for x in ins if isinstance(x, torch.Tensor))
 
 
 def activate_(t: torch.Tensor, code: int) -> torch.Tensor:

@@ -13,7 +13,7 @@ from ..operand_types import INT32
 from . import _qkernels as qk
 from .common import (
     F16, F32, FLOAT_INT_QUANT_29, FLOAT_ONLY_29, FLOAT_QUANT_29, I32T, QA8, QA8S, Ctx, OperationDef, activate_,
-    broadcast_dims, fuse_code,
+    all_contiguous, broadcast_dims, fuse_code,
 )
 
 
@@ -65,7 +65,7 @@ def _binary(name: str, code: int, since: int, types: dict[int, int], fn: Callabl
         return [activate_(fn(ins[0], ins[1]), p.act)]
 
     def compute_into(ins, p, outs) -> bool:
-        if p.quant or not into(ins[0], ins[1], outs[0]):
+        if p.quant or not all_contiguous(ins) or not into(ins[0], ins[1], outs[0]):
             return False
         activate_(outs[0], p.act)
         return True

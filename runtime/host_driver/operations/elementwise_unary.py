@@ -95,6 +95,8 @@ def compute_clamp(ins, p):
 
 def compute_clamp_into(ins, p, outs) -> bool:
     x = ins[0]
+    if not x.is_contiguous():
+        return False
     if x.is_floating_point():
         torch.clamp(x, p.lo, p.hi, out=outs[0])
     else:
@@ -125,7 +127,7 @@ def _unary(name: str, code: int, since: int, types: dict[int, int], fn: Callable
         return [fn(ins[0])]
 
     def compute_into(ins, p, outs) -> bool:
-        if p.quant:
+        if p.quant or not ins[0].is_contiguous():
             return False
         fn(ins[0], out=outs[0])
         return True

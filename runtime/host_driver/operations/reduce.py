@@ -55,7 +55,7 @@ def _reduce(name: str, code: int, since: int, types: dict[int, int], fn: Callabl
 
     def compute_into(ins, p, outs) -> bool:
         x = ins[0]
-        if not x.is_floating_point():
+        if not x.is_floating_point() or not x.is_contiguous():
             return False
         # fn's own result shape: without keep_dims, reducing every axis gives a 0-d tensor.
         shape = p.out_shape if p.keep else tuple(d for i, d in enumerate(x.shape) if i not in p.axes)
