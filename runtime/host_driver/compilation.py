@@ -2,7 +2,9 @@
 
 Compilation_finish turns the finished model into a `Plan`: the operations in topological order,
 each with its compute function, decoded parameters and expected output shapes, and the constants
-materialized once in an environment template. Running the plan is then a tight loop.
+materialized once in an environment template. Running the plan is then a tight loop; operations
+that can write into a given tensor get their output buffers from a `BufferPool` (buffers.py), and
+every temporary is dropped after its last reader.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from typing import Any, Callable, Optional, Sequence
 
 import torch
 
+from .buffers import BufferPool
 from .errors import DriverError, bad_data, bad_state, op_failed, summarize_exception
-from .model import CONSTANT, Model, Operation, merge_dims, validate_operation
+from .model import CONSTANT, TEMPORARY, Model, Operation, merge_dims, validate_operation
 from .operand_types import TENSOR_FLOAT16, TORCH_DTYPE, OperandType
 from .operations.common import RUN, OperandSource
 
@@ -54,13 +57,21 @@ class RunSource(OperandSource):
 
 
 class Step:
-    """One operation of the plan."""
+    """One operation of the plan.
 
-    __slots__ = ("op", "fn", "ins", "outs", "params", "shapes", "dtypes")
+    `into`: the operation's compute_into when its outputs can be written into pooled buffers
+    (static shapes, no float16 round trip), else None. `release`: the temporaries no later step
+    reads, dropped (and their pooled buffers recycled) once this step has run.
+    """
 
-    def __init__(self, op: Operation, fn: Callable, params: Any, shapes: Optional[tuple], dtypes: tuple) -> None:
+    __slots__ = ("op", "fn", "ins", "outs", "params", "shapes", "dtypes", "into", "release")
+
+    def __init__(self, op: Operation, fn: Callable, params: Any, shapes: Optional[tuple], dtypes: tuple,
+                 into: Optional[Callable] = None) -> None:
         self.op, self.fn, self.ins, self.outs = op, fn, op.ins, op.outs
         self.params, self.shapes, self.dtypes = params, shapes, dtypes
+        self.into = into
+        self.release: tuple[int, ...] = ()
 
 
 def _via_float32(fn: Callable, half_outputs: tuple[bool, ...]) -> Callable:
@@ -85,6 +96,10 @@ class Plan:
                 env[idx] = model.values[idx]
         self.env_template = env
         self.steps = [self._step(model.operations[k]) for k in model.order]
+        for st, release in zip(self.steps, self._last_reads()):
+            st.release = release
+        # Buffer pools of finished runs (one per concurrent run; list pop/append are atomic).
+        self._pools: list[BufferPool] = []
 
     def _step(self, op: Operation) -> Step:
         model = self.model
@@ -92,37 +107,73 @@ class Plan:
         fn = op.module.compute
         half_in = any(model.operands[i].type.type == TENSOR_FLOAT16 for i in op.ins)
         half_out = tuple(model.operands[i].type.type == TENSOR_FLOAT16 for i in op.outs)
+        into = getattr(op.module, "compute_into", None)
         if half_in or any(half_out):
-            fn = _via_float32(fn, half_out)
+            fn, into = _via_float32(fn, half_out), None
         params = model.params[op.index]
         shapes = None if params is None else tuple(model.shapes[i] for i in op.outs)
         dtypes = tuple(TORCH_DTYPE.get(model.operands[i].type.type) for i in op.outs)
-        return Step(op, fn, params, shapes, dtypes)
+        if shapes is None or None in dtypes:
+            into = None
+        return Step(op, fn, params, shapes, dtypes, into)
+
+    def _last_reads(self) -> list[tuple[int, ...]]:
+        """Per step, the temporaries it is the last to read (or produces and nobody reads)."""
+        last: dict[int, int] = {}
+        for k, st in enumerate(self.steps):
+            for o in st.outs:
+                last[o] = k
+            for i in st.ins:
+                last[i] = k
+        release: list[list[int]] = [[] for _ in self.steps]
+        for idx, k in last.items():
+            if self.model.operands[idx].lifetime == TEMPORARY:
+                release[k].append(idx)
+        return [tuple(r) for r in release]
 
     def run(self, env: list) -> None:
         """Run every step on `env` (operand index -> tensor/scalar/None), filling the outputs."""
-        model = self.model
+        pool = self._pools.pop() if self._pools else BufferPool()
         for st in self.steps:
-            p, shapes = st.params, st.shapes
-            op = st.op
-            if p is None:
-                # Validated now that the shapes/values are known (raises BAD_DATA).
-                c = validate_operation(op, model.level, RunSource(model, env))
-                p = c.p
-                shapes = tuple(merge_dims(op, j, idx, model.operands[idx].type.dims, c.out_dims[j])
-                               for j, idx in enumerate(op.outs))
-            try:
-                results = st.fn([env[i] for i in st.ins], p)
-            except DriverError as e:
-                raise DriverError(e.code, f"{op.name} (operation #{op.index}): {e.message}") from None
-            except Exception as e:  # a kernel failure is the execution's failure
-                logger.debug("%s (operation #%d) failed", op.name, op.index, exc_info=True)
-                raise op_failed(f"{op.name} (operation #{op.index}) failed: {summarize_exception(e, 1)}") from e
-            for o, t, s, dt in zip(st.outs, results, shapes, st.dtypes):
-                if t.shape != s or t.dtype != dt:
-                    raise op_failed(f"host driver bug: {op.name} (operation #{op.index}) produced "
-                                    f"{t.dtype}{list(t.shape)} for operand {o}, expected {dt}{list(s)}")
-                env[o] = t
+            self._run_step(st, env, pool)
+            for i in st.release:
+                pool.release(env[i])
+                env[i] = None
+        pool.end_run()
+        self._pools.append(pool)  # not reached after a failure: that pool's counts are dropped
+
+    def _run_step(self, st: Step, env: list, pool: BufferPool) -> None:
+        model = self.model
+        p, shapes = st.params, st.shapes
+        op = st.op
+        if p is None:
+            # Validated now that the shapes/values are known (raises BAD_DATA).
+            c = validate_operation(op, model.level, RunSource(model, env))
+            p = c.p
+            shapes = tuple(merge_dims(op, j, idx, model.operands[idx].type.dims, c.out_dims[j])
+                           for j, idx in enumerate(op.outs))
+        ins = [env[i] for i in st.ins]
+        try:
+            results = None
+            if st.into is not None:
+                outs = [pool.take(s, dt) for s, dt in zip(shapes, st.dtypes)]
+                if st.into(ins, p, outs):
+                    results = outs
+                else:
+                    pool.give_back(outs)
+            if results is None:
+                results = st.fn(ins, p)
+        except DriverError as e:
+            raise DriverError(e.code, f"{op.name} (operation #{op.index}): {e.message}") from None
+        except Exception as e:  # a kernel failure is the execution's failure
+            logger.debug("%s (operation #%d) failed", op.name, op.index, exc_info=True)
+            raise op_failed(f"{op.name} (operation #{op.index}) failed: {summarize_exception(e, 1)}") from e
+        for o, t, s, dt in zip(st.outs, results, shapes, st.dtypes):
+            if t.shape != s or t.dtype != dt:
+                raise op_failed(f"host driver bug: {op.name} (operation #{op.index}) produced "
+                                f"{t.dtype}{list(t.shape)} for operand {o}, expected {dt}{list(s)}")
+            env[o] = t
+            pool.adopt(t)
 
 
 class Compilation:

@@ -6,6 +6,7 @@ An operation module defines::
     QUANT_COMPUTE = False            # True once compute() handles quantized tensors
     def validate(c: Ctx) -> None     # checks the operation, sets c.p (params) and output dims
     def compute(ins, p) -> list[Tensor]
+    def compute_into(ins, p, outs) -> bool   # optional: see below
 
 Families of near-identical operations (element-wise unary and binary, comparisons, reductions)
 are instead rows of a table in one module each, made into `OperationDef`s with the same attributes.
@@ -24,6 +25,15 @@ float32 by the driver and results are rounded back, as AOSP does), `None` for om
 scalars for scalar operands, and the params set by `validate` (including each tensor operand's
 quantization in `p.in_q` / `p.out_q` so integer kernels can be added per operation). It must not
 modify its inputs (they may alias the caller's buffers or constants).
+
+`compute_into(ins, p, outs)` (optional, float32/int32 only: the driver never offers it float16
+operations) writes the same results as `compute` into `outs`, contiguous tensors of the outputs'
+static shapes and dtypes whose contents are undefined, and returns True; it returns False (having
+written nothing) for the cases it does not handle, and the driver then calls `compute`. The driver
+reuses memory this way (see host_driver/buffers.py); the results must be bit-identical to `compute`'s,
+which is why element-wise and reducing kernels decline non-contiguous inputs (`all_contiguous`):
+torch would loop over them in another order than over a contiguous output, and its vectorized and
+scalar paths of e.g. sigmoid differ in the last bit.
 """
 
 from __future__ import annotations
@@ -79,6 +89,7 @@ class OperationDef:
     validate: Callable[["Ctx"], None]
     compute: Callable[[list, "Params"], list]
     QUANT_COMPUTE: bool = False
+    compute_into: Optional[Callable[[list, "Params", list], bool]] = None
 
 
 class Deferred(Exception):
@@ -326,6 +337,11 @@ def fuse_code(c: Ctx, i: int) -> int:
     if code != FUSE_NONE and c.type(0) == I32T:
         c.fail(f"fused activation must be NONE for {type_name(I32T)} inputs, got {code}")
     return code
+
+
+def all_contiguous(ins: Sequence[Any]) -> bool:
+    """Whether every tensor input is contiguous (see compute_into in the module docstring)."""
+    return all(x.is_contiguous() for x in ins if isinstance(x, torch.Tensor))
 
 
 def activate_(t: torch.Tensor, code: int) -> torch.Tensor:

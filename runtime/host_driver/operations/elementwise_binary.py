@@ -13,7 +13,7 @@ from ..operand_types import INT32
 from . import _qkernels as qk
 from .common import (
     F16, F32, FLOAT_INT_QUANT_29, FLOAT_ONLY_29, FLOAT_QUANT_29, I32T, QA8, QA8S, Ctx, OperationDef, activate_,
-    broadcast_dims, fuse_code,
+    all_contiguous, broadcast_dims, fuse_code,
 )
 
 
@@ -41,10 +41,12 @@ def validate_binary(c: Ctx, types: dict[int, int], *, fused: bool, max_rank: int
 
 def _binary(name: str, code: int, since: int, types: dict[int, int], fn: Callable, *, fused: bool = False,
             max_rank: int | None = None, check: Optional[Callable[[Ctx], None]] = None,
-            quant: Optional[tuple[Callable[[Ctx], None], Callable]] = None) -> OperationDef:
+            quant: Optional[tuple[Callable[[Ctx], None], Callable]] = None,
+            into: Optional[Callable[[torch.Tensor, torch.Tensor, torch.Tensor], bool]] = None) -> OperationDef:
     """An operation computing fn(a, b), then the fused activation if it has one.
 
     `quant`: (derive the integer parameters in validate, integer kernel) for 8-bit inputs.
+    `into`: into(a, b, out) writes fn(a, b) into out and returns True, or returns False.
     """
 
     def validate(c: Ctx) -> None:
@@ -62,7 +64,14 @@ def _binary(name: str, code: int, since: int, types: dict[int, int], fn: Callabl
             return [quant[1](ins[0], ins[1], p)]
         return [activate_(fn(ins[0], ins[1]), p.act)]
 
-    return OperationDef(name, code, since, validate, compute, QUANT_COMPUTE=quant is not None)
+    def compute_into(ins, p, outs) -> bool:
+        if p.quant or not all_contiguous(ins) or not into(ins[0], ins[1], outs[0]):
+            return False
+        activate_(outs[0], p.act)
+        return True
+
+    return OperationDef(name, code, since, validate, compute, QUANT_COMPUTE=quant is not None,
+                        compute_into=None if into is None else compute_into)
 
 
 def _div(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -74,6 +83,24 @@ def _div(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return torch.div(a, b, rounding_mode="floor")
 
 
+def _into(fn: Callable) -> Callable[[torch.Tensor, torch.Tensor, torch.Tensor], bool]:
+    """fn(a, b, out=out): the same kernel as fn(a, b)."""
+
+    def into(a: torch.Tensor, b: torch.Tensor, out: torch.Tensor) -> bool:
+        fn(a, b, out=out)
+        return True
+
+    return into
+
+
+def _div_into(a: torch.Tensor, b: torch.Tensor, out: torch.Tensor) -> bool:
+    """Float division only: the integer one checks for zero divisors first (`_div`)."""
+    if a.dtype == torch.int32:
+        return False
+    torch.div(a, b, out=out)
+    return True
+
+
 def _prelu(x: torch.Tensor, alpha: torch.Tensor) -> torch.Tensor:
     """x if x >= 0 else alpha * x, alpha broadcast against x."""
     return torch.where(x >= 0, x, x * alpha)
@@ -81,18 +108,18 @@ def _prelu(x: torch.Tensor, alpha: torch.Tensor) -> torch.Tensor:
 
 OPERATIONS: tuple[OperationDef, ...] = (
     _binary("ADD", 0, 27, {F32: 27, QA8: 27, F16: 29, QA8S: 30, I32T: 30}, torch.add, fused=True, max_rank=4,
-            quant=(lambda c: qk.requant_add(c, negate_second=False), qk.qadd)),
+            quant=(lambda c: qk.requant_add(c, negate_second=False), qk.qadd), into=_into(torch.add)),
     _binary("SUB", 36, 28, {F32: 28, F16: 29, QA8: 29, QA8S: 30, I32T: 30}, torch.sub, fused=True, max_rank=4,
-            quant=(lambda c: qk.requant_add(c, negate_second=True), qk.qadd)),
+            quant=(lambda c: qk.requant_add(c, negate_second=True), qk.qadd), into=_into(torch.sub)),
     # MUL's quantized output scale must exceed the product of the input scales (multiplier < 1).
     _binary("MUL", 18, 27, {F32: 27, QA8: 27, F16: 29, QA8S: 30, I32T: 30}, torch.mul, fused=True, max_rank=4,
-            quant=(qk.requant_mul, qk.qmul)),
-    _binary("DIV", 30, 28, {F32: 28, F16: 29, I32T: 30}, _div, fused=True, max_rank=4),
+            quant=(qk.requant_mul, qk.qmul), into=_into(torch.mul)),
+    _binary("DIV", 30, 28, {F32: 28, F16: 29, I32T: 30}, _div, fused=True, max_rank=4, into=_div_into),
     # Quantized MAXIMUM / MINIMUM requantize both inputs to the output's parameters first.
     _binary("MAXIMUM", 65, 29, FLOAT_INT_QUANT_29, torch.maximum,
-            quant=(lambda c: qk.requant_to_output(c, (0, 1)), qk.qmaximum)),
+            quant=(lambda c: qk.requant_to_output(c, (0, 1)), qk.qmaximum), into=_into(torch.maximum)),
     _binary("MINIMUM", 66, 29, FLOAT_INT_QUANT_29, torch.minimum,
-            quant=(lambda c: qk.requant_to_output(c, (0, 1)), qk.qminimum)),
-    _binary("POW", 70, 29, FLOAT_ONLY_29, torch.pow),
+            quant=(lambda c: qk.requant_to_output(c, (0, 1)), qk.qminimum), into=_into(torch.minimum)),
+    _binary("POW", 70, 29, FLOAT_ONLY_29, torch.pow, into=_into(torch.pow)),
     _binary("PRELU", 71, 29, FLOAT_QUANT_29, _prelu, quant=(qk.requant_prelu, qk.qprelu)),
 )

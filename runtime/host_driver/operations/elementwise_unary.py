@@ -35,6 +35,9 @@ _UNARY = (
     ("LOGICAL_NOT", 62, 29, {B8T: 29}, torch.logical_not, {}),
 )
 
+# Rows whose torch function has no out= variant.
+_NO_OUT = {"HARD_SWISH"}
+
 # (name, code, lower, upper): clamps available since 27; quantized inputs clamp their codes
 # with the input's scale/zeroPoint (reference §7.5).
 _CLAMPS = (
@@ -90,6 +93,17 @@ def compute_clamp(ins, p):
     return [x.clamp(*p.qrange)]
 
 
+def compute_clamp_into(ins, p, outs) -> bool:
+    x = ins[0]
+    if not x.is_contiguous():
+        return False
+    if x.is_floating_point():
+        torch.clamp(x, p.lo, p.hi, out=outs[0])
+    else:
+        torch.clamp(x, *p.qrange, out=outs[0])
+    return True
+
+
 # Operations with 8-bit integer kernels: (derive the parameters in validate, kernel).
 _QUANT = {
     "LOGISTIC": (qk.requant_sigmoid_like, qk.qlogistic),
@@ -112,14 +126,22 @@ def _unary(name: str, code: int, since: int, types: dict[int, int], fn: Callable
             return [quant[1](ins[0], p)]
         return [fn(ins[0])]
 
-    return OperationDef(name, code, since, validate, compute, QUANT_COMPUTE=quant is not None)
+    def compute_into(ins, p, outs) -> bool:
+        if p.quant or not ins[0].is_contiguous():
+            return False
+        fn(ins[0], out=outs[0])
+        return True
+
+    return OperationDef(name, code, since, validate, compute, QUANT_COMPUTE=quant is not None,
+                        compute_into=None if name in _NO_OUT else compute_into)
 
 
 def _clamp(name: str, code: int, lo: float | None, hi: float | None) -> OperationDef:
     def validate(c: Ctx) -> None:
         validate_clamp(c, FLOAT_QUANT, lo, hi)
 
-    return OperationDef(name, code, 27, validate, compute_clamp, QUANT_COMPUTE=True)
+    return OperationDef(name, code, 27, validate, compute_clamp, QUANT_COMPUTE=True,
+                        compute_into=compute_clamp_into)
 
 
 OPERATIONS: tuple[OperationDef, ...] = (*(_unary(*row) for row in _UNARY), *(_clamp(*row) for row in _CLAMPS))

@@ -67,3 +67,14 @@ def compute(ins, p):
         acc = qk.exact_integer_linear(F.linear, x, w, w.shape[1]) + b.to(torch.int64)
         return [qk.requantize_acc(acc, p, 1)]
     return [activate_(F.linear(ins[0].reshape(p.batch_shape), w, b), p.act)]
+
+
+def compute_into(ins, p, outs) -> bool:
+    """Float: F.linear on a 2-D input with a bias is this addmm (ATen's linear)."""
+    if p.quant:
+        return False
+    w = p.weight if p.weight is not None else _prepare(ins[1], p)
+    b = p.bias if p.bias is not None else ins[2]
+    torch.addmm(b, ins[0].reshape(p.batch_shape), w.t(), out=outs[0])
+    activate_(outs[0], p.act)
+    return True

@@ -41,8 +41,11 @@ def validate_reduce(c: Ctx, types: dict[int, int], *, keep_type: int, same_q: bo
 
 
 def _reduce(name: str, code: int, since: int, types: dict[int, int], fn: Callable, *, keep_type: int = BOOL,
-            axes_since: int = 29, quant: bool = False) -> OperationDef:
-    """An operation computing fn(x, axes, keepdim), reshaped to NNAPI's output shape."""
+            axes_since: int = 29, quant: bool = False, into: bool = False) -> OperationDef:
+    """An operation computing fn(x, axes, keepdim), reshaped to NNAPI's output shape.
+
+    `into`: fn takes out= for floating-point inputs (used by compute_into).
+    """
 
     def validate(c: Ctx) -> None:
         validate_reduce(c, types, keep_type=keep_type, axes_since=axes_since)
@@ -50,12 +53,22 @@ def _reduce(name: str, code: int, since: int, types: dict[int, int], fn: Callabl
     def compute(ins, p):
         return [fn(ins[0], p.axes, p.keep).reshape(p.out_shape)]
 
-    return OperationDef(name, code, since, validate, compute, QUANT_COMPUTE=quant)
+    def compute_into(ins, p, outs) -> bool:
+        x = ins[0]
+        if not x.is_floating_point() or not x.is_contiguous():
+            return False
+        # fn's own result shape: without keep_dims, reducing every axis gives a 0-d tensor.
+        shape = p.out_shape if p.keep else tuple(d for i, d in enumerate(x.shape) if i not in p.axes)
+        fn(x, p.axes, p.keep, out=outs[0].view(shape))
+        return True
+
+    return OperationDef(name, code, since, validate, compute, QUANT_COMPUTE=quant,
+                        compute_into=compute_into if into else None)
 
 
-def _mean(x: torch.Tensor, axes: tuple[int, ...], keep: bool) -> torch.Tensor:
+def _mean(x: torch.Tensor, axes: tuple[int, ...], keep: bool, out: torch.Tensor | None = None) -> torch.Tensor:
     if x.is_floating_point():
-        return torch.mean(x, axes, keep)
+        return torch.mean(x, axes, keep, out=out)
     return qk.qmean(x, axes)  # keep_dims only changes the shape, which the caller sets
 
 
@@ -70,11 +83,11 @@ OPERATIONS: tuple[OperationDef, ...] = (
     # MEAN's keep_dims is an INT32 (> 0 keeps).
     # Quantized MEAN averages the stored codes (output quantized like the input, §7.11).
     _reduce("MEAN", 31, 28, {F32: 28, QA8: 28, F16: 29, QA8S: 30}, _mean, keep_type=INT32, axes_since=28,
-            quant=True),
+            quant=True, into=True),
     # Same scale/zeroPoint in and out: the max/min of the codes is exact.
-    _reduce("REDUCE_MAX", 77, 29, FLOAT_QUANT_29, torch.amax, quant=True),
-    _reduce("REDUCE_MIN", 78, 29, FLOAT_QUANT_29, torch.amin, quant=True),
-    _reduce("REDUCE_SUM", 80, 29, FLOAT_ONLY_29, torch.sum),
+    _reduce("REDUCE_MAX", 77, 29, FLOAT_QUANT_29, torch.amax, quant=True, into=True),
+    _reduce("REDUCE_MIN", 78, 29, FLOAT_QUANT_29, torch.amin, quant=True, into=True),
+    _reduce("REDUCE_SUM", 80, 29, FLOAT_ONLY_29, torch.sum, into=True),
     _reduce("REDUCE_PROD", 79, 29, FLOAT_ONLY_29, _prod),
     _reduce("REDUCE_ANY", 76, 29, {B8T: 29}, torch.any),
     _reduce("REDUCE_ALL", 75, 29, {B8T: 29}, torch.all),

@@ -40,3 +40,13 @@ def compute(ins, p):
     if p.beta != 1.0:
         x = x * p.beta
     return [torch.softmax(x, p.axis)]
+
+
+def compute_into(ins, p, outs) -> bool:
+    x = ins[0]
+    if p.quant or not x.is_contiguous():
+        return False
+    if p.beta != 1.0:
+        x = x * p.beta
+    torch.softmax(x, p.axis, out=outs[0])
+    return True
