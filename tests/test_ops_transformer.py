@@ -462,9 +462,21 @@ def test_large_attention_bmm_is_one_fully_connected_per_head():
     assert "REDUCE_SUM" not in lowered.nnapi_operations
 
 
-def test_large_bmm_with_dynamic_batch_is_refused_with_its_reason():
+def test_large_bmm_with_dynamic_batch_is_done_in_row_blocks():
+    """B*M*K*N reaches 64*197*64*197 > 2^24 at the batch's upper bound and the per-batch form
+    needs a static batch: MUL + REDUCE_SUM over blocks of 20 rows (B*20*K*N <= 2^24)."""
     batch = torch.export.Dim("batch", min=1, max=64)
-    a, b = torch.randn(12, 197, 64), torch.randn(12, 64, 197)
+    g = torch.Generator().manual_seed(0)
+    a, b = torch.randn(12, 197, 64, generator=g), torch.randn(12, 64, 197, generator=g)
+    lowered = check_delegated_and_matches(Lambda(torch.bmm), (a, b), dynamic_shapes=(({0: batch}, {0: batch}),),
+                                          run_inputs=[[a, b], [torch.randn(3, 197, 64), torch.randn(3, 64, 197)]])
+    assert lowered.nnapi_operations.count("REDUCE_SUM") == 10 and "CONCATENATION" in lowered.nnapi_operations
+
+
+def test_bmm_too_large_for_any_form_is_refused_with_its_reason():
+    """Even one row's [B, 1, K, N] intermediate exceeds 2^24 at the upper bound (1024*64*512)."""
+    batch = torch.export.Dim("batch", min=1, max=1024)
+    a, b = torch.randn(4, 8, 64), torch.randn(4, 64, 512)
     lowered = lower(Lambda(torch.bmm), (a, b), dynamic_shapes=(({0: batch}, {0: batch}),))
     (reason,) = lowered.reasons["aten.bmm.default"]
-    assert "dynamic batch or N" in reason and "before feature level 6" in reason
+    assert "dynamic batch or N" in reason and "row blocks" in reason and "before feature level 6" in reason

@@ -1,6 +1,8 @@
 """aten.bmm -> BATCH_MATMUL (feature level 6); before it MUL of a[B,M,K,1] and
 b[B,1,K,N] (broadcast to [B,M,K,N]) + REDUCE_SUM over K (API 29) when that
-intermediate is small, else one FULLY_CONNECTED per batch item (API 29).
+intermediate is small, else one FULLY_CONNECTED per batch item (API 29), or,
+with a dynamic batch, MUL + REDUCE_SUM over blocks of rows of ``a`` whose
+intermediates stay small at the exported upper bounds (dynamic Swin's attention).
 
 FULLY_CONNECTED computes ``input @ weightsᵀ`` and NNAPI does not require its
 weights to be constant, so ``a_i @ b_i`` is FULLY_CONNECTED(a_i, b_iᵀ, 0): SPLIT
@@ -14,7 +16,7 @@ import sympy
 import torch
 from torch.fx import Node
 
-from ..graph import identity
+from ..graph import LoweringError, identity
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import tensor_shape
@@ -52,8 +54,19 @@ def upper_bound(expr: Dim, ctx: "CheckContext | LoweringContext") -> int | None:
 class BmmBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.bmm.default, FeatureLevel.ANDROID_10, "MUL + REDUCE_SUM or FULLY_CONNECTED per batch item (BATCH_MATMUL from feature level 6)",
-                  "float32; before feature level 6, B*M*K*N > 2^24 needs static B and N"),
+                  "float32; before feature level 6, B*M*K*N > 2^24 needs static B and N, or a static M "
+                  "and B*K*N <= 2^24 (row blocks)"),
     )
+
+    @staticmethod
+    def rows_per_block(bsz: Dim, m: Dim, k: Dim, n: Dim, ctx: "CheckContext | LoweringContext") -> int | None:
+        """Rows of ``a`` per MUL + REDUCE_SUM step keeping each [B, rows, K, N] intermediate
+        within MAX_BROADCAST_ELEMENTS at the exported upper bounds; None if M is dynamic
+        or even one row does not fit."""
+        bound = upper_bound(bsz * k * n, ctx)
+        if not is_static(m) or bound is None or bound > MAX_BROADCAST_ELEMENTS:
+            return None
+        return min(int(m), MAX_BROADCAST_ELEMENTS // bound)
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         a, b = node.args[:2]
@@ -65,10 +78,11 @@ class BmmBuilder(NodeBuilder):
         bound = upper_bound(bsz * m * k * n, ctx)
         if bound is not None and bound <= MAX_BROADCAST_ELEMENTS:
             return
-        if not (is_static(bsz) and is_static(n)):
+        if not (is_static(bsz) and is_static(n)) and self.rows_per_block(bsz, m, k, n, ctx) is None:
             what = f"B*M*K*N = {bound} > 2^24" if bound is not None else "unbounded B*M*K*N"
             raise Refused(f"bmm with {what} elements in the MUL + REDUCE_SUM intermediate and a dynamic batch or N "
-                          f"(the per-batch FULLY_CONNECTED form needs both static) before feature level 6")
+                          f"(the per-batch FULLY_CONNECTED form needs both static; row blocks need a static M and "
+                          f"B*K*N <= 2^24) before feature level 6")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         a, b = node.args[:2]
@@ -84,17 +98,43 @@ class BmmBuilder(NodeBuilder):
         # intermediate known to stay small takes MUL + REDUCE_SUM, whose sizes the shape
         # program computes, where the per-batch form would need a static batch and N.
         bound = upper_bound(bsz * m * k * n, lc)
-        if bound is None or bound > MAX_BROADCAST_ELEMENTS:
+        fits = bound is not None and bound <= MAX_BROADCAST_ELEMENTS
+        if not fits and is_static(bsz) and is_static(n):
             self._define_per_batch(node, lc)
             return
         a4 = self._reshaped(lc, a, [bsz, m, k, 1], f"{node.name}.a")
         b4 = self._reshaped(lc, b, [bsz, 1, k, n], f"{node.name}.b")
-        products = g.emit_tensor([bsz, m, k, n], debug_name=f"{node.name}.products")
-        g.emit_operation(OperationCode.MUL, [a4, b4, g.emit_int32(int(FuseCode.NONE))], [products],
-                         debug_name=node.name)
+        if fits:
+            out = lc.emit_output(node, identity(3))
+            self._multiply_and_sum(lc, a4, b4, [bsz, m, k, n], out, node.name)
+            return
+        rows = self.rows_per_block(bsz, m, k, n, lc)
+        if rows is None:
+            raise LoweringError(f"{node.name}: bmm too large for any form before feature level 6 (partitioner bug)")
+        blocks = []
+        for start in range(0, int(m), rows):
+            size = min(rows, int(m) - start)
+            rows_of_a = g.emit_tensor([bsz, size, k, 1], debug_name=f"{node.name}.a{start}")
+            # begin/end only on the row dim: the end mask (0b1101) takes the others whole.
+            g.emit_operation(OperationCode.STRIDED_SLICE,
+                             [a4, g.emit_int32_vector([0, start, 0, 0]), g.emit_int32_vector([0, start + size, 0, 0]),
+                              g.emit_int32_vector([1, 1, 1, 1]), g.emit_int32(0), g.emit_int32(0b1101),
+                              g.emit_int32(0)], [rows_of_a], debug_name=node.name)
+            block = g.emit_tensor([bsz, size, n], debug_name=f"{node.name}.rows{start}")
+            self._multiply_and_sum(lc, rows_of_a, b4, [bsz, size, k, n], block, node.name)
+            blocks.append(block)
         out = lc.emit_output(node, identity(3))
+        g.emit_operation(OperationCode.CONCATENATION, [*blocks, g.emit_int32(1)], [out], debug_name=node.name)
+
+    @staticmethod
+    def _multiply_and_sum(lc: LoweringContext, a4: int, b4: int, product_shape: list[Dim], out: int,
+                          name: str) -> None:
+        """out = REDUCE_SUM over K of MUL(a[B, M, K, 1], b[B, 1, K, N])."""
+        g = lc.graph
+        products = g.emit_tensor(product_shape, debug_name=f"{name}.products")
+        g.emit_operation(OperationCode.MUL, [a4, b4, g.emit_int32(int(FuseCode.NONE))], [products], debug_name=name)
         g.emit_operation(OperationCode.REDUCE_SUM, [products, g.emit_int32_vector([2]), g.emit_bool(False)], [out],
-                         debug_name=node.name)
+                         debug_name=name)
 
     @staticmethod
     def _define_per_batch(node: Node, lc: LoweringContext) -> None:
