@@ -473,6 +473,23 @@ def test_large_bmm_with_dynamic_batch_is_done_in_row_blocks():
     assert lowered.nnapi_operations.count("REDUCE_SUM") == 10 and "CONCATENATION" in lowered.nnapi_operations
 
 
+def test_attention_with_dynamic_length_is_one_fully_connected_per_head():
+    """q @ kᵀ with a static batch (heads) and a dynamic length L <= 256: B*M*K*N reaches
+    12*256*64*256 > 2^24, so one FULLY_CONNECTED per head, its zero bias of size L made by
+    FILL (API 30); below API 30 (no FILL) it is refused with its reason."""
+    length = torch.export.Dim("length", min=8, max=256)
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(12, 50, 64, generator=g) for _ in range(3))
+    module = Lambda(lambda q, k, v: torch.softmax(q @ k.transpose(1, 2) * 0.125, -1) @ v)
+    dims = (({1: length}, {1: length}, {1: length}),)
+    lowered = check_delegated_and_matches(
+        module, (q, k, v), dynamic_shapes=dims, expect_operations=["FULLY_CONNECTED", "FILL"],
+        run_inputs=[[q, k, v], [t[:, :8].contiguous() for t in (q, k, v)], [torch.randn(12, 256, 64, generator=g) for _ in range(3)]])
+    assert lowered.num_delegates == 1 and lowered.nnapi_operations.count("FULLY_CONNECTED") == 24
+    below = lower(module, (q, k, v), dynamic_shapes=dims, feature_level=29)
+    assert "static N below API 30" in below.reasons["aten.bmm.default"][0]
+
+
 def test_bmm_too_large_for_any_form_is_refused_with_its_reason():
     """Even one row's [B, 1, K, N] intermediate exceeds 2^24 at the upper bound (1024*64*512)."""
     batch = torch.export.Dim("batch", min=1, max=1024)

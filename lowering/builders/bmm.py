@@ -8,7 +8,8 @@ FULLY_CONNECTED computes ``input @ weightsᵀ`` and NNAPI does not require its
 weights to be constant, so ``a_i @ b_i`` is FULLY_CONNECTED(a_i, b_iᵀ, 0): SPLIT
 a and bᵀ along the batch, one FULLY_CONNECTED each, CONCATENATION. bᵀ is ``b``
 read in dim order (0, 2, 1), which is free when ``b`` is itself a transposed
-value (attention's ``q @ kᵀ``). It needs a static batch and N (the bias)."""
+value (attention's ``q @ kᵀ``). It needs a static batch; the zero bias of size N is
+a constant, or FILL (API 30) when N is symbolic."""
 
 from __future__ import annotations
 
@@ -54,8 +55,8 @@ def upper_bound(expr: Dim, ctx: "CheckContext | LoweringContext") -> int | None:
 class BmmBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.bmm.default, FeatureLevel.ANDROID_10, "MUL + REDUCE_SUM or FULLY_CONNECTED per batch item (BATCH_MATMUL from feature level 6)",
-                  "float32; before feature level 6, B*M*K*N > 2^24 needs static B and N, or a static M "
-                  "and B*K*N <= 2^24 (row blocks)"),
+                  "float32; before feature level 6, B*M*K*N > 2^24 needs a static B (and a static N below "
+                  "API 30), or a static M and B*K*N <= 2^24 (row blocks)"),
     )
 
     @staticmethod
@@ -78,11 +79,11 @@ class BmmBuilder(NodeBuilder):
         bound = upper_bound(bsz * m * k * n, ctx)
         if bound is not None and bound <= MAX_BROADCAST_ELEMENTS:
             return
-        if not (is_static(bsz) and is_static(n)) and self.rows_per_block(bsz, m, k, n, ctx) is None:
+        if not self._per_batch_possible(bsz, n, ctx.feature_level) and self.rows_per_block(bsz, m, k, n, ctx) is None:
             what = f"B*M*K*N = {bound} > 2^24" if bound is not None else "unbounded B*M*K*N"
             raise Refused(f"bmm with {what} elements in the MUL + REDUCE_SUM intermediate and a dynamic batch or N "
-                          f"(the per-batch FULLY_CONNECTED form needs both static; row blocks need a static M and "
-                          f"B*K*N <= 2^24) before feature level 6")
+                          f"(the per-batch FULLY_CONNECTED form needs a static batch, and a static N below API 30; "
+                          f"row blocks need a static M and B*K*N <= 2^24) before feature level 6")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         a, b = node.args[:2]
@@ -99,7 +100,7 @@ class BmmBuilder(NodeBuilder):
         # program computes, where the per-batch form would need a static batch and N.
         bound = upper_bound(bsz * m * k * n, lc)
         fits = bound is not None and bound <= MAX_BROADCAST_ELEMENTS
-        if not fits and is_static(bsz) and is_static(n):
+        if not fits and self._per_batch_possible(bsz, n, g.feature_level):
             self._define_per_batch(node, lc)
             return
         a4 = self._reshaped(lc, a, [bsz, m, k, 1], f"{node.name}.a")
@@ -127,6 +128,12 @@ class BmmBuilder(NodeBuilder):
         g.emit_operation(OperationCode.CONCATENATION, [*blocks, g.emit_int32(1)], [out], debug_name=node.name)
 
     @staticmethod
+    def _per_batch_possible(bsz: Dim, n: Dim, level: int) -> bool:
+        """One FULLY_CONNECTED per item needs a static batch, and its zero bias of size N is
+        a constant, or FILL (API 30) when N is symbolic."""
+        return is_static(bsz) and (is_static(n) or level >= FeatureLevel.ANDROID_11)
+
+    @staticmethod
     def _multiply_and_sum(lc: LoweringContext, a4: int, b4: int, product_shape: list[Dim], out: int,
                           name: str) -> None:
         """out = REDUCE_SUM over K of MUL(a[B, M, K, 1], b[B, 1, K, N])."""
@@ -142,7 +149,7 @@ class BmmBuilder(NodeBuilder):
         a, b = node.args[:2]
         g = lc.graph
         bsz, m, k = lc.shape(a)
-        n = int(lc.shape(b)[2])
+        n = lc.shape(b)[2]
         bsz = int(bsz)
         a_items = BmmBuilder._split_batch(lc, lc.operand(a, identity(3)), bsz, [m, k], f"{node.name}.a")
         bt = lc.constant(b).to(torch.float32).transpose(1, 2) if lc.is_constant(b) else None
@@ -150,7 +157,12 @@ class BmmBuilder(NodeBuilder):
             w_items = [g.emit_constant_tensor(bt[i].contiguous()) for i in range(bsz)]
         else:
             w_items = BmmBuilder._split_batch(lc, lc.operand(b, (0, 2, 1)), bsz, [n, k], f"{node.name}.bT")
-        zero_bias = g.emit_constant_tensor(torch.zeros(n, dtype=torch.float32))
+        if is_static(n):
+            zero_bias = g.emit_constant_tensor(torch.zeros(n, dtype=torch.float32))
+        else:
+            zero_bias = g.emit_tensor([n], debug_name=f"{node.name}.bias")
+            g.emit_operation(OperationCode.FILL, [g.emit_int32_vector([n]), g.emit_float32(0.0)], [zero_bias],
+                             debug_name=node.name)
         products = []
         for i, (a_i, w_i) in enumerate(zip(a_items, w_items)):
             out = g.emit_tensor([m, n], debug_name=f"{node.name}.{i}")
