@@ -9,14 +9,19 @@ History (API 30):
   swin_t (224x224)       13, now 1
   ViT, 4 layers (224x224) 9 (attention's bmm too large for MUL + REDUCE_SUM), now 1 (FULLY_CONNECTED per head)
 Exact gelu is erfc composed from ABS / MINIMUM / EXP (lowering/builders/gelu.py).
-swin_t with dynamic H and W (32k, k in [2, 8]) is not here: it lowers and matches eager
-(relative error < 1e-6 at 64 and 96), but in 17 subgraphs, after an export of ~5 min and
-a lowering of ~3 min on 2 busy cores: its shifted-window mask is computed from the dynamic
-sizes (arange, slice_scatter, int64 index arithmetic) on the CPU, and the partitions after
-it see only window-padded sizes (8k + (7 - 8k % 7) % 7) from which k cannot be recovered,
-so the partitioner leaves them on the CPU (partitioners/partition_symbols.py) rather than
-let lowering fail. ViT with dynamic H and W does not export: torchvision's
-VisionTransformer checks H and W against its fixed image_size, so torch specializes them.
+  swin_t, dynamic H and W  17 subgraphs, then 12 (4 symbolic-size fixes), now 1: its shifted-window
+                          mask is built from the padded sizes in NNAPI (FILL, slice scatters), its
+                          rank-6 window views have symbolic window counts, the padded sizes it
+                          reads are re-read from the input's, and its attention matmuls have a
+                          dynamic batch (row blocks) or a dynamic N (FULLY_CONNECTED per head,
+                          zero bias by FILL).
+swin_t's dynamic range is H, W = 32k for k in [4, 7], exported at 224x224: torch.export
+fixes Swin's branches (shift or not, one window or several per stage) at the example size
+without narrowing the range, so a program exported at 64x64 for k in [2, 8] fails in
+torch itself (ep.module()) at 96x160; over [4, 7] every stage takes the example's branch
+(checked: ep.module() equals eager at 128x160, 192x128, 160x224). ViT with dynamic H and
+W does not export: torchvision's VisionTransformer checks H and W against its fixed
+image_size, so torch specializes them.
 Every TRANSPOSE left moves dims of size > 1 (vit_b_16: 63, all head splits, k^T, and
 NHWC/NCHW edges); one that would move only size-1 dims is a RESHAPE (NnapiGraph.value).
 """
@@ -55,6 +60,8 @@ MODELS = [
      ((96, 64), (256, 256))),
     ("swin_t", lambda: torchvision.models.swin_t(weights=None), (1, 3, 64, 64), None, ()),
     ("swin_t_224", lambda: torchvision.models.swin_t(weights=None), (1, 3, 224, 224), None, ()),
+    ("swin_t_dynamic_hw", lambda: torchvision.models.swin_t(weights=None), (1, 3, 224, 224), (4, 7),
+     ((128, 160), (192, 128))),
 ]
 
 # Generic refusals mean a node fell through without a specific reason.
