@@ -8,13 +8,13 @@ History (API 30):
   swin_t (64x64)         lowering crashed (int64 partition output), then 13 (12 gelus), now 1
   swin_t (224x224)       13, now 1
   ViT, 4 layers (224x224) 9 (attention's bmm too large for MUL + REDUCE_SUM), now 1 (FULLY_CONNECTED per head)
-Exact gelu is erfc composed from ABS / MINIMUM / EXP (lowering/builders/gelu.py).
   swin_t, dynamic H and W  17 subgraphs, then 12 (4 symbolic-size fixes), now 1: its shifted-window
                           mask is built from the padded sizes in NNAPI (FILL, slice scatters), its
                           rank-6 window views have symbolic window counts, the padded sizes it
                           reads are re-read from the input's, and its attention matmuls have a
                           dynamic batch (row blocks) or a dynamic N (FULLY_CONNECTED per head,
                           zero bias by FILL).
+Exact gelu is erfc composed from ABS / MINIMUM / EXP (lowering/builders/gelu.py).
 swin_t's dynamic range is H, W = 32k for k in [4, 7], exported at 224x224: torch.export
 fixes Swin's branches (shift or not, one window or several per stage) at the example size
 without narrowing the range, so a program exported at 64x64 for k in [2, 8] fails in
