@@ -51,10 +51,6 @@ def _symbol_sources(program: ExportedProgram) -> dict[sympy.Symbol, tuple[Node, 
     return sources
 
 
-def _emit(graph: Graph, target: Any, args: tuple, val: Any) -> tuple[Node, Any]:
-    node = graph.call_function(target, args)
-    node.meta["val"] = val
-    return node, val
 
 
 class _SizeBuilder:
@@ -65,6 +61,13 @@ class _SizeBuilder:
     def __init__(self, graph: Graph, sources: dict, shape_env: Any) -> None:
         self.graph, self.sources, self.shape_env = graph, sources, shape_env
         self.symbols: dict = {}
+        self.created: list[Node] = []  # the nodes of the expression being built
+
+    def _emit(self, target: Any, args: tuple, val: Any) -> tuple[Node, Any]:
+        node = self.graph.call_function(target, args)
+        node.meta["val"] = val
+        self.created.append(node)
+        return node, val
 
     def build(self, expr: sympy.Expr) -> tuple[Any, Any]:
         """(node or int, its value) computing ``expr``; raises _NotExpressible."""
@@ -85,20 +88,27 @@ class _SizeBuilder:
             node, val = self.build(expr.args[0])
             for arg in expr.args[1:]:
                 other, other_val = self.build(arg)
-                node, val = _emit(self.graph, operator.mul, (node, other), val * other_val)
+                node, val = self._emit(operator.mul, (node, other), val * other_val)
             return node, val
         raise _NotExpressible(str(expr))
+
+    def discard(self, nodes: list[Node]) -> None:
+        """Erases ``nodes`` (an expression that could not be completed) and forgets them."""
+        gone = set(nodes)
+        self.symbols = {s: v for s, v in self.symbols.items() if v[0] not in gone}
+        for node in reversed(nodes):
+            self.graph.erase_node(node)
 
     def _symbol(self, symbol: sympy.Symbol) -> tuple[Any, Any]:
         if symbol not in self.symbols:
             if symbol not in self.sources:
                 raise _NotExpressible(str(symbol))
             placeholder, dim, a, b = self.sources[symbol]
-            node, val = _emit(self.graph, aten.sym_size.int, (placeholder, dim), placeholder.meta["val"].shape[dim])
+            node, val = self._emit(aten.sym_size.int, (placeholder, dim), placeholder.meta["val"].shape[dim])
             if b:
-                node, val = _emit(self.graph, operator.sub, (node, b), val - b)
+                node, val = self._emit(operator.sub, (node, b), val - b)
             if a != 1:
-                node, val = _emit(self.graph, operator.floordiv, (node, a), val // a)
+                node, val = self._emit(operator.floordiv, (node, a), val // a)
             self.symbols[symbol] = (node, val)
         return self.symbols[symbol]
 
@@ -109,10 +119,10 @@ class _SizeBuilder:
         node, val = self.build(positive[0]) if positive else (0, 0)
         for term in positive[1:]:
             other, other_val = self.build(term)
-            node, val = _emit(self.graph, operator.add, (node, other), val + other_val)
+            node, val = self._emit(operator.add, (node, other), val + other_val)
         for term in negative:
             other, other_val = self.build(term)
-            node, val = _emit(self.graph, operator.sub, (node, other), val - other_val)
+            node, val = self._emit(operator.sub, (node, other), val - other_val)
         return node, val
 
     def _division(self, expr: sympy.Expr) -> tuple[Any, Any]:
@@ -130,12 +140,12 @@ class _SizeBuilder:
         if isinstance(expr, torch_sympy.FloorDiv):
             if not nonnegative:
                 raise _NotExpressible(str(expr))
-            return _emit(self.graph, operator.floordiv, (a_node, b), a_val // b)
-        node, val = _emit(self.graph, operator.mod, (a_node, b), a_val % b)
+            return self._emit(operator.floordiv, (a_node, b), a_val // b)
+        node, val = self._emit(operator.mod, (a_node, b), a_val % b)
         if nonnegative:
             return node, val
-        node, val = _emit(self.graph, operator.add, (node, b), val + b)
-        return _emit(self.graph, operator.mod, (node, b), val % b)
+        node, val = self._emit(operator.add, (node, b), val + b)
+        return self._emit(operator.mod, (node, b), val % b)
 
 
 def sizes_from_inputs(program: ExportedProgram) -> int:
@@ -156,16 +166,17 @@ def sizes_from_inputs(program: ExportedProgram) -> int:
         val = node.meta.get("val")
         if not isinstance(val, torch.SymInt):
             continue
+        builder.created.clear()
         with graph.inserting_before(first):  # sizes of inputs only: valid at the program's start
             try:
                 replacement, _ = builder.build(val.node.expr)
             except _NotExpressible:
+                builder.discard(builder.created)
                 continue
         if isinstance(replacement, Node):
             # The same value; keep torch's own expression for it, which the fake values
             # downstream are written in (its value equals the computed one).
             replacement.meta.update(node.meta)
-        if isinstance(replacement, Node):
             node.replace_all_uses_with(replacement)
         else:  # a size the guards fixed
             for user in list(node.users):

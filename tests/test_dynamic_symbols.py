@@ -171,6 +171,29 @@ def test_size_of_a_computed_tensor_is_read_from_the_input():
         assert got.shape == want.shape and relative_max_error(got, want) < 1e-5, hw
 
 
+def test_rewritten_sizes_compute_the_same_values_in_executorch():
+    """The rewritten size arithmetic runs on ExecuTorch's integer prim ops (whose % and //
+    are C++'s): a CPU-only program using the padded size gives eager's shapes at every size."""
+    from executorch.exir import to_edge
+    from executorch.runtime import Runtime
+    from executorch_nnapi.lowering.size_arithmetic import sizes_from_inputs
+
+    class ZerosOfPaddedSize(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            y = torch.nn.functional.pad(x, (0, (7 - x.shape[1] % 7) % 7)) * 2
+            return torch.zeros(y.shape[1], 2) + y.sum()
+
+    ep = torch.export.export(ZerosOfPaddedSize(), (torch.randn(1, 16),),
+                             dynamic_shapes={"x": {1: 8 * Dim("k", min=1, max=20)}})
+    assert sizes_from_inputs(ep) == 1
+    assert all(n.args[0].op == "placeholder" for n in ep.graph.nodes if n.target is torch.ops.aten.sym_size.int)
+    program = Runtime.get().load_program(to_edge(ep).to_executorch().buffer)
+    for k in range(1, 21):
+        x = torch.randn(1, 8 * k)
+        (got,) = program.load_method("forward").execute([x])
+        assert got.shape == ZerosOfPaddedSize()(x).shape, k
+
+
 def test_symbol_recovered_from_a_size_rounded_up_to_a_multiple():
     """swin pads H to a multiple of its window: 8k + (7 - 8k % 7) % 7 reveals k (least fit)."""
     from torch.utils._sympy.functions import PythonMod
