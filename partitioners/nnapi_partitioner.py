@@ -34,7 +34,7 @@ from executorch_nnapi.lowering.size_arithmetic import sizes_from_inputs
 
 from .layout_constraints import api27_layout_refusal
 from .node_groups import keep_groups_whole
-from .partition_symbols import partition_symbol_refusal
+from .partition_symbols import partition_input_refusal, partition_symbol_refusal
 from .op_support import NO_NNAPI_EQUIVALENT, SIZE_ARITHMETIC, table_by_op
 
 logger = logging.getLogger(__name__)
@@ -232,8 +232,9 @@ class NnapiPartitioner(Partitioner):
                     refused.add(aten_op(node))
         # A partition whose inputs do not reveal a size it needs is left on the CPU whole
         # (partition_symbols.py): its ops must then stay decomposable.
+        user_inputs = set(ep.graph_signature.user_inputs)
         for nodes in _proposed_partitions(ep, support):
-            if partition_symbol_refusal(nodes):
+            if partition_symbol_refusal(nodes) or partition_input_refusal(nodes, user_inputs):
                 refused |= {aten_op(n) for n in nodes}
         kept = candidates - refused
         # The composites no hand-written rewrite covers (attention, matmul, roll,
@@ -248,11 +249,12 @@ class NnapiPartitioner(Partitioner):
         spec = self.delegation_spec
         if self._export_ranges:
             spec = DelegationSpec(spec.backend_id, [*spec.compile_specs, symbol_ranges_spec(self._export_ranges)])
+        user_inputs = set(exported_program.graph_signature.user_inputs)
         for partition_id, nodes in enumerate(_proposed_partitions(exported_program, support)):
             # A partition of constant computations alone has nothing for NNAPI to run.
             if not nodes:
                 continue
-            reason = partition_symbol_refusal(nodes)
+            reason = partition_symbol_refusal(nodes) or partition_input_refusal(nodes, user_inputs)
             if reason:
                 for node in nodes:
                     support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, reason)

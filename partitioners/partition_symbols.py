@@ -53,3 +53,19 @@ def partition_symbol_refusal(nodes: Iterable[Node]) -> str | None:
         return None
     return (f"its partition needs the size {missing[0]}, which no input of the partition reveals "
             "(only the program's input does); the delegate could not compute its shapes")
+
+
+def partition_input_refusal(nodes: Iterable[Node], user_inputs: set[str]) -> str | None:
+    """None if the partition ``nodes`` reads a tensor computed at run time (a program input
+    or another node's result), else why it cannot be delegated: an NNAPI model needs an
+    input, and one built from sizes and constants alone (``zeros(x.shape[1], 3) + 1``
+    where ``x`` feeds only the CPU) would have none."""
+    nodes = set(nodes)
+    for node in nodes:
+        for i in node.all_input_nodes:
+            if i in nodes or not isinstance(i.meta.get("val"), torch.Tensor):
+                continue
+            if i.op != "placeholder" or i.name in user_inputs:
+                return None
+    return ("its partition reads no tensor computed at run time (only sizes and constants), and an NNAPI "
+            "model needs an input")

@@ -171,6 +171,21 @@ def test_size_of_a_computed_tensor_is_read_from_the_input():
         assert got.shape == want.shape and relative_max_error(got, want) < 1e-5, hw
 
 
+def test_partition_reading_only_sizes_stays_on_the_cpu():
+    """zeros(x.shape[1], 3) + 1 where x feeds only a CPU op: a partition of it would have no
+    NNAPI input (the runtime could not load it), so it stays on the CPU with that reason."""
+    class ZerosOfInputSize(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            return torch.zeros(x.shape[1], 3) + 1.0, x.cumsum(0)
+
+    lowered = lower(ZerosOfInputSize(), (torch.randn(2, 5),), dynamic_shapes={"x": {1: Dim("n", min=2, max=10)}})
+    assert lowered.num_delegates == 0
+    assert "an NNAPI model needs an input" in lowered.reasons["aten.add.Tensor"][0]
+    x = torch.randn(2, 7)
+    got = run_pte(lowered.pte, [x])
+    assert [tuple(t.shape) for t in got] == [(7, 3), (2, 7)] and torch.equal(got[0], torch.ones(7, 3))
+
+
 def test_rewritten_sizes_compute_the_same_values_in_executorch():
     """The rewritten size arithmetic runs on ExecuTorch's integer prim ops (whose % and //
     are C++'s): a CPU-only program using the padded size gives eager's shapes at every size."""
