@@ -34,7 +34,7 @@ from executorch_nnapi.lowering.size_arithmetic import sizes_from_inputs
 
 from .layout_constraints import api27_layout_refusal
 from .node_groups import keep_groups_whole
-from .partition_symbols import partition_input_refusal, partition_symbol_refusal
+from .partition_symbols import partition_refusal
 from .op_support import NO_NNAPI_EQUIVALENT, SIZE_ARITHMETIC, table_by_op
 
 logger = logging.getLogger(__name__)
@@ -234,7 +234,7 @@ class NnapiPartitioner(Partitioner):
         # (partition_symbols.py): its ops must then stay decomposable.
         user_inputs = set(ep.graph_signature.user_inputs)
         for nodes in _proposed_partitions(ep, support):
-            if partition_symbol_refusal(nodes) or partition_input_refusal(nodes, user_inputs):
+            if partition_refusal(nodes, user_inputs):
                 refused |= {aten_op(n) for n in nodes}
         kept = candidates - refused
         # The composites no hand-written rewrite covers (attention, matmul, roll,
@@ -254,7 +254,7 @@ class NnapiPartitioner(Partitioner):
             # A partition of constant computations alone has nothing for NNAPI to run.
             if not nodes:
                 continue
-            reason = partition_symbol_refusal(nodes) or partition_input_refusal(nodes, user_inputs)
+            reason = partition_refusal(nodes, user_inputs)
             if reason:
                 for node in nodes:
                     support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, reason)

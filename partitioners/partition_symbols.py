@@ -69,3 +69,10 @@ def partition_input_refusal(nodes: Iterable[Node], user_inputs: set[str]) -> str
                 return None
     return ("its partition reads no tensor computed at run time (only sizes and constants), and an NNAPI "
             "model needs an input")
+
+
+def partition_refusal(nodes: Iterable[Node], user_inputs: set[str]) -> str | None:
+    """Why the delegate could not run the partition ``nodes`` (a size it cannot compute, or
+    no run-time input), else None; the partitioner asks this of every proposed partition."""
+    nodes = set(nodes)
+    return partition_symbol_refusal(nodes) or partition_input_refusal(nodes, user_inputs)
