@@ -28,10 +28,10 @@ from executorch.exir import to_edge_transform_and_lower
 from executorch.runtime import Runtime
 
 import executorch_nnapi.runtime  # noqa: F401  (NnapiBackend + host driver)
-from executorch_nnapi.lowering.calibration import Calibration, quantize_program, random_inputs, sqnr
-from executorch_nnapi.lowering.report import delegation_report
+from executorch_nnapi.quantizer.calibration import Calibration, quantize_program, random_inputs, sqnr
+from executorch_nnapi.tools.report import delegation_report
 from executorch_nnapi.partitioners import NnapiPartitioner
-from executorch_nnapi.runtime.host_driver import get_driver
+from executorch_nnapi.host_driver import get_driver
 
 DEFAULT_MODELS = [
     "mobilenet_v2", "mobilenet_v3_small", "mobilenet_v3_large", "mnasnet0_5", "shufflenet_v2_x0_5",

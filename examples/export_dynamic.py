@@ -21,7 +21,7 @@ from executorch.exir import to_edge_transform_and_lower
 from executorch.runtime import Runtime
 
 import executorch_nnapi.runtime  # noqa: F401  registers NnapiBackend (and the host driver) with ExecuTorch
-from executorch_nnapi.lowering.report import delegation_report
+from executorch_nnapi.tools.report import delegation_report
 from executorch_nnapi.partitioners import NnapiPartitioner
 
 

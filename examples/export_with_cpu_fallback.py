@@ -19,7 +19,7 @@ import torch
 import torchvision
 from torch.export import export
 
-from executorch_nnapi.lowering.export import to_nnapi_program
+from executorch_nnapi.tools.export import to_nnapi_program
 from executorch_nnapi.runtime import load_method
 
 

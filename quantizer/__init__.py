@@ -1,7 +1,7 @@
-"""``from executorch_nnapi.quantizer import NnapiQuantizer``: the PT2E quantizer for the
-NNAPI delegate. It lives in lowering/quantizer.py, beside the quantized lowering
-whose rules it follows; this package is its public name."""
+"""The PT2E quantizer of the NNAPI delegate: ``NnapiQuantizer`` (annotation rules derived from
+the builders' quantization declarations) and calibration (inputs from a directory, a function or
+random numbers; SQNR)."""
 
-from executorch_nnapi.lowering.quantizer import NnapiQuantizer
+from .nnapi_quantizer import NnapiQuantizer
 
 __all__ = ["NnapiQuantizer"]

@@ -11,9 +11,8 @@ exactly as an Android app would (minus the accelerator). Set
 ``load_method(pte)`` loads a .pte's ``forward`` method when NNAPI is available and its
 ``forward_cpu`` method (``executorch-nnapi export --cpu-method xnnpack``) when it is not.
 
-``EXECUTORCH_NNAPI_DRIVER_ONLY=1`` makes this import load neither the backend nor ExecuTorch's
-Python runtime: the host shim sets it when it starts the driver inside a C++ process
-(nnapi_executor_runner) that already has the backend, so that only ``host_driver`` is imported there.
+The host driver itself is ``executorch_nnapi.host_driver``, a package of its own (it is not
+shipped in an app); this module only installs it when no other NNAPI library is named.
 """
 
 from __future__ import annotations
@@ -22,15 +21,13 @@ import os
 
 from .backend_library import last_error, load_backend, set_nnapi_library
 
-if os.environ.get("EXECUTORCH_NNAPI_DRIVER_ONLY") != "1":
-    # method_selection imports ExecuTorch's Python runtime, which a C++ host process already has.
-    from .method_selection import SelectedMethod, load_method, nnapi_available
+from .method_selection import SelectedMethod, load_method, nnapi_available
 
-    _backend = load_backend()
+_backend = load_backend()
 
-    if "EXECUTORCH_NNAPI_LIBRARY" not in os.environ:
-        from .host_driver import get_driver, install
+if "EXECUTORCH_NNAPI_LIBRARY" not in os.environ:
+    from executorch_nnapi.host_driver import install
 
-        set_nnapi_library(install(feature_level=int(os.environ.get("EXECUTORCH_NNAPI_HOST_FEATURE_LEVEL", "30"))))
+    set_nnapi_library(install(feature_level=int(os.environ.get("EXECUTORCH_NNAPI_HOST_FEATURE_LEVEL", "30"))))
 
 __all__ = ["SelectedMethod", "last_error", "load_backend", "load_method", "nnapi_available", "set_nnapi_library"]

@@ -44,8 +44,8 @@ compile_all() {  # $1: label, rest: extra flags
 
 compile_all aarch64-linux
 # The host shim exists only off Android (CMake never builds it there).
-"$CC" -std=c11 "${WARN[@]}" -fPIC -I"$ROOT/runtime/include" -c "$ROOT/runtime/shim/nnapi_host_shim.c" \
+"$CC" -std=c11 "${WARN[@]}" -fPIC -I"$ROOT/runtime/include" -c "$ROOT/host_driver/shim/nnapi_host_shim.c" \
     -o "$GEN/shim.o"
-echo "ok: runtime/shim/nnapi_host_shim.c for aarch64-linux"
+echo "ok: host_driver/shim/nnapi_host_shim.c for aarch64-linux"
 [[ -f /usr/include/android/android/log.h ]] || { echo "android/log.h missing (apt-get install android-liblog-dev)" >&2; exit 2; }
 compile_all aarch64-android "${ANDROID_FLAGS[@]}"

@@ -13,7 +13,7 @@ PYTHON="${PYTHON:-python3.11}"
 command -v "$PYTHON" >/dev/null || PYTHON=python3
 
 # Debian's aarch64 cross compiler and Android's log header, for the Android compile check
-# (tests/test_cross_compile.py, scripts/cross_compile_check.sh); best effort: without
+# (tests/runtime/test_cross_compile.py, scripts/cross_compile_check.sh); best effort: without
 # root or apt the check is skipped with that reason.
 install_cross_compiler() {
   command -v aarch64-linux-gnu-g++ >/dev/null && [[ -f /usr/include/android/android/log.h ]] && return 0

@@ -23,8 +23,8 @@ import torch.nn.functional as F
 from torch.fx import GraphModule, Interpreter, Node
 
 from executorch_nnapi.lowering.builders.quantized_hard_sigmoid import sixth_weight
-from executorch_nnapi.runtime.host_driver.operations import _qkernels as qk
-from executorch_nnapi.runtime.host_driver.operations import _qmath as qm
+from executorch_nnapi.host_driver.operations import _qkernels as qk
+from executorch_nnapi.host_driver.operations import _qmath as qm
 
 aten = torch.ops.aten
 qd = torch.ops.quantized_decomposed

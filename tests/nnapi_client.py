@@ -15,9 +15,9 @@ from typing import Iterator, Optional, Sequence
 
 import torch
 
-from executorch_nnapi.runtime import host_driver
-from executorch_nnapi.runtime.host_driver import HostDriver
-from executorch_nnapi.runtime.host_driver.operations import OPERATION_NAMES
+from executorch_nnapi import host_driver
+from executorch_nnapi.host_driver import HostDriver
+from executorch_nnapi.host_driver.operations import OPERATION_NAMES
 
 
 # Result codes (ANEURALNETWORKS_NO_ERROR, ...).

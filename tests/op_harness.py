@@ -17,7 +17,7 @@ import executorch_nnapi.runtime  # noqa: F401  (registers NnapiBackend, starts t
 from executorch_nnapi.lowering.node_utils import op_name
 from executorch_nnapi.lowering.serialization import read_blob
 from executorch_nnapi.partitioners import NnapiPartitioner
-from executorch_nnapi.runtime.host_driver import get_driver
+from executorch_nnapi.host_driver import get_driver
 
 
 @dataclasses.dataclass

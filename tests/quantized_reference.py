@@ -17,7 +17,12 @@ from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (XNNPACKQuan
 from executorch.exir import to_edge_transform_and_lower
 from executorch.runtime import Runtime
 
-from executorch_nnapi.lowering.calibration import sqnr  # noqa: F401  (the one SQNR formula, re-exported)
+from executorch_nnapi.blob import Blob as fb_blob
+from executorch_nnapi.lowering.nnapi_codes import OperandCode, OperationCode
+from executorch_nnapi.quantizer import NnapiQuantizer
+from executorch_nnapi.quantizer.calibration import sqnr  # noqa: F401  (the one SQNR formula, re-exported)
+
+FLOAT_TENSORS = {OperandCode.TENSOR_FLOAT32, OperandCode.TENSOR_FLOAT16}
 
 
 def within_one_step(expected: torch.Tensor, actual: torch.Tensor, step: float) -> float:
@@ -61,3 +66,46 @@ def xnnpack_run(model: torch.nn.Module, example: tuple, held_out: torch.Tensor, 
     loaded = Runtime.get().load_program(program.buffer)
     output = loaded.load_method("forward").execute([held_out])[0]
     return XnnpackRun(converted, output, converted(held_out), last_output_step(converted))
+
+
+def quantize(model: torch.nn.Module, example: tuple, *, signed: bool, feature_level: int = 30,
+             calibration: int = 4, dynamic_shapes=None) -> GraphModule:
+    """The convert_pt2e model of ``model``, calibrated on a few inputs like ``example``."""
+    gm = torch.export.export(model.eval(), example, dynamic_shapes=dynamic_shapes).module()
+    gm = prepare_pt2e(gm, NnapiQuantizer(feature_level=feature_level, signed=signed))
+    torch.manual_seed(1)
+    for _ in range(calibration):
+        gm(*[torch.randn_like(x) if x.is_floating_point() else x for x in example])
+    gm(*example)
+    return convert_pt2e(gm)
+
+
+def output_step(gm: GraphModule) -> float:
+    """The scale of the converted model's (single) output: one quantization step."""
+    out = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    dq = out[0] if isinstance(out, (tuple, list)) else out
+    assert "dequantize_per_tensor" in str(dq.target), f"output is not dequantized: {dq.target}"
+    return float(dq.args[1])
+
+
+def quantized_inside(raw: bytes) -> list[str]:
+    """The operations of a blob; asserts that none but an edge QUANTIZE / DEQUANTIZE
+    touches a float tensor."""
+    blob = fb_blob.Blob.GetRootAs(raw, 0)
+    inputs = {blob.ModelInputs(i) for i in range(blob.ModelInputsLength())}
+    outputs = {blob.ModelOutputs(i) for i in range(blob.ModelOutputsLength())}
+    names = []
+    for i in range(blob.OperationsLength()):
+        op = blob.Operations(i)
+        name = OperationCode(op.Type()).name
+        ins = [op.Inputs(j) for j in range(op.InputsLength())]
+        outs = [op.Outputs(j) for j in range(op.OutputsLength())]
+        names.append(name)
+        if name == "QUANTIZE":
+            assert ins[0] in inputs, "QUANTIZE inside the partition (its input is not a partition input)"
+        elif name == "DEQUANTIZE":
+            assert outs[0] in outputs, "DEQUANTIZE inside the partition (its output is not a partition output)"
+        else:
+            for k in ins + outs:
+                assert blob.Operands(k).Type() not in FLOAT_TENSORS, f"{name} reads or writes a float tensor"
+    return names

@@ -16,7 +16,7 @@ of GELU (where erfc is tiny) is as accurate as the positive side. |x| is first
 clamped to ``_CLAMP`` = 100: beyond it erfc(|x|/√2) underflows float32 to 0, so
 the value is unchanged, and ``|x|·erfc`` is ``100·0 = 0`` instead of ``inf·0``.
 
-Measured bound in float32 (tests/test_gelu_erf.py sweeps all float32
+Measured bound in float32 (tests/lowering/test_gelu_erf.py sweeps all float32
 magnitudes, both signs): |result - gelu(x)| <= 1e-7·max(1, |x|) (maximum seen
 9.1e-8, below float32's epsilon 1.19e-7). Specials: gelu(+inf) = +inf,
 gelu(-inf) = 0 (the mathematical limits; eager torch on the CPU returns NaN for

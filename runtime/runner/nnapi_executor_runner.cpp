@@ -302,9 +302,9 @@ int fail(const char* what, Error err) {
 }
 
 #ifndef __ANDROID__
-// On a Linux host NNAPI is the host driver behind our shim, installed next to
-// the backend library: <site-packages>/executorch_nnapi/runtime/, one level
-// above this binary. $EXECUTORCH_NNAPI_LIBRARY still wins (the backend reads it).
+// On a Linux host NNAPI is the host driver behind our shim, installed in
+// <site-packages>/executorch_nnapi/host_driver/; this binary is in
+// <site-packages>/executorch_nnapi/runtime/bin/. $EXECUTORCH_NNAPI_LIBRARY still wins (the backend reads it).
 void use_host_shim() {
   if (std::getenv("EXECUTORCH_NNAPI_LIBRARY") != nullptr) {
     return;
@@ -316,7 +316,8 @@ void use_host_shim() {
   }
   std::string dir(exe, static_cast<size_t>(n));
   dir = dir.substr(0, dir.rfind('/'));
-  const std::string shim = dir.substr(0, dir.rfind('/')) + "/libnnapi_host_shim.so";
+  dir = dir.substr(0, dir.rfind('/'));  // .../executorch_nnapi/runtime
+  const std::string shim = dir.substr(0, dir.rfind('/')) + "/host_driver/libnnapi_host_shim.so";
   if (access(shim.c_str(), R_OK) == 0) {
     executorch_nnapi_set_library_path(shim.c_str());
   }

@@ -1,0 +1,215 @@
+"""3-D pooling (max_pool3d, avg_pool3d, adaptive_avg_pool3d, the 5-D mean of a
+global 3-D pool) lowered as two 2-D pools on 4-D views of the 5-D tensor, which
+the runtime binds at the partition boundary as 4-D operands over the same bytes.
+Each accepted form is delegated, run through the C++ backend on the host driver
+at every feature level where it is accepted and compared with eager; each refused
+form is checked for its reason."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.export import Dim
+
+from op_harness import Lambda, check_delegated_and_matches, lower, run_pte
+
+LEVELS = (27, 28, 29, 30)
+
+
+def randn(*shape, seed=0):
+    g = torch.Generator().manual_seed(seed + sum(shape))
+    return torch.randn(*shape, generator=g)
+
+
+# Odd sizes so that strides, padding and ceil_mode leave partial windows.
+X = randn(2, 3, 7, 9, 10)
+
+
+def since(level):
+    return [lv for lv in LEVELS if lv >= level]
+
+
+# Each table is lowered as one model with one output per form (one lowering per feature
+# level keeps the file fast); the forms share the 5-D input, and each output is a 5-D
+# value bound as a 4-D view.
+MAX_POOLS = {
+    "cube": lambda t: F.max_pool3d(t, 2),
+    "stride_padding": lambda t: F.max_pool3d(t, (3, 3, 2), stride=(2, 1, 2), padding=(1, 1, 0)),
+    "ceil_mode": lambda t: F.max_pool3d(t, 3, stride=2, padding=1, ceil_mode=True),
+    "module_hw_only": nn.MaxPool3d((1, 3, 3), stride=(1, 2, 2)),
+    "depth_only": lambda t: F.max_pool3d(t, (3, 1, 1), stride=(2, 1, 1), ceil_mode=True),
+}
+
+AVG_POOLS = {
+    "cube": lambda t: F.avg_pool3d(t, 2),
+    # Padding left out of the divisor is what NNAPI's average does: no PAD.
+    "padding_not_counted": lambda t: F.avg_pool3d(t, 3, stride=2, padding=1, count_include_pad=False),
+    "ceil_mode": lambda t: F.avg_pool3d(t, (2, 3, 3), stride=(2, 2, 3), ceil_mode=True),
+    "ceil_mode_padding_not_counted":
+        lambda t: F.avg_pool3d(t, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False),
+}
+
+# Counted padding: zeros PADded per step (API 28); the ceil_mode overhang is still not counted.
+AVG_POOLS_COUNTING_PADDING = {
+    "padding_counted": lambda t: F.avg_pool3d(t, 3, stride=(1, 2, 2), padding=1),
+    "padding_counted_ceil_mode": nn.AvgPool3d(3, stride=2, padding=(1, 0, 1), ceil_mode=True),
+}
+
+
+def all_of(forms):
+    """One module computing every form of ``forms`` (name -> function or module)."""
+    return Lambda(lambda t: tuple(fn(t) for fn in forms.values()))
+
+
+def check_pools(forms, level, operations, x=X):
+    lowered = check_delegated_and_matches(all_of(forms), (x,), feature_level=level, expect_operations=operations)
+    assert lowered.num_delegates == 1
+    assert "TRANSPOSE" not in lowered.nnapi_operations
+    # The 5-D input and outputs are bound as 4-D views over the same bytes: [N*C*D, H, W, 1]
+    # for the input, each 5-D output in the view its last operation wrote.
+    blob = lowered.blobs[0]
+    assert blob.schema_version == 2 and blob.input_merged_dims == [(3, 1, 1, 0)]
+    ranks = [out.dim() for out in all_of(forms)(x)]
+    assert [sum(m) if m else None for m in blob.output_merged_dims] == [5 if r == 5 else None for r in ranks]
+    assert all(len(m) <= 4 for m in blob.output_merged_dims)
+    return lowered
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_max_pool3d(level):
+    check_pools(MAX_POOLS, level, ["MAX_POOL_2D", "RESHAPE"])
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_avg_pool3d(level):
+    check_pools(AVG_POOLS, level, ["AVERAGE_POOL_2D", "RESHAPE"])
+
+
+@pytest.mark.parametrize("level", since(28))
+def test_avg_pool3d_counting_padding(level):
+    check_pools(AVG_POOLS_COUNTING_PADDING, level, ["PAD", "AVERAGE_POOL_2D"])
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_adaptive_avg_pool3d_dividing_sizes(level):
+    # 6x9x10 -> windows 3x3x2, and 1x9x5 (D kept).
+    forms = {"divisible": nn.AdaptiveAvgPool3d((2, 3, 5)), "depth_kept": nn.AdaptiveAvgPool3d((6, 1, 2))}
+    check_pools(forms, level, ["AVERAGE_POOL_2D"], x=randn(1, 4, 6, 9, 10))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_global_3d_average_is_a_5d_mean(level):
+    # adaptive_avg_pool3d(1) reaches the partitioner as mean.dim over D, H, W: MEAN on
+    # the [N*C, D*H*W] view (API 28), the whole [N*C, D, H*W, 1] view pooled at API 27.
+    forms = {"keepdim": lambda t: F.adaptive_avg_pool3d(t, 1), "flat": lambda t: t.mean((2, 3, 4))}
+    if level >= 28:
+        # Other reduced dims that fit a 4-D view: C, D of [N, C, D, H, W] on [N, C*D, H*W].
+        forms["channels_and_depth"] = lambda t: t.mean((1, 2), keepdim=True)
+    check_pools(forms, level, ["MEAN" if level >= 28 else "AVERAGE_POOL_2D"])
+
+
+# ------------------------------------------------------------------ dynamic sizes
+
+DYNAMIC_RUNS = [(randn(2, 3, 5, 8, 6, seed=1),), (randn(2, 3, 11, 6, 13, seed=2),)]
+DHW = {2: Dim("d", min=4, max=12), 3: Dim("h", min=4, max=16), 4: Dim("w", min=4, max=16)}
+
+DYNAMIC = {
+    "max": lambda t: F.max_pool3d(t, (2, 3, 2), stride=(1, 2, 2), padding=(0, 1, 1)),
+    "avg_padding_not_counted": lambda t: F.avg_pool3d(t, 3, stride=2, padding=1, count_include_pad=False),
+}
+DYNAMIC_SINCE_28 = {
+    "avg_padding_counted": lambda t: F.avg_pool3d(t, 3, stride=2, padding=1),
+    "global_mean": lambda t: F.adaptive_avg_pool3d(t, 1),
+}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_dynamic_depth_height_width(level):
+    forms = DYNAMIC if level < 28 else {**DYNAMIC, **DYNAMIC_SINCE_28}
+    lowered = check_delegated_and_matches(all_of(forms), (X,), dynamic_shapes={"args": (DHW,)},
+                                          feature_level=level, run_inputs=[(X,), *DYNAMIC_RUNS])
+    assert lowered.num_delegates == 1
+
+
+# ------------------------------------------------------------------ refusals
+
+# (name, fn, op, reason); the forms refused for the same lowering are lowered together.
+REFUSED_STATIC_API30 = [
+    ("dilation", lambda t: F.max_pool3d(t, 2, dilation=(1, 2, 2)), "aten.max_pool3d_with_indices.default",
+     "dilated pooling (dilation=[1, 2, 2]; NNAPI pools have no dilation)"),
+    ("indices_used", lambda t: F.max_pool3d(t, 3, return_indices=True)[1].float(),
+     "aten.max_pool3d_with_indices.default", "indices output is used (NNAPI has no pooling indices)"),
+    ("divisor_override", lambda t: F.avg_pool3d(t, 2, divisor_override=3), "aten.avg_pool3d.default",
+     "avg_pool3d with divisor_override=3 (NNAPI always divides by the window's size"),
+    ("unbatched", lambda t: F.max_pool3d(t[0], 2), "aten.max_pool3d_with_indices.default",
+     "max_pool3d on a rank-4 input (lowered for a batched 5-D [N, C, D, H, W] input)"),
+    ("adaptive_not_dividing", lambda t: F.adaptive_avg_pool3d(t, (2, 4, 3)), "aten._adaptive_avg_pool3d.default",
+     "adaptive_avg_pool3d from 7x9x10 to 2x4x3 (NNAPI needs an output size dividing the input size"),
+    ("mean_no_4d_view", lambda t: t.mean((1, 3)), "aten.mean.dim",
+     "mean over dims [1, 3] of a 5-D input (the reduced dims do not fit a 4-D view of it)"),
+]
+REFUSED_DYNAMIC_API27 = [
+    ("counted_padding", lambda t: F.avg_pool3d(t, 3, padding=1), "aten.avg_pool3d.default",
+     "avg_pool3d with count_include_pad=True and padding > 0 (explicit PAD) needs API 28"),
+    ("mean", lambda t: t.mean((2, 3, 4)), "aten.mean.dim",
+     "mean of a 5-D input other than over static D, H, W (MEAN) needs API 28"),
+    ("adaptive", lambda t: F.adaptive_avg_pool3d(t, (1, 3, 2)), "aten._adaptive_avg_pool3d.default",
+     "dynamic dim in adaptive_avg_pool3d"),
+]
+
+
+@pytest.mark.parametrize("refused, level, dynamic_shapes", [
+    pytest.param(REFUSED_STATIC_API30, 30, None, id="static-api30"),
+    pytest.param(REFUSED_DYNAMIC_API27, 27, {"args": (DHW,)}, id="dynamic-api27"),
+])
+def test_refused_forms_say_why(refused, level, dynamic_shapes):
+    forms = {name: fn for name, fn, _, _ in refused}
+    reasons = lower(all_of(forms), (X,), feature_level=level, dynamic_shapes=dynamic_shapes).reasons
+    for name, _, op, reason in refused:
+        assert any(reason in r for r in reasons.get(op, [])), f"{name}: {reason!r} not among {reasons.get(op)}"
+
+
+def test_quantized_5d_mean_is_refused_and_the_float_pool_still_delegated():
+    from quantized_reference import quantize
+
+    x = randn(1, 3, 4, 6, 6)
+    gm = quantize(Lambda(lambda t: F.max_pool3d(t, 2).mean((2, 3, 4), keepdim=True)), (x,), signed=False)
+    lowered = lower(gm, (x,), feature_level=30)
+    assert lowered.reasons["aten.mean.dim"] == ["quantized mean of a 5-D input (its 4-D view lowering is float32 only)"]
+    assert lowered.nnapi_operations.count("MAX_POOL_2D") == 2
+    torch.testing.assert_close(run_pte(lowered.pte, (x,))[0], gm(x))
+
+
+# ------------------------------------------------------------------ a small video model
+
+class VideoPool(nn.Module):
+    """x(N, C, D, H, W) -> max_pool3d -> avg_pool3d -> adaptive_avg_pool3d(1) -> flatten -> linear."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        torch.manual_seed(0)
+        self.fc = nn.Linear(3, 5)
+
+    def forward(self, x):
+        x = F.max_pool3d(x, (1, 2, 2))
+        x = F.avg_pool3d(x, 2)
+        x = F.adaptive_avg_pool3d(x, 1)
+        return self.fc(torch.flatten(x, 1))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_video_pooling_model_is_one_subgraph_without_transpose(level):
+    lowered = check_delegated_and_matches(VideoPool(), (X,), feature_level=level)
+    assert lowered.num_delegates == 1 and not lowered.cpu_ops
+    assert "TRANSPOSE" not in lowered.nnapi_operations
+
+
+def test_video_pooling_model_dynamic():
+    # Pools halving D once and H, W twice: torch.export guards against a 1-wide result.
+    dhw = {2: Dim("d", min=4, max=12), 3: Dim("h", min=8, max=32), 4: Dim("w", min=8, max=32)}
+    runs = [(randn(2, 3, 5, 8, 12, seed=3),), (randn(2, 3, 11, 17, 9, seed=4),)]
+    lowered = check_delegated_and_matches(VideoPool(), (X,), dynamic_shapes={"x": dhw}, feature_level=30,
+                                          run_inputs=[(X,), *runs])
+    assert lowered.num_delegates == 1 and "TRANSPOSE" not in lowered.nnapi_operations

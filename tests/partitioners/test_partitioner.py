@@ -1,0 +1,109 @@
+"""NnapiPartitioner: the op-support table, refusal reasons, feature levels."""
+
+from __future__ import annotations
+
+import torch
+from torch.export import export
+
+from executorch.exir import to_edge_transform_and_lower
+
+from executorch_nnapi.lowering.builders import BUILDERS, get_builder
+from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
+from executorch_nnapi.tools.report import delegation_report
+from executorch_nnapi.partitioners import SUPPORT_TABLE, NnapiPartitioner
+
+
+def _lower(fn_or_module, *inputs, feature_level=30):
+    module = fn_or_module if isinstance(fn_or_module, torch.nn.Module) else _Wrap(fn_or_module)
+    partitioner = NnapiPartitioner(feature_level=feature_level)
+    edge = to_edge_transform_and_lower(export(module.eval(), inputs), partitioner=[partitioner])
+    return edge, partitioner
+
+
+class _Wrap(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):
+        return self.fn(*args)
+
+
+def _reasons(partitioner):
+    return {d.op: d.reason for d in partitioner.decisions if not d.supported}
+
+
+def test_every_table_row_has_a_builder_and_every_builder_a_row():
+    table_ops = {row.op for row in SUPPORT_TABLE}
+    for op in table_ops:
+        assert get_builder(op) is not None, f"{op} is in the support table but has no builder"
+    for op in BUILDERS:
+        assert op in table_ops, f"builder for {op} has no row in the support table"
+
+
+def test_default_feature_level_is_android_11():
+    assert NnapiPartitioner().feature_level == FeatureLevel.ANDROID_11
+
+
+def test_op_without_nnapi_equivalent_names_the_reason():
+    edge, p = _lower(lambda x: torch.cumsum(x, 1), torch.randn(2, 3))
+    assert "cumulative" in _reasons(p)["aten.cumsum.default"]
+
+
+def test_conv3d_is_refused_with_reason():
+    edge, p = _lower(torch.nn.Conv3d(2, 2, 1), torch.randn(1, 2, 2, 2, 2))
+    assert "3-D convolution" in _reasons(p)["aten.convolution.default"]
+
+
+def test_int64_tensor_is_refused_with_reason():
+    edge, p = _lower(lambda x: x + x, torch.arange(6).reshape(2, 3))
+    assert "int64" in _reasons(p)["aten.add.Tensor"]
+
+
+def test_op_newer_than_feature_level_says_which_api_it_needs():
+    edge, p = _lower(lambda x: x - 1.0, torch.randn(2, 3), feature_level=27)
+    reason = _reasons(p)["aten.sub.Tensor"]
+    assert "needs API 28" in reason and "API 27" in reason
+
+
+def test_dilated_conv_needs_api_29():
+    conv = torch.nn.Conv2d(2, 2, 3, dilation=2)
+    _, p = _lower(conv, torch.randn(1, 2, 9, 9), feature_level=28)
+    assert "needs API 29" in _reasons(p)["aten.convolution.default"]
+    _, p = _lower(conv, torch.randn(1, 2, 9, 9), feature_level=29)
+    assert "aten.convolution.default" not in _reasons(p)
+
+
+def test_kept_linear_that_is_refused_still_lowers():
+    # linear is kept undecomposed only where NNAPI takes it: an int64 one must decompose.
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.lin(x) + torch.cumsum(x, 0)
+
+    edge, p = _lower(M(), torch.randn(3, 4))
+    report = delegation_report(edge, p.decisions)
+    assert len(report.partitions) >= 1
+    assert any(n.op == "aten.cumsum.default" for n in report.cpu_nodes)
+
+
+def test_report_lists_cpu_nodes_with_reason_and_location():
+    edge, p = _lower(lambda x: torch.cumsum(torch.relu(x), 1) * 2.0, torch.randn(2, 3))
+    report = delegation_report(edge, p.decisions)
+    (cpu,) = [n for n in report.cpu_nodes if n.op == "aten.cumsum.default"]
+    assert "cumulative" in cpu.reason
+    assert "test_partitioner.py" in cpu.location
+    text = report.format()
+    assert "subgraph" in text and "aten.cumsum.default" in text
+
+
+def test_api27_refuses_reading_nhwc_in_pytorch_order_instead_of_failing():
+    # conv -> flatten of a [N, C, H, W] activation with H, W > 1 needs a TRANSPOSE (API 28).
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.Flatten(), torch.nn.Linear(4 * 4 * 4, 2))
+    edge, p = _lower(model, torch.randn(1, 3, 6, 6), feature_level=27)
+    assert "needs TRANSPOSE (API 28)" in _reasons(p)["aten.view_copy.default"]
+    report = delegation_report(edge, p.decisions)
+    assert len(report.partitions) == 2  # conv, then linear after the CPU-side view

@@ -1,0 +1,45 @@
+"""The scripts in examples/ run as a user would run them (small models and sizes to be quick)."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import sys
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
+
+
+def _run(script: str, *args: str, env: dict[str, str] | None = None) -> str:
+    result = subprocess.run([sys.executable, str(EXAMPLES / script), *args], capture_output=True, text=True,
+                            env={**os.environ, **(env or {})}, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def test_export_dynamic_runs_at_every_size_and_matches_eager(tmp_path):
+    out = tmp_path / "r18.pte"
+    text = _run("export_dynamic.py", "--model", "resnet18", "--size", "64", "--min", "33", "--max", "128",
+                "-o", str(out))
+    assert out.stat().st_size > 0
+    assert "NNAPI delegation: 1 subgraph(s)" in text and "0 compute node(s) on the CPU" in text
+    for h, w in ((64, 64), (33, 33), (128, 128), (33, 128)):
+        assert f"input 1x3x{h}x{w}: output [1, 1000]" in text
+    assert text.rstrip().endswith("matches eager PyTorch")
+
+
+def test_export_with_cpu_fallback_runs_forward_with_nnapi(tmp_path):
+    text = _run("export_with_cpu_fallback.py", "--model", "squeezenet1_1", "--size", "64",
+                "-o", str(tmp_path / "s.pte"))
+    assert "with methods forward, forward_cpu" in text
+    assert "method forward_cpu (xnnpack): 1 XnnpackBackend subgraph(s)" in text
+    assert "running 'forward' (NNAPI is available)" in text
+
+
+def test_export_with_cpu_fallback_runs_forward_cpu_without_nnapi(tmp_path):
+    """NNAPI hidden as on a phone without libneuralnetworks.so: the same .pte runs forward_cpu."""
+    text = _run("export_with_cpu_fallback.py", "--model", "squeezenet1_1", "--size", "64",
+                "-o", str(tmp_path / "s.pte"), env={"EXECUTORCH_NNAPI_LIBRARY": "/nonexistent/libneuralnetworks.so"})
+    assert ("running 'forward_cpu' (NnapiBackend: NNAPI is not available: cannot load the NNAPI library "
+            "'/nonexistent/libneuralnetworks.so'") in text
+    assert "relative max error against eager PyTorch" in text

@@ -1,0 +1,162 @@
+"""Delegation report: what went to NNAPI, what stayed on the CPU and why."""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import operator
+from typing import Any, Iterable
+
+import torch
+
+from executorch_nnapi.lowering.node_utils import op_name, source_location
+from executorch_nnapi.lowering.serialization import read_blob
+
+
+@dataclasses.dataclass
+class PartitionInfo:
+    index: int
+    aten_ops: dict[str, int]
+    nnapi_operations: dict[str, int]
+    min_feature_level: int
+    dynamic_symbols: list[str]
+    # Precision ("8-bit", "float", "edge", "conversion", "other"; BlobSummary.operation_precisions)
+    # -> NNAPI operation -> count.
+    precisions: dict[str, dict[str, int]] = dataclasses.field(default_factory=dict)
+
+    @property
+    def num_nodes(self) -> int:
+        return sum(self.aten_ops.values())
+
+    @property
+    def num_transposes(self) -> int:
+        return self.nnapi_operations.get("TRANSPOSE", 0)
+
+    @property
+    def is_quantized(self) -> bool:
+        """Whether any operation of the partition reads or writes 8-bit tensors."""
+        return any(p in self.precisions for p in ("8-bit", "edge", "conversion"))
+
+    def operations_in(self, precision: str) -> dict[str, int]:
+        return self.precisions.get(precision, {})
+
+    def format_operations(self) -> list[str]:
+        """The NNAPI operations; for a quantized partition split into 8-bit and float ones,
+        with the QUANTIZE / DEQUANTIZE at its edges and between its operations."""
+        if not self.is_quantized:
+            return ["    nnapi: " + _counts(self.nnapi_operations)]
+        lines = [f"    nnapi 8-bit: {_counts(self.operations_in('8-bit')) or '-'}",
+                 f"    nnapi float: {_counts(self.operations_in('float')) or '-'}"]
+        if self.operations_in("other"):
+            lines.append(f"    nnapi other (no float or 8-bit tensor): {_counts(self.operations_in('other'))}")
+        edge, inner = self.operations_in("edge"), self.operations_in("conversion")
+        at_edges = [f"{op} x{edge[op]} at the {where}" for op, where in (("QUANTIZE", "inputs"),
+                                                                          ("DEQUANTIZE", "outputs")) if op in edge]
+        text = ", ".join(at_edges) or "none at the edges (8-bit inputs and outputs)"
+        if inner:
+            text += f"; between 8-bit and float operations inside: {_counts(inner)}"
+        lines.append(f"    conversions: {text}")
+        return lines
+
+
+@dataclasses.dataclass
+class CpuNode:
+    name: str
+    op: str
+    location: str
+    reason: str
+
+
+@dataclasses.dataclass
+class DelegationReport:
+    """Per partition its ops, per CPU-side node its op, source location and refusal reason."""
+
+    partitions: list[PartitionInfo]
+    cpu_nodes: list[CpuNode]
+    quantization: str = ""
+    """How the model was quantized (e.g. "uint8 activations, calibrated on 32 .pt files in
+    calib/"), "" for a float model."""
+    warnings: list[str] = dataclasses.field(default_factory=list)
+    """Printed first and last, e.g. that the calibration inputs were random."""
+
+    @property
+    def num_delegated_nodes(self) -> int:
+        return sum(p.num_nodes for p in self.partitions)
+
+    @property
+    def num_nnapi_operations(self) -> int:
+        return sum(sum(p.nnapi_operations.values()) for p in self.partitions)
+
+    @property
+    def num_transposes(self) -> int:
+        return sum(p.num_transposes for p in self.partitions)
+
+    def format(self) -> str:
+        banner = [f"WARNING: {w}" for w in self.warnings]
+        lines = banner + [
+            f"NNAPI delegation: {len(self.partitions)} subgraph(s), {self.num_delegated_nodes} node(s) delegated, "
+            f"{len(self.cpu_nodes)} compute node(s) on the CPU",
+        ]
+        if self.quantization:
+            lines.append(f"  quantized: {self.quantization}")
+        for p in self.partitions:
+            sym = f", dynamic sizes {', '.join(p.dynamic_symbols)}" if p.dynamic_symbols else ""
+            lines.append(f"  subgraph {p.index}: {p.num_nodes} ATen node(s) -> "
+                         f"{sum(p.nnapi_operations.values())} NNAPI operation(s) "
+                         f"({p.num_transposes} TRANSPOSE), needs feature level {p.min_feature_level}{sym}")
+            lines.append("    aten: " + ", ".join(f"{k} x{v}" for k, v in sorted(p.aten_ops.items())))
+            lines.extend(p.format_operations())
+        if self.cpu_nodes:
+            lines.append("  on the CPU (portable kernels):")
+            for n in self.cpu_nodes:
+                where = f"  [{n.location}]" if n.location else ""
+                lines.append(f"    {n.name}: {n.op} -- {n.reason}{where}")
+        return "\n".join(lines + banner)
+
+
+def _counts(ops: dict[str, int]) -> str:
+    return ", ".join(f"{k} x{v}" for k, v in sorted(ops.items()))
+
+
+def _graph_module(program: Any) -> torch.fx.GraphModule:
+    if hasattr(program, "exported_program"):
+        program = program.exported_program()
+    return program.graph_module
+
+
+def delegation_report(program: Any, decisions: Iterable[Any] = ()) -> DelegationReport:
+    """Builds the report of a lowered program.
+
+    Args:
+        program: the EdgeProgramManager returned by to_edge_transform_and_lower
+            (or its ExportedProgram).
+        decisions: ``NnapiPartitioner.decisions`` of that lowering; reasons for
+            CPU nodes come from there (else from node metadata).
+    """
+    reasons = {d.node: d.reason for d in decisions if not d.supported}
+    gm = _graph_module(program)
+    partitions, cpu_nodes = [], []
+    for node in gm.graph.nodes:
+        if node.op != "call_function":
+            continue
+        if node.target is torch.ops.higher_order.executorch_call_delegate:
+            lowered = getattr(gm, node.args[0].target)
+            if lowered.backend_id != "NnapiBackend":
+                continue
+            ops = collections.Counter(
+                op_name(n.target) for n in lowered.original_module.graph_module.graph.nodes
+                if n.op == "call_function"
+            )
+            blob = read_blob(lowered.processed_bytes)
+            precisions: dict[str, dict[str, int]] = {}
+            for op, precision in zip(blob.operation_types, blob.operation_precisions):
+                per_op = precisions.setdefault(precision, {})
+                per_op[op] = per_op.get(op, 0) + 1
+            partitions.append(PartitionInfo(len(partitions), dict(ops), dict(collections.Counter(blob.operation_types)),
+                                            blob.min_feature_level, [s[0] for s in blob.symbols], precisions))
+        elif node.target is operator.getitem:
+            continue
+        else:
+            reason = reasons.get(node.name) or node.meta.get("nnapi_refusal") or "not taken by the NNAPI partitioner"
+            cpu_nodes.append(CpuNode(node.name, op_name(node.target), source_location(node), reason))
+    return DelegationReport(partitions, cpu_nodes)
