@@ -22,15 +22,14 @@ from executorch_nnapi.lowering import constant_folding
 from executorch_nnapi.lowering.builders import CheckContext, Refused, get_builder, get_unit_builder
 from executorch_nnapi.lowering.builders.node_builder import level_refusal
 from executorch_nnapi.lowering.compile_specs import NnapiCompileOptions, symbol_ranges, symbol_ranges_spec
-from executorch_nnapi.lowering.composite_ops import decompose_composites, decompose_remaining
 from executorch_nnapi.lowering.layout_analysis import nhwc_values
 from executorch_nnapi.lowering.nnapi_backend import NnapiBackend
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
+from executorch_nnapi.lowering.passes import run_pre_partition_passes
 from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
 from executorch_nnapi.lowering.node_units import NodeUnit
 from executorch_nnapi.lowering.program_analysis import analyze_program
 from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
-from executorch_nnapi.lowering.size_arithmetic import sizes_from_inputs
 
 from .layout_constraints import api27_layout_refusal
 from .node_groups import keep_groups_whole
@@ -204,25 +203,24 @@ class NnapiPartitioner(Partitioner):
     ) -> tuple[list[torch._ops.OpOverload], Optional[Callable[[Node], bool]]]:
         """The ops ``to_edge`` keeps whole for NNAPI (every node of them is delegated).
 
-        Also rewrites ``ep``'s composite ops into core ATen in place (see
-        ``lowering/composite_ops.py``): ``to_edge_transform_and_lower`` calls this
-        on the functional program it is about to convert, not on the user's.
+        Also runs the pre-partition rewrites on ``ep`` in place (``lowering/passes/``):
+        ``to_edge_transform_and_lower`` calls this on the functional program it is about
+        to convert, not on the user's.
         """
         # to_edge re-traces the program and narrows a Dim(min=1) to [2, ...]
         # (0/1 specialization); remember the ranges export validated.
         self._export_ranges = symbol_ranges(ep)
-        # ExecuTorch passes the functional program it is about to convert; with
-        # its composites rewritten into core ATen, the second decomposition pass
-        # has nothing to do and is skipped (about half of to_edge's time). Were
-        # this a copy, only that saving would be lost.
-        decompose_composites(ep)
-        # Sizes of computed tensors re-read from the inputs' sizes, so reading one does
-        # not make a partition hand the tensor out (and split there).
-        sizes_from_inputs(ep)
-        # Keep an op whole only if NNAPI takes every node of it in this program
-        # (a kept op without a CPU kernel that we then refuse breaks lowering).
+        # ExecuTorch passes the functional program it is about to convert; with its composites
+        # rewritten into core ATen, the second decomposition pass has nothing to do and is
+        # skipped (about half of to_edge's time). Were this a copy, only that saving would be lost.
+        result = run_pre_partition_passes(ep, self._ops_kept_whole, _default_decomposition_table())
         # Deciding per op rather than per node (no filter callable) lets
         # to_edge_transform_and_lower skip two of its decomposition passes.
+        return sorted(result.kept, key=str), None
+
+    def _ops_kept_whole(self, ep: ExportedProgram) -> set:
+        """The ops to keep whole: those NNAPI takes at every node of them in this program (a kept
+        op without a CPU kernel that we then refuse breaks lowering)."""
         support = NnapiOperatorSupport(ep, self.feature_level)
         candidates = {row.op for row in table_by_op().values() if row.keep}
         refused: set = set()
@@ -236,12 +234,7 @@ class NnapiPartitioner(Partitioner):
         for nodes in _proposed_partitions(ep, support):
             if partition_refusal(nodes, user_inputs):
                 refused |= {aten_op(n) for n in nodes}
-        kept = candidates - refused
-        # The composites no hand-written rewrite covers (attention, matmul, roll,
-        # ...) become the nodes to_edge's pass would produce, node by node, so
-        # that pass has nothing left to do for transformers either.
-        decompose_remaining(ep, _default_decomposition_table(), keep=kept)
-        return sorted(kept, key=str), None
+        return candidates - refused
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
         support = NnapiOperatorSupport(exported_program, self.feature_level)

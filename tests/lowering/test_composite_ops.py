@@ -9,7 +9,7 @@ from torch.export import Dim, ExportedProgram, export
 
 from executorch.exir import to_edge_transform_and_lower
 
-from executorch_nnapi.lowering.composite_ops import COMPOSITE_OPS, decompose_composites
+from executorch_nnapi.lowering.passes.composite_ops import COMPOSITE_OPS, decompose_composites
 from executorch_nnapi.partitioners import NnapiPartitioner
 
 from op_harness import Lambda, check_delegated_and_matches, lower, run_pte, relative_max_error
@@ -143,7 +143,7 @@ class AttentionBlock(torch.nn.Module):
 def test_transformer_composites_rewritten_delegated_and_lowered_with_one_decomposition(monkeypatch):
     from executorch.exir.tracer import _default_decomposition_table
 
-    from executorch_nnapi.lowering.composite_ops import decompose_remaining
+    from executorch_nnapi.lowering.passes.traced_decomposition import decompose_remaining
 
     torch.manual_seed(0)
     x = torch.randn(1, 4, 6, 16)

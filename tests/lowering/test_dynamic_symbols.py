@@ -160,7 +160,7 @@ class ReadsPaddedSize(torch.nn.Module):
 
 def test_size_of_a_computed_tensor_is_read_from_the_input():
     """sym_size of the padded tensor would make the partition hand it to the CPU and split
-    at the view; it is rewritten to arithmetic on the input's size (size_arithmetic.py)."""
+    at the view; it is rewritten to arithmetic on the input's size (lowering/passes/size_arithmetic.py)."""
     lowered = lower(ReadsPaddedSize(), (torch.randn(1, 16, 16, 8),),
                     dynamic_shapes={"x": {1: 8 * Dim("kh", min=2, max=8), 2: 8 * Dim("kw", min=2, max=8)}})
     assert lowered.cpu_ops == [] and lowered.num_delegates == 1, lowered.reasons
@@ -191,7 +191,7 @@ def test_rewritten_sizes_compute_the_same_values_in_executorch():
     are C++'s): a CPU-only program using the padded size gives eager's shapes at every size."""
     from executorch.exir import to_edge
     from executorch.runtime import Runtime
-    from executorch_nnapi.lowering.size_arithmetic import sizes_from_inputs
+    from executorch_nnapi.lowering.passes.size_arithmetic import sizes_from_inputs
 
     class ZerosOfPaddedSize(torch.nn.Module):
         def forward(self, x: torch.Tensor) -> torch.Tensor:

@@ -1,6 +1,6 @@
 """Ops whose bounds or sizes are computed at run time (issue 12, toward a dynamic swin_t in one subgraph).
 
-``roll`` becomes two slices and a cat per dim (lowering/composite_ops.py); ``slice_copy`` takes
+``roll`` becomes two slices and a cat per dim (lowering/passes/composite_ops.py); ``slice_copy`` takes
 a bound computed on the CPU (``x[:, :H]`` after a pad) or a negative constant on a symbolic dim;
 ``full`` / ``zeros`` / ``new_zeros`` of a symbolic size become FILL (API 30); ``t[a:b] = v``
 (``slice_scatter`` of ``copy`` / ``fill`` after functionalization) becomes STRIDED_SLICE +
@@ -22,7 +22,7 @@ from torch.utils._sympy.value_ranges import ValueRanges
 from executorch_nnapi.lowering.builders import CheckContext, Refused
 from executorch_nnapi.lowering.builders.slice_scatter import SliceScatterBuilder
 from executorch_nnapi.lowering.builders.slicing import slice_bounds, slice_index
-from executorch_nnapi.lowering.composite_ops import decompose_composites
+from executorch_nnapi.lowering.passes.composite_ops import decompose_composites
 from op_harness import Lambda, check_delegated_and_matches, lower
 
 _GEN = torch.Generator().manual_seed(0)

@@ -120,6 +120,7 @@ def test_the_walker_sees_relative_absolute_and_function_level_imports(import_gra
     assert "executorch_nnapi.lowering.constant_folding" in backend         # from . import constant_folding
     partitioner = import_graph["executorch_nnapi.partitioners.nnapi_partitioner"]
     assert "executorch_nnapi.lowering.program_analysis" in partitioner     # absolute import
+    assert "executorch_nnapi.lowering.passes" in partitioner
     assert "executorch_nnapi.lowering.constant_folding" in import_graph[
         "executorch_nnapi.lowering.builders.node_builder"]                  # inside a function
     assert "executorch_nnapi.lowering.builders.conv2d" in import_graph["executorch_nnapi.lowering.builders"]

@@ -1,0 +1,49 @@
+"""The rewrites that run on the functional program before partitioning, as one ordered pipeline.
+
+``to_edge_transform_and_lower`` hands ``NnapiPartitioner.ops_to_not_decompose`` the functional
+ATen program it is about to convert; the partitioner runs this pipeline on it there (the only
+hook ExecuTorch gives a partitioner before ``to_edge``), in this order:
+
+1. ``composite_ops``: hand-written rewrites of composites (conv2d, max_pool2d, roll, ...) into
+   the core ATen ops torch's decomposition would give, so to_edge can skip its second pass;
+2. ``size_arithmetic``: a computed tensor's size re-read from the program inputs' sizes, so
+   reading it does not force a partition to hand the tensor out;
+3. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
+4. ``traced_decomposition``: every other composite of the default decomposition table, except
+   those kept whole, replaced by its traced decomposition.
+
+Each module does its one job; this package only fixes their order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Collection
+
+from torch.export import ExportedProgram
+
+from .composite_ops import decompose_composites
+from .size_arithmetic import sizes_from_inputs
+from .traced_decomposition import decompose_remaining
+
+__all__ = ["PRE_PARTITION_PASSES", "PassResult", "run_pre_partition_passes"]
+
+# The rewrites that need no decision of the partitioner's, in the order they run.
+PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (decompose_composites, sizes_from_inputs)
+
+
+@dataclasses.dataclass(frozen=True)
+class PassResult:
+    """What the pipeline did: nodes rewritten per pass, and the ops left whole for NNAPI."""
+    rewritten: dict[str, int]
+    kept: frozenset
+
+
+def run_pre_partition_passes(program: ExportedProgram, ops_to_keep: Callable[[ExportedProgram], Collection[Any]],
+                             decomposition_table: dict[Any, Callable]) -> PassResult:
+    """Runs the pipeline on ``program`` in place. ``ops_to_keep`` sees the program after the
+    rewrites of ``PRE_PARTITION_PASSES`` and names the ops the last pass must not decompose."""
+    rewritten = {rewrite.__name__: rewrite(program) for rewrite in PRE_PARTITION_PASSES}
+    kept = frozenset(ops_to_keep(program))
+    rewritten[decompose_remaining.__name__] = decompose_remaining(program, decomposition_table, keep=kept)
+    return PassResult(rewritten, kept)

@@ -1,0 +1,148 @@
+"""Hand-written rewrites of the composite ATen ops of a functional program into the core ATen
+ops torch's default decomposition would produce (the first pass before partitioning).
+
+``to_edge_transform_and_lower`` runs a second whole-program decomposition pass
+(re-tracing every node) only if the functional program still holds an op of
+the default decomposition table. In a CNN those are a few composites
+(``conv2d``, ``max_pool2d``, ``adaptive_avg_pool2d``, ``silu``); rewriting them
+node by node costs milliseconds and lets that pass, about half of ``to_edge``'s
+time, be skipped. The result is the same core ATen graph, so a node NNAPI
+refuses still has a portable CPU kernel and builders see one form only.
+
+``roll`` by less than its dims' least sizes is rewritten into two slices and a ``cat``
+per dim (torch's decomposition gathers with computed indices: ``arange``, int64
+``add``/``fmod`` and ``index_select``, none of which NNAPI takes with symbolic sizes).
+The composites of transformers that no rewrite here covers are left to
+``traced_decomposition.py``, the last pass.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+import torch
+from torch.export import ExportedProgram
+from torch.fx import Graph, Node
+
+from ..size_bounds import least_value
+from .graph_rewrite import bound_args, call, fake, rewrite_nodes
+
+aten = torch.ops.aten
+
+
+def _conv2d(graph: Graph, node: Node) -> Node:
+    a = bound_args(node)
+    return call(graph, node, aten.convolution.default,
+                 (a["input"], a["weight"], a["bias"], list(a["stride"]), list(a["padding"]), list(a["dilation"]),
+                  False, [0, 0], a["groups"]))
+
+
+def _max_pool2d(graph: Graph, node: Node) -> Node:
+    a = bound_args(node)
+    pooled = call(graph, node, aten.max_pool2d_with_indices.default,
+                   (a["input"], list(a["kernel_size"]), list(a["stride"]), list(a["padding"]),
+                    list(a["dilation"]), a["ceil_mode"]))
+    return call(graph, node, operator.getitem, (pooled, 0))
+
+
+def _adaptive_avg_pool2d(graph: Graph, node: Node) -> Node:
+    a = bound_args(node)
+    return call(graph, node, aten._adaptive_avg_pool2d.default, (a["input"], list(a["output_size"])))
+
+
+def _silu(graph: Graph, node: Node) -> Node:
+    x = node.args[0]
+    return call(graph, node, aten.mul.Tensor, (x, call(graph, node, aten.sigmoid.default, (x,))))
+
+
+def _split(graph: Graph, node: Node) -> Node | None:
+    a = bound_args(node)
+    length = fake(a["input"]).shape[a["dim"]]
+    if not isinstance(length, int):
+        return None  # chunk count depends on a dynamic size: leave it to the decomposition
+    step = a["split_size"]
+    sizes = [min(step, length - start) for start in range(0, length, step)] or [0]
+    return call(graph, node, aten.split_with_sizes.default, (a["input"], sizes, a["dim"]))
+
+
+def _transpose(graph: Graph, node: Node) -> Node:
+    a = bound_args(node)
+    rank = fake(a["input"]).dim()
+    perm = list(range(rank))
+    d0, d1 = a["dim0"] % max(rank, 1), a["dim1"] % max(rank, 1)
+    perm[d0], perm[d1] = perm[d1], perm[d0]
+    return call(graph, node, aten.permute.default, (a["input"], perm))
+
+
+def _squeeze_dim(graph: Graph, node: Node) -> Node:
+    a = bound_args(node)
+    return call(graph, node, aten.squeeze.dims, (a["input"], [a["dim"]]))
+
+
+def _layer_norm(graph: Graph, node: Node) -> Node:
+    a = bound_args(node)
+    normed = call(graph, node, aten.native_layer_norm.default,
+                   (a["input"], list(a["normalized_shape"]), a["weight"], a["bias"], a["eps"]))
+    return call(graph, node, operator.getitem, (normed, 0))
+
+
+def _least_size(size: Any) -> int | None:
+    """A dim's size, or for a symbolic one the least value its exported range allows."""
+    if isinstance(size, int):
+        return size
+    if isinstance(size, torch.SymInt):
+        return least_value(size.node.expr, size.node.shape_env)
+    return None
+
+
+def _roll(graph: Graph, node: Node) -> Node | None:
+    """roll(x, shifts, dims) -> per dim cat([x[k:], x[:k]]) with k = -shift, a constant
+    (negative for a positive shift) that stays valid for every size the dim may take
+    when |shift| < its least size; else (or a flattened roll) torch's decomposition."""
+    a = bound_args(node)
+    shifts, dims = list(a["shifts"]), list(a["dims"])
+    if not dims or len(shifts) != len(dims) or not all(isinstance(s, int) for s in shifts):
+        return None
+    x = a["input"]
+    shape = fake(x).shape
+    rank = len(shape)
+    moves = []
+    for shift, dim in zip(shifts, dims):
+        size = shape[dim % max(rank, 1)]
+        least = _least_size(size)
+        if isinstance(size, int) and size > 0:
+            shift %= size  # a static size allows any shift
+        if least is None or abs(shift) >= least:
+            return None
+        if shift:
+            moves.append((dim % rank, -shift))
+    if not moves:
+        return None  # no movement at all: leave the identity to the generic path
+    out = x
+    for dim, k in moves:
+        head = call(graph, node, aten.slice.Tensor, (out, dim, k, None))
+        tail = call(graph, node, aten.slice.Tensor, (out, dim, 0, k))
+        out = call(graph, node, aten.cat.default, ([head, tail], dim))
+    return out
+
+
+# Composite op -> rewrite into core ATen (the same ops torch's default
+# decomposition yields), or None to leave a node to that decomposition.
+COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
+    aten.conv2d.default: _conv2d,
+    aten.max_pool2d.default: _max_pool2d,
+    aten.adaptive_avg_pool2d.default: _adaptive_avg_pool2d,
+    aten.silu.default: _silu,
+    aten.split.Tensor: _split,
+    aten.transpose.int: _transpose,
+    aten.squeeze.dim: _squeeze_dim,
+    aten.layer_norm.default: _layer_norm,
+    aten.roll.default: _roll,
+}
+
+
+def decompose_composites(program: ExportedProgram) -> int:
+    """Rewrites, in place, every node of a ``COMPOSITE_OPS`` op in an ATen-dialect
+    functional program; returns how many were rewritten."""
+    return rewrite_nodes(program, lambda node: COMPOSITE_OPS.get(node.target))
