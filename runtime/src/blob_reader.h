@@ -113,8 +113,9 @@ class LoadedBlob {
       const executorch::runtime::NamedDataMap* named_data,
       std::unique_ptr<LoadedBlob>* out);
 
-  // The stages of load_blob that fill in members; the others are free
-  // functions in blob_reader.cpp.
+  // The stages of load_blob that fill in members (stage 2 in
+  // blob_integrity.cpp, 4 in operand_validation.cpp, 7 in
+  // argument_binding.cpp); the others are free functions (load_stages.h).
   executorch::runtime::Error align_data(const uint8_t** data, size_t size);
   executorch::runtime::Error load_operands(
       const executorch::runtime::NamedDataMap* named_data);

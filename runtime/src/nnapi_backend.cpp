@@ -217,6 +217,181 @@ Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
   return Error::Ok;
 }
 
+// Step 1 of execute: each input's dtype and rank against the export, and its
+// sizes in *sizes for the shape program (an INT argument's value as its only
+// size; a 0-d tensor as [1]).
+Error collect_input_sizes(const LoadedBlob& blob, Span<EValue*> args,
+                          InputDims* sizes) {
+  InputDims& dims = *sizes;
+  for (size_t a = 0; a < blob.inputs().size(); ++a) {
+    const ArgumentInfo& arg = blob.inputs()[a];
+    if (arg.is_int) {
+      // A SymInt the CPU computed (sym_size of the program's input): the
+      // shape program reads its value as this argument's only size.
+      if (args[a] == nullptr || !args[a]->isInt()) {
+        NNAPI_LOG_ERROR("input %zu must be an integer (a symbolic size)", a);
+        return Error::InvalidArgument;
+      }
+      dims[a].push_back(args[a]->toInt());
+      continue;
+    }
+    if (!arg.is_tensor) {
+      continue;  // A SymInt: implied by the tensor sizes.
+    }
+    if (args[a] == nullptr || !args[a]->isTensor()) {
+      NNAPI_LOG_ERROR("input %zu must be a tensor", a);
+      return Error::InvalidArgument;
+    }
+    const Tensor& t = args[a]->toTensor();
+    if (static_cast<int8_t>(t.scalar_type()) != arg.scalar_type) {
+      NNAPI_LOG_ERROR("input %zu has dtype %s, but the model was exported "
+                      "for %s",
+                      a, executorch::runtime::toString(t.scalar_type()),
+                      scalar_type_name(arg.scalar_type));
+      return Error::InvalidArgument;
+    }
+    const auto* op_dims = blob.root()->operands()->Get(arg.operand)->dims();
+    // A merged argument's tensor has more dims than its operand.
+    const size_t rank =
+        arg.merged_dims.empty() ? op_dims->size() : arg.tensor_dims.size();
+    if (arg.merged_dims.empty() && is_scalar_as_vector(t, rank)) {
+      dims[a].push_back(1);
+      continue;
+    }
+    if (static_cast<size_t>(t.dim()) != rank) {
+      NNAPI_LOG_ERROR("input %zu has rank %zd (shape %s), but the model "
+                      "was exported for rank %zu",
+                      a, static_cast<ssize_t>(t.dim()),
+                      format_dims(t).c_str(), rank);
+      return Error::InvalidArgument;
+    }
+    for (size_t d = 0; d < rank; ++d) {
+      dims[a].push_back(t.size(static_cast<ssize_t>(d)));
+    }
+  }
+  return Error::Ok;
+}
+
+// Step 3 of execute: tensor input `a`, whose sizes (collected in step 1) are
+// `dims`, as NNAPI reads it, in *ptr. Its sizes must be exactly the model's
+// (this also catches a static dimension that differs from the export). An
+// int64 input is narrowed and one stored in another dim order permuted, into
+// the handle's staging.
+Error bind_input(NnapiHandle* h, const CompiledModel& model, size_t a,
+                 const Tensor& t, const std::vector<int64_t>& dims,
+                 const void** ptr) {
+  const LoadedBlob& blob = *h->blob;
+  const ArgumentInfo& arg = blob.inputs()[a];
+  const std::vector<int64_t>& want = model.input_tensor_dims(a);
+  // A 0-d tensor travels as [1] (dims holds that 1).
+  if (dims != want) {
+    NNAPI_LOG_ERROR("input %zu has shape %s, but for these input sizes "
+                    "the model needs %s",
+                    a, format_dims(t).c_str(),
+                    format_dims(want.data(), want.size()).c_str());
+    return Error::InvalidArgument;
+  }
+  if (t.nbytes() != program_bytes(arg, model.input_bytes(a))) {
+    NNAPI_LOG_ERROR("input %zu holds %zu bytes, but its NNAPI operand "
+                    "(%s) needs %zu: the exported dtype does not match "
+                    "the NNAPI type",
+                    a, t.nbytes(),
+                    blob.describe_operand(arg.operand).c_str(),
+                    model.input_bytes(a));
+    return Error::InvalidProgram;
+  }
+  *ptr = t.const_data_ptr();
+  const uint8_t* source = static_cast<const uint8_t*>(t.const_data_ptr());
+  size_t element_size = t.element_size();
+  h->input_staging.resize(blob.inputs().size());
+  std::vector<uint8_t> narrowed;
+  if (arg.int64_as_int32) {
+    const Error err = narrow_input(a, t, &narrowed);
+    if (err != Error::Ok) {
+      return err;
+    }
+    source = narrowed.data();
+    element_size = sizeof(int32_t);
+    *ptr = source;
+  }
+  const std::vector<uint8_t> stored = storage_order(t);
+  const std::vector<uint8_t> wanted = full_order(arg.dim_order, stored.size());
+  std::vector<uint8_t>& staging = h->input_staging[a];
+  if (needs_permute(stored, wanted)) {
+    // NNAPI reads this input in another dimension order than the tensor
+    // is stored in (e.g. NHWC from an NCHW tensor): permute a copy. A
+    // channels-last tensor read in NHWC is passed as it is.
+    staging.resize(model.input_bytes(a));
+    permute_copy(source, physical_dims(dims, stored),
+                 order_change(stored, wanted), element_size,
+                 staging.data());
+    *ptr = staging.data();
+  } else if (arg.int64_as_int32) {
+    staging.swap(narrowed);  // Lives until the next execute.
+    *ptr = staging.data();
+  }
+  return Error::Ok;
+}
+
+// Step 4 of execute: tensor output `o` (the argument `ev`) resized to the
+// model's sizes for this execute, and the memory NNAPI writes it to in *ptr:
+// the tensor's own, or the handle's staging when it must be permuted or
+// widened afterwards (copy_output_out).
+Error bind_output(NnapiHandle* h, const CompiledModel& model, size_t o,
+                  EValue* ev, void** ptr) {
+  const LoadedBlob& blob = *h->blob;
+  const ArgumentInfo& arg = blob.outputs()[o];
+  if (ev == nullptr || !ev->isTensor()) {
+    NNAPI_LOG_ERROR("output %zu must be a tensor", o);
+    return Error::InvalidArgument;
+  }
+  Tensor& t = ev->toTensor();
+  if (static_cast<int8_t>(t.scalar_type()) != arg.scalar_type) {
+    NNAPI_LOG_ERROR("output %zu has dtype %s, but the model was exported "
+                    "for %s",
+                    o, executorch::runtime::toString(t.scalar_type()),
+                    scalar_type_name(arg.scalar_type));
+    return Error::InvalidArgument;
+  }
+  const std::vector<int64_t>& want = model.output_tensor_dims(o);
+  if (!(arg.merged_dims.empty() && is_scalar_as_vector(t, want.size()))) {
+    if (static_cast<size_t>(t.dim()) != want.size()) {
+      NNAPI_LOG_ERROR("output %zu has rank %zd, but the model produces "
+                      "rank %zu",
+                      o, static_cast<ssize_t>(t.dim()), want.size());
+      return Error::InvalidArgument;
+    }
+    const std::vector<SizesType> new_sizes(want.begin(), want.end());
+    const Error err = executorch::runtime::resize_tensor(
+        t, ArrayRef<SizesType>(new_sizes.data(), new_sizes.size()));
+    if (err != Error::Ok) {
+      NNAPI_LOG_ERROR("cannot resize output %zu from %s to %s (error "
+                      "0x%x): the output's planned memory is too small "
+                      "or its shape is static",
+                      o, format_dims(t).c_str(),
+                      format_dims(want.data(), want.size()).c_str(),
+                      static_cast<unsigned>(err));
+      return err;
+    }
+  }
+  if (t.nbytes() != program_bytes(arg, model.output_bytes(o))) {
+    NNAPI_LOG_ERROR("output %zu holds %zu bytes, but its NNAPI operand "
+                    "(%s) produces %zu: the exported dtype does not match "
+                    "the NNAPI type",
+                    o, t.nbytes(),
+                    blob.describe_operand(arg.operand).c_str(),
+                    model.output_bytes(o));
+    return Error::InvalidProgram;
+  }
+  *ptr = t.mutable_data_ptr();
+  if (needs_output_permute(arg, t) || arg.int64_as_int32) {
+    h->output_staging.resize(blob.outputs().size());
+    h->output_staging[o].resize(model.output_bytes(o));
+    *ptr = h->output_staging[o].data();
+  }
+  return Error::Ok;
+}
+
 class NnapiBackend final : public et::BackendInterface {
  public:
   // False (with one log line saying why) when there is no NNAPI library, it
@@ -332,51 +507,9 @@ class NnapiBackend final : public et::BackendInterface {
 
     // 1. Inputs: dtype and rank; collect sizes for the shape program.
     InputDims dims(num_inputs);
-    for (size_t a = 0; a < num_inputs; ++a) {
-      const ArgumentInfo& arg = blob.inputs()[a];
-      if (arg.is_int) {
-        // A SymInt the CPU computed (sym_size of the program's input): the
-        // shape program reads its value as this argument's only size.
-        if (args[a] == nullptr || !args[a]->isInt()) {
-          NNAPI_LOG_ERROR("input %zu must be an integer (a symbolic size)", a);
-          return Error::InvalidArgument;
-        }
-        dims[a].push_back(args[a]->toInt());
-        continue;
-      }
-      if (!arg.is_tensor) {
-        continue;  // A SymInt: implied by the tensor sizes.
-      }
-      if (args[a] == nullptr || !args[a]->isTensor()) {
-        NNAPI_LOG_ERROR("input %zu must be a tensor", a);
-        return Error::InvalidArgument;
-      }
-      const Tensor& t = args[a]->toTensor();
-      if (static_cast<int8_t>(t.scalar_type()) != arg.scalar_type) {
-        NNAPI_LOG_ERROR("input %zu has dtype %s, but the model was exported "
-                        "for %s",
-                        a, executorch::runtime::toString(t.scalar_type()),
-                        scalar_type_name(arg.scalar_type));
-        return Error::InvalidArgument;
-      }
-      const auto* op_dims = blob.root()->operands()->Get(arg.operand)->dims();
-      // A merged argument's tensor has more dims than its operand.
-      const size_t rank =
-          arg.merged_dims.empty() ? op_dims->size() : arg.tensor_dims.size();
-      if (arg.merged_dims.empty() && is_scalar_as_vector(t, rank)) {
-        dims[a].push_back(1);
-        continue;
-      }
-      if (static_cast<size_t>(t.dim()) != rank) {
-        NNAPI_LOG_ERROR("input %zu has rank %zd (shape %s), but the model "
-                        "was exported for rank %zu",
-                        a, static_cast<ssize_t>(t.dim()),
-                        format_dims(t).c_str(), rank);
-        return Error::InvalidArgument;
-      }
-      for (size_t d = 0; d < rank; ++d) {
-        dims[a].push_back(t.size(static_cast<ssize_t>(d)));
-      }
+    Error err = collect_input_sizes(blob, args, &dims);
+    if (err != Error::Ok) {
+      return err;
     }
 
     // 2. Sizes of everything, then the compiled model for them.
@@ -387,125 +520,33 @@ class NnapiBackend final : public et::BackendInterface {
       return Error::InvalidArgument;
     }
     CompiledModel* model = nullptr;
-    Error err = lookup_or_build(h, std::move(values), &model);
+    err = lookup_or_build(h, std::move(values), &model);
     if (err != Error::Ok) {
       return err;
     }
 
-    // 3. Bind inputs: their sizes must be exactly the model's (this also
-    // catches a static dimension that differs from the export).
+    // 3. Bind inputs.
     std::vector<const void*> input_ptrs(num_inputs, nullptr);
     for (size_t a = 0; a < num_inputs; ++a) {
-      const ArgumentInfo& arg = blob.inputs()[a];
-      if (!arg.is_tensor) {
+      if (!blob.inputs()[a].is_tensor) {
         continue;
       }
-      const Tensor& t = args[a]->toTensor();
-      const std::vector<int64_t>& want = model->input_tensor_dims(a);
-      // A 0-d tensor travels as [1] (dims[a] holds that 1).
-      if (dims[a] != want) {
-        NNAPI_LOG_ERROR("input %zu has shape %s, but for these input sizes "
-                        "the model needs %s",
-                        a, format_dims(t).c_str(),
-                        format_dims(want.data(), want.size()).c_str());
-        return Error::InvalidArgument;
-      }
-      if (t.nbytes() != program_bytes(arg, model->input_bytes(a))) {
-        NNAPI_LOG_ERROR("input %zu holds %zu bytes, but its NNAPI operand "
-                        "(%s) needs %zu: the exported dtype does not match "
-                        "the NNAPI type",
-                        a, t.nbytes(),
-                        blob.describe_operand(arg.operand).c_str(),
-                        model->input_bytes(a));
-        return Error::InvalidProgram;
-      }
-      input_ptrs[a] = t.const_data_ptr();
-      const uint8_t* source = static_cast<const uint8_t*>(t.const_data_ptr());
-      size_t element_size = t.element_size();
-      h->input_staging.resize(num_inputs);
-      std::vector<uint8_t> narrowed;
-      if (arg.int64_as_int32) {
-        err = narrow_input(a, t, &narrowed);
-        if (err != Error::Ok) {
-          return err;
-        }
-        source = narrowed.data();
-        element_size = sizeof(int32_t);
-        input_ptrs[a] = source;
-      }
-      const std::vector<uint8_t> stored = storage_order(t);
-      const std::vector<uint8_t> wanted = full_order(arg.dim_order, stored.size());
-      std::vector<uint8_t>& staging = h->input_staging[a];
-      if (needs_permute(stored, wanted)) {
-        // NNAPI reads this input in another dimension order than the tensor
-        // is stored in (e.g. NHWC from an NCHW tensor): permute a copy. A
-        // channels-last tensor read in NHWC is passed as it is.
-        staging.resize(model->input_bytes(a));
-        permute_copy(source, physical_dims(dims[a], stored),
-                     order_change(stored, wanted), element_size,
-                     staging.data());
-        input_ptrs[a] = staging.data();
-      } else if (arg.int64_as_int32) {
-        staging.swap(narrowed);  // Lives until the next execute.
-        input_ptrs[a] = staging.data();
+      err = bind_input(h, *model, a, args[a]->toTensor(), dims[a],
+                       &input_ptrs[a]);
+      if (err != Error::Ok) {
+        return err;
       }
     }
 
     // 4. Outputs: resize to the evaluated dims, then bind.
     std::vector<void*> output_ptrs(num_outputs, nullptr);
     for (size_t o = 0; o < num_outputs; ++o) {
-      const ArgumentInfo& arg = blob.outputs()[o];
-      if (!arg.is_tensor) {
+      if (!blob.outputs()[o].is_tensor) {
         continue;
       }
-      EValue* ev = args[num_inputs + o];
-      if (ev == nullptr || !ev->isTensor()) {
-        NNAPI_LOG_ERROR("output %zu must be a tensor", o);
-        return Error::InvalidArgument;
-      }
-      Tensor& t = ev->toTensor();
-      if (static_cast<int8_t>(t.scalar_type()) != arg.scalar_type) {
-        NNAPI_LOG_ERROR("output %zu has dtype %s, but the model was exported "
-                        "for %s",
-                        o, executorch::runtime::toString(t.scalar_type()),
-                        scalar_type_name(arg.scalar_type));
-        return Error::InvalidArgument;
-      }
-      const std::vector<int64_t>& want = model->output_tensor_dims(o);
-      if (!(arg.merged_dims.empty() && is_scalar_as_vector(t, want.size()))) {
-        if (static_cast<size_t>(t.dim()) != want.size()) {
-          NNAPI_LOG_ERROR("output %zu has rank %zd, but the model produces "
-                          "rank %zu",
-                          o, static_cast<ssize_t>(t.dim()), want.size());
-          return Error::InvalidArgument;
-        }
-        const std::vector<SizesType> new_sizes(want.begin(), want.end());
-        err = executorch::runtime::resize_tensor(
-            t, ArrayRef<SizesType>(new_sizes.data(), new_sizes.size()));
-        if (err != Error::Ok) {
-          NNAPI_LOG_ERROR("cannot resize output %zu from %s to %s (error "
-                          "0x%x): the output's planned memory is too small "
-                          "or its shape is static",
-                          o, format_dims(t).c_str(),
-                          format_dims(want.data(), want.size()).c_str(),
-                          static_cast<unsigned>(err));
-          return err;
-        }
-      }
-      if (t.nbytes() != program_bytes(arg, model->output_bytes(o))) {
-        NNAPI_LOG_ERROR("output %zu holds %zu bytes, but its NNAPI operand "
-                        "(%s) produces %zu: the exported dtype does not match "
-                        "the NNAPI type",
-                        o, t.nbytes(),
-                        blob.describe_operand(arg.operand).c_str(),
-                        model->output_bytes(o));
-        return Error::InvalidProgram;
-      }
-      output_ptrs[o] = t.mutable_data_ptr();
-      if (needs_output_permute(arg, t) || arg.int64_as_int32) {
-        h->output_staging.resize(num_outputs);
-        h->output_staging[o].resize(model->output_bytes(o));
-        output_ptrs[o] = h->output_staging[o].data();
+      err = bind_output(h, *model, o, args[num_inputs + o], &output_ptrs[o]);
+      if (err != Error::Ok) {
+        return err;
       }
     }
 
