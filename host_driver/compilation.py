@@ -1,4 +1,4 @@
-"""ANeuralNetworksCompilation and the execution plan it builds (reference §8.2).
+"""ANeuralNetworksCompilation and the execution plan it builds (docs/nnapi_facts.md §5.2).
 
 Compilation_finish turns the finished model into a `Plan`: the operations in topological order,
 each with its compute function, decoded parameters and expected output shapes, and the constants

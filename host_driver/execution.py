@@ -1,4 +1,4 @@
-"""ANeuralNetworksExecution, Event and Burst (reference §8.3)."""
+"""ANeuralNetworksExecution, Event and Burst (docs/nnapi_facts.md §5.3)."""
 
 from __future__ import annotations
 

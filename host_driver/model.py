@@ -1,4 +1,4 @@
-"""ANeuralNetworksModel: building, the finish-time graph checks and shape inference (reference §8.1)."""
+"""ANeuralNetworksModel: building, the finish-time graph checks and shape inference (docs/nnapi_facts.md §5.1)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from .operations.common import ADD, FINISH, Ctx, Deferred, OperandSource, Params
 TEMPORARY, MODEL_INPUT, MODEL_OUTPUT, CONSTANT, NO_VALUE = range(5)
 _LIFETIME_NAMES = ("a temporary", "a model input", "a model output", "a constant", "an omitted operand")
 
-# setOperandValue copies values up to this size; longer ones are only referenced (reference §3).
+# setOperandValue copies values up to this size; longer ones are only referenced (docs/nnapi_facts.md §5.1).
 MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES = 128
 
 

@@ -1,4 +1,4 @@
-"""NNAPI operand types: codes, sizes, storage dtypes and the addOperand validation (reference §2)."""
+"""NNAPI operand types: codes, sizes, storage dtypes and the addOperand validation (docs/nnapi_facts.md §3)."""
 
 from __future__ import annotations
 

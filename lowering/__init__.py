@@ -1,4 +1,5 @@
-"""Ahead-of-time side of the NNAPI delegate: patterns, op builders, blob, preprocess, CLI."""
+"""Ahead-of-time side of the NNAPI delegate: what NnapiBackend.preprocess needs (patterns, op builders,
+the NNAPI graph, the shape program, the blob). The CLI is in executorch_nnapi.tools."""
 
 from .compile_specs import NnapiCompileOptions
 from .nnapi_backend import NnapiBackend

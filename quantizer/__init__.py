@@ -1,6 +1,7 @@
-"""The PT2E quantizer of the NNAPI delegate: ``NnapiQuantizer`` (annotation rules derived from
-the builders' quantization declarations) and calibration (inputs from a directory, a function or
-random numbers; SQNR)."""
+"""The PT2E quantizer of the NNAPI delegate: ``NnapiQuantizer`` (annotations following NNAPI's 8-bit
+rules, docs/nnapi_facts.md §8; its op tables are its own and must agree with
+lowering/builders/quantized_op.py) and calibration (inputs from a directory, a function or random
+numbers; SQNR)."""
 
 from .nnapi_quantizer import NnapiQuantizer
 

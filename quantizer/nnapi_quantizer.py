@@ -4,7 +4,7 @@ Use with torchao's ``prepare_pt2e`` / ``convert_pt2e``; the converted program's
 ``dq -> op -> q`` groups are then lowered as quantized NNAPI operations
 (lowering/patterns/quantized_op.py, lowering/builders/quantized_op.py).
 
-What it annotates follows NNAPI's rules (docs: nnapi-reference §7, §9):
+What it annotates follows NNAPI's rules (docs/nnapi_facts.md §8, §9):
 - conv2d (plain, depthwise, grouped, transposed): weights symmetric int8 per
   output channel (TENSOR_QUANT8_SYMM_PER_CHANNEL, API 29+), or uint8 per tensor
   below API 29; linear: per-tensor weights of the activations' type
@@ -23,7 +23,7 @@ What it annotates follows NNAPI's rules (docs: nnapi-reference §7, §9):
   prelu (PRELU, its alpha quantized like an activation) and leaky_relu (PRELU with
   a constant alpha) get their own output.
   Bilinear upsampling stays float: the rounding of quantized RESIZE_BILINEAR
-  depends on the TFLite copy inside a given Android build (nnapi-reference §7.15, §10);
+  depends on the TFLite copy inside a given Android build (docs/nnapi_facts.md §9.14, §11);
 - hardswish: HARD_SWISH from API 30; below, rank 1-4 ones as x * hardsigmoid(x);
 - hardsigmoid (rank 1-4) gets scale 1/256 with the type's lowest code as zero point,
   so that the 8-bit range itself is hardsigmoid's [0, 1) clamp: it is lowered as
@@ -60,7 +60,7 @@ SAME_Q = (aten.max_pool2d.default, aten.avg_pool2d.default, aten.adaptive_avg_po
           aten.dropout.default, *ACTIVATIONS)
 BINARY = (aten.add.Tensor, aten.add_.Tensor, aten.mul.Tensor)
 INDEPENDENT = (aten.hardswish.default, aten.hardswish_.default)
-# (scale, zero point for uint8, zero point for int8): nnapi-reference §9 item 9.
+# (scale, zero point for uint8, zero point for int8): docs/nnapi_facts.md §8.3.
 FIXED_OUTPUT = {
     aten.sigmoid.default: (1.0 / 256.0, 0, -128),
     aten.softmax.int: (1.0 / 256.0, 0, -128),

@@ -1,12 +1,12 @@
 """Replays a convert_pt2e model layer by layer in NNAPI's integer arithmetic
-(nnapi-reference §7), with the host driver's own primitives (_qmath, _qkernels).
+(docs/nnapi_facts.md §9), with the host driver's own primitives (_qmath, _qkernels).
 
 For every ``dq -> op [-> relu / relu6] -> q`` group the replay takes the input
 codes convert_pt2e itself produced, computes what a conforming NNAPI device
 outputs from them, and also the exact (rational) value that the op's single
 rounding would round. Where the two implementations disagree on one layer fed
 the same codes, the exact value says why: a near-tie (NNAPI's double rounding,
-§7.3, or int16 fixed point in HARD_SWISH) or an exact tie rounded another way
+docs/nnapi_facts.md §9.3, or int16 fixed point in HARD_SWISH) or an exact tie rounded another way
 (AVERAGE_POOL_2D rounds half up, torch half to even), or something systematic.
 ``chained`` runs the whole model on the replay's own codes: it must equal the
 host driver's output bit for bit, which shows the replay is the host's arithmetic.
@@ -123,7 +123,7 @@ def _hardsigmoid(op: Node, vals: dict, s_out: float, zp_out: int, dtype: torch.d
 
 
 def _clamp_range(act: Node | None, s_out: float, zp_out: int, lo: int, hi: int) -> tuple[int, int]:
-    """The fused activation's code range (§7.5)."""
+    """The fused activation's code range (docs/nnapi_facts.md §9.5)."""
     if act is None:
         return lo, hi
     bounds = (0.0, math.inf) if act.target in RELU else (act.args[1], act.args[2])

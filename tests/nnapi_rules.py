@@ -1,4 +1,4 @@
-"""An integer model of NNAPI's rules where they differ from LiteRT's (nnapi-reference.md §7, §7.17).
+"""An integer model of NNAPI's rules where they differ from LiteRT's (docs/nnapi_facts.md §9, §10).
 
 Written element by element with Python integers from the reference text, independently of the
 driver's vectorized torch kernels, so that the tests check the driver against the rule itself.
@@ -65,12 +65,12 @@ def activation_range(act: int, scale: float, zp: int, signed: bool) -> tuple[int
 
 
 def conv_output(acc: int, s_in: float, s_w: float, s_out: float, zp_out: int, lo: int, hi: int) -> int:
-    """§7.6: float32 product s_in·s_w over s_out (double), QuantizeMultiplier, double rounding."""
+    """docs/nnapi_facts.md §9.6: float32 product s_in·s_w over s_out (double), QuantizeMultiplier, double rounding."""
     m, shift = quantize_multiplier(f32(s_in * s_w) / s_out)
     return min(hi, max(lo, mbqm(acc, m, shift) + zp_out))
 
 
-# -- gemmlowp fixed point (§7.12) ---------------------------------------------------------------------
+# -- gemmlowp fixed point (docs/nnapi_facts.md §9.11) -------------------------------------------------
 def sat_pot(x: int, e: int) -> int:
     if e <= 0:
         return x if e == 0 else rdbp(x, -e)
@@ -152,7 +152,7 @@ def tanh(q: int, s_in: float, zp: int, signed: bool) -> int:
 
 
 def softmax_row(row: list[int], s_in: float, beta: float, signed: bool) -> list[int]:
-    """§7.13 on one 1-D slice."""
+    """docs/nnapi_facts.md §9.12 on one 1-D slice."""
     m, ls = quantize_multiplier(min(beta * s_in * 2.0 ** 26, 2.0 ** 31 - 1))
     diff_min = -math.floor(31.0 * 2.0 ** 26 / 2.0 ** ls)
     mx = max([-128 if signed else 0] + row)
@@ -174,14 +174,14 @@ def softmax_row(row: list[int], s_in: float, beta: float, signed: bool) -> list[
 
 
 def concat_rescale_uint8(q: int, s_in: float, zp_in: int, s_out: float, zp_out: int) -> int:
-    """TFLite's uint8 ConcatenationWithScaling element: float32 scale and bias (§7.10)."""
+    """TFLite's uint8 ConcatenationWithScaling element: float32 scale and bias (docs/nnapi_facts.md §9.9)."""
     scale = f32(s_in * f32(1.0 / s_out))
     bias = f32(-zp_in * scale)
     return min(255, max(0, c_round(f32(f32(q * scale) + bias)) + zp_out))
 
 
 def mean(values: list[int]) -> int:
-    """§7.11: sum of the stored codes over the count, C truncation."""
+    """docs/nnapi_facts.md §9.10: sum of the stored codes over the count, C truncation."""
     return c_div(sum(values), len(values))
 
 

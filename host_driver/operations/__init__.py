@@ -17,7 +17,7 @@ from . import (
     softmax, space_to_depth, split, squeeze, strided_slice, tile, transpose, transpose_conv_2d,
 )
 
-# Every NNAPI OperationCode (reference §5.1), for messages about operations the driver lacks.
+# Every NNAPI OperationCode (docs/nnapi_facts.md §6.1), for messages about operations the driver lacks.
 OPERATION_NAMES: dict[int, str] = dict(enumerate((
     "ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "DEPTH_TO_SPACE",
     "DEQUANTIZE", "EMBEDDING_LOOKUP", "FLOOR", "FULLY_CONNECTED", "HASHTABLE_LOOKUP", "L2_NORMALIZATION",

@@ -28,7 +28,7 @@ CONV_TYPES_29 = {F32: 29, F16: 29, QA8: 29, QA8S: 30}
 
 
 def conv_types(c: Ctx, input_types: dict[int, int], channel_dim: int) -> None:
-    """Input/filter/bias/output type configurations (reference §5.3 CONV_2D)."""
+    """Input/filter/bias/output type configurations (docs/nnapi_facts.md §6.3)."""
     t = c.tensor(0, input_types, "input")
     ft, bt = c.type(1), c.type(2)
     out = c.out_operand(0)
@@ -188,7 +188,7 @@ def finish(c: Ctx, prepare_weight: Callable[[torch.Tensor], torch.Tensor], batch
     """Prepare a constant weight and bias once, and set the output's dims.
 
     Quantized: the weight becomes float64 (q_w - zp_w) for the integer accumulation and the
-    requantization parameters are derived (§7.6).
+    requantization parameters are derived (docs/nnapi_facts.md §9.6).
     """
     c.p.quant = c.type(0) in (QA8, QA8S)
     if c.p.quant:

@@ -1,4 +1,4 @@
-"""Shared parts of AVERAGE_POOL_2D, MAX_POOL_2D and L2_POOL_2D (reference §5.3, §6.6)."""
+"""Shared parts of AVERAGE_POOL_2D, MAX_POOL_2D and L2_POOL_2D (docs/nnapi_facts.md §6.4, §7.4)."""
 
 from __future__ import annotations
 

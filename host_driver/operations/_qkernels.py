@@ -1,4 +1,4 @@
-"""NNAPI's 8-bit integer kernels (nnapi-reference.md §7.4-§7.16) on torch tensors.
+"""NNAPI's 8-bit integer kernels (docs/nnapi_facts.md §9.4-§9.14) on torch tensors.
 
 Each kernel takes the stored codes (uint8 or int8 tensors) and the parameters its operation's
 `validate` derived from the operands' scales and zero points (`requant_*` below, run once per
@@ -33,10 +33,10 @@ def multiplier_or_fail(c: Ctx, fn, m: float, what: str) -> tuple[int, int]:
         c.fail(f"{what}: the real multiplier {m:g} is out of the range NNAPI's reference accepts")
 
 
-# -- convolutions (§7.6) --------------------------------------------------------------------------------
+# -- convolutions (docs/nnapi_facts.md §9.6) ------------------------------------------------------------
 def check_bias_quant(c: Ctx) -> None:
-    """A quantized convolution's/FC's INT32 bias: zeroPoint 0; scale 0 for a per-channel filter (§2),
-    float32(s_in·s_w) within 1e-6 relative otherwise (§7.2)."""
+    """A quantized convolution's/FC's INT32 bias: zeroPoint 0; scale 0 for a per-channel filter (docs/nnapi_facts.md §8.2),
+    float32(s_in·s_w) within 1e-6 relative otherwise (docs/nnapi_facts.md §9.2)."""
     inp, filt, bias = c.operand(0), c.operand(1), c.operand(2)
     if bias.zero_point != 0:
         c.fail(f"input 2 (bias) must have zeroPoint 0, got {bias.zero_point}")
@@ -111,7 +111,7 @@ def qconv2d(x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor, p, groups: int
     return from_nchw(requantize_acc(conv_acc(x, w, bias, p, groups), p, 1), p.nchw)
 
 
-# -- ADD / SUB / MUL (§7.7, §7.8) ---------------------------------------------------------------------------
+# -- ADD / SUB / MUL (docs/nnapi_facts.md §9.7) -------------------------------------------------------------
 ADD_LEFT_SHIFT = 20
 
 
@@ -157,7 +157,7 @@ def qmul(a: torch.Tensor, b: torch.Tensor, p) -> torch.Tensor:
     return out.clamp(*p.q_range).to(p.q_dtype)
 
 
-# -- pooling (§7.9) ---------------------------------------------------------------------------------------------
+# -- pooling (docs/nnapi_facts.md §9.8) -------------------------------------------------------------------------
 def _window_counts(size: int, out: int, k: int, s: int, head: int) -> torch.Tensor:
     start = torch.arange(out) * s - head
     return torch.clamp(start + k, max=size) - torch.clamp(start, min=0)
@@ -193,7 +193,7 @@ def qmax_pool(x: torch.Tensor, p) -> torch.Tensor:
     return from_nchw(y.clamp(*p.q_range).to(x.dtype), p.nchw)
 
 
-# -- requantization with float32 rescaling (§7.10) -------------------------------------------------------------
+# -- requantization with float32 rescaling (docs/nnapi_facts.md §9.9) ------------------------------------------
 def round_half_away_t(v: torch.Tensor) -> torch.Tensor:
     """std::round on float32 values, exactly (the float64 sum |v| + 0.5 is exact for float32 v)."""
     v = v.to(torch.float64)
@@ -224,14 +224,14 @@ def qconcat(tensors: list[torch.Tensor], qs: list[tuple[float, int]], out_q: tup
 
 
 def quantize(x: torch.Tensor, scale: float, zp: int, dtype: torch.dtype) -> torch.Tensor:
-    """QUANTIZE: zp + round_half_away(x / scale), float32 arithmetic, clamped (§7.4)."""
+    """QUANTIZE: zp + round_half_away(x / scale), float32 arithmetic, clamped (docs/nnapi_facts.md §9.4)."""
     quotient = (x.to(torch.float64) / f32(scale)).to(torch.float32)
     v = torch.tensor(float(zp), dtype=torch.float32) + round_half_away_t(quotient).to(torch.float32)
     lo, hi = qm.QRANGE[dtype]
     return v.clamp(lo, hi).to(dtype)
 
 
-# -- LOGISTIC, TANH (§7.12) -------------------------------------------------------------------------------------
+# -- LOGISTIC, TANH (docs/nnapi_facts.md §9.11) -----------------------------------------------------------------
 INPUT_INTEGER_BITS = 4
 
 
@@ -276,7 +276,7 @@ def qtanh(x: torch.Tensor, p) -> torch.Tensor:
     return y.to(p.q_dtype)
 
 
-# -- SOFTMAX (§7.13) ------------------------------------------------------------------------------------------------
+# -- SOFTMAX (docs/nnapi_facts.md §9.12) ----------------------------------------------------------------------------
 SCALED_DIFF_INTEGER_BITS = 5
 ACCUMULATION_INTEGER_BITS = 12
 
@@ -321,7 +321,7 @@ def qsoftmax(x: torch.Tensor, p, axis: int) -> torch.Tensor:
     return out.to(p.q_dtype).movedim(-1, axis).contiguous()
 
 
-# -- HARD_SWISH (§7.14) --------------------------------------------------------------------------------------------
+# -- HARD_SWISH (docs/nnapi_facts.md §9.13) ------------------------------------------------------------------------
 def _int16_multiplier(m: float) -> tuple[int, int]:
     m32, e = qm.quantize_multiplier(m)
     m16 = 32767 if m32 >= qm.INT32_MAX - (1 << 15) else (m32 + (1 << 15)) >> 16
@@ -371,15 +371,15 @@ def qhard_swish(x: torch.Tensor, p) -> torch.Tensor:
     return out.clamp(lo, hi).to(p.q_dtype)
 
 
-# -- MEAN (§7.11), RESIZE_BILINEAR (§7.15) -----------------------------------------------------------------------
+# -- MEAN (docs/nnapi_facts.md §9.10), RESIZE_BILINEAR (§9.14) ---------------------------------------------------
 def qmean(x: torch.Tensor, axes: tuple[int, ...]) -> torch.Tensor:
-    """Sum of the stored codes / count with C truncation (NNAPI ignores the scales, §7.17)."""
+    """Sum of the stored codes / count with C truncation (NNAPI ignores the scales, docs/nnapi_facts.md §9.10, §10)."""
     total = x.to(torch.int64).sum(dim=axes, keepdim=True)
     count = math.prod(x.shape[a] for a in axes)
     return torch.div(total, count, rounding_mode="trunc").to(x.dtype)
 
 
-# -- MAXIMUM, MINIMUM, SELECT (AOSP `requantize`, §7.10), PRELU ----------------------------------------------
+# -- MAXIMUM, MINIMUM, SELECT (AOSP `requantize`, docs/nnapi_facts.md §9.9), PRELU ---------------------------
 def requantize(q: torch.Tensor, s_old: float, zp_old: int, s_new: float, zp_new: int) -> torch.Tensor:
     """AOSP's requantize<T>: float32 (q - zp_old)·s_old, widened; / s_new + zp_new in double; clamped to the
     code range, then std::round (half away from zero). Codes already in the new parameters are unchanged."""

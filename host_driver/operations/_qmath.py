@@ -1,9 +1,9 @@
-"""NNAPI's reference integer arithmetic (nnapi-reference.md §7), vectorized on torch int64 tensors.
+"""NNAPI's reference integer arithmetic (docs/nnapi_facts.md §9), vectorized on torch int64 tensors.
 
 Every function here follows the C semantics of Android's CPU implementation: int32 values held in
 int64 tensors (so products never overflow), C truncating division, arithmetic right shifts and
 round-half-away-from-zero where the C code calls `std::round`. Multipliers are derived from float32
-scales exactly as the reference does (some products are float32, some double: §7.2, §9 item 23).
+scales exactly as the reference does (some products are float32, some double: docs/nnapi_facts.md §9.1, §9.2).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def wrap32(x: torch.Tensor) -> torch.Tensor:
     return ((x + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
 
 
-# -- multipliers (§7.2) ---------------------------------------------------------------------------
+# -- multipliers (docs/nnapi_facts.md §9.2) -------------------------------------------------------
 def quantize_multiplier(m: float) -> tuple[int, int]:
     """QuantizeMultiplier: m ≈ M·2^(shift−31) with M in [2^30, 2^31); shift is a left shift."""
     if m == 0:
@@ -78,7 +78,7 @@ def input_radius(int_bits: int, left_shift: int) -> int:
     return math.floor(r)
 
 
-# -- fixed-point primitives (§7.3) ------------------------------------------------------------------
+# -- fixed-point primitives (docs/nnapi_facts.md §9.3) ----------------------------------------------
 def srdhm(a: Int, b: Int) -> torch.Tensor:
     """SaturatingRoundingDoublingHighMul on int32 values (int64 tensors)."""
     a = torch.as_tensor(a, dtype=torch.int64)
@@ -129,7 +129,7 @@ def saturate(x: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     return x.clamp(lo, hi).to(dtype)
 
 
-# -- gemmlowp's fixed-point transcendental functions (§7.12) -----------------------------------------
+# -- gemmlowp's fixed-point transcendental functions (docs/nnapi_facts.md §9.11) ---------------------
 _EXP_BARREL = ((-2, 1672461947), (-1, 1302514674), (0, 790015084), (1, 290630308), (2, 39332535),
                (3, 720401), (4, 242))
 
@@ -199,7 +199,7 @@ def tanh(a: torch.Tensor, int_bits: int) -> torch.Tensor:
     return torch.where(a == 0, 0, result)
 
 
-# -- activation ranges (§7.5) --------------------------------------------------------------------------
+# -- activation ranges (docs/nnapi_facts.md §9.5) ------------------------------------------------------
 def activation_range(act: int, scale: float, zero_point: int, dtype: torch.dtype) -> tuple[int, int]:
     """Code range of a FuseCode for an output quantized with (scale, zero_point), float32 division."""
     qmin, qmax = QRANGE[dtype]

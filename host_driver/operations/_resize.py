@@ -1,4 +1,4 @@
-"""Shared parts of RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR (reference §5.3, §6.8)."""
+"""Shared parts of RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR (docs/nnapi_facts.md §6.5, §7.6)."""
 
 from __future__ import annotations
 

@@ -394,7 +394,7 @@ def from_nchw(y: torch.Tensor, nchw: bool) -> torch.Tensor:
     return y if nchw else y.permute(0, 2, 3, 1)
 
 
-# -- padding and output sizes (reference §6.4, §6.5) -----------------------------------------------
+# -- padding and output sizes (docs/nnapi_facts.md §7.3) -------------------------------------------
 PADDING_SAME, PADDING_VALID = 1, 2
 
 
@@ -451,7 +451,7 @@ def pad_nhwc(x: torch.Tensor, left: int, right: int, top: int, bottom: int, valu
     return torch.nn.functional.pad(x, (0, 0, left, right, top, bottom), value=value)
 
 
-# -- broadcasting (reference §6.7) -----------------------------------------------------------------
+# -- broadcasting (docs/nnapi_facts.md §7.5) -------------------------------------------------------
 def broadcast_dims(c: Ctx, a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
     n = max(len(a), len(b))
     a = (1,) * (n - len(a)) + tuple(a)

@@ -1,4 +1,4 @@
-"""The comparisons (TENSOR_BOOL8 result) and LOGICAL_AND / LOGICAL_OR, broadcasting (reference §6.7):
+"""The comparisons (TENSOR_BOOL8 result) and LOGICAL_AND / LOGICAL_OR, broadcasting (docs/nnapi_facts.md §7.5):
 one table row each. LOGICAL_NOT is in elementwise_unary.py.
 """
 

@@ -7,7 +7,7 @@ from . import _qkernels as qk
 from .common import FLOAT_QUANT, QA8, Ctx
 
 NAME, CODE, SINCE = "CONCATENATION", 2, 27
-QUANT_COMPUTE = True  # inputs quantized like the output are copied, the others requantized (§7.10)
+QUANT_COMPUTE = True  # inputs quantized like the output are copied, the others requantized (docs/nnapi_facts.md §9.9)
 
 
 def validate(c: Ctx) -> None:

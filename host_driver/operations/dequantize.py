@@ -1,4 +1,4 @@
-"""DEQUANTIZE (6): 8-bit codes to float, scale · (q − zp) in float32, per-channel scales too (§7.4)."""
+"""DEQUANTIZE (6): 8-bit codes to float, scale · (q − zp) in float32, per-channel scales too (docs/nnapi_facts.md §9.4)."""
 
 import torch
 

@@ -1,4 +1,4 @@
-"""The broadcasting element-wise binary operations (reference §6.7): one table row each.
+"""The broadcasting element-wise binary operations (docs/nnapi_facts.md §7.5): one table row each.
 
 Adding such an operation is one row of `OPERATIONS`.
 """

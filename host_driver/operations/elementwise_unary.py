@@ -39,7 +39,7 @@ _UNARY = (
 _NO_OUT = {"HARD_SWISH"}
 
 # (name, code, lower, upper): clamps available since 27; quantized inputs clamp their codes
-# with the input's scale/zeroPoint (reference §7.5).
+# with the input's scale/zeroPoint (docs/nnapi_facts.md §9.5).
 _CLAMPS = (
     ("RELU", 19, 0.0, None),
     ("RELU1", 20, -1.0, 1.0),
@@ -66,7 +66,7 @@ def _round_half_away(x: float) -> int:
 
 def quant_clamp_range(scale: float, zero_point: int, dtype: torch.dtype, lo: float | None,
                       hi: float | None) -> tuple[int, int]:
-    """Code range of a real clamp [lo, hi] (reference §7.5, float32 division)."""
+    """Code range of a real clamp [lo, hi] (docs/nnapi_facts.md §9.5, float32 division)."""
     qmin, qmax = (0, 255) if dtype == torch.uint8 else (-128, 127)
     s = torch.tensor(scale, dtype=torch.float32)
 

@@ -46,7 +46,7 @@ def validate(c: Ctx) -> None:
     c.p.batch_shape = (numel // in_size, in_size)
     c.p.quant = t in (QA8, QA8S)
     if c.p.quant:
-        # NNAPI's FC is the convolution's arithmetic (§7.6, §7.17): requantization per output unit.
+        # NNAPI's FC is the convolution's arithmetic (docs/nnapi_facts.md §9.6, §10): requantization per output unit.
         qk.requant_conv(c, units)
     w = c.const_tensor(1)
     c.p.weight = None if w is None else _prepare(w, c.p)

@@ -1,4 +1,4 @@
-"""QUANTIZE (72): float to 8-bit codes, zp + round_half_away(x / scale) in float32 (reference §7.4)."""
+"""QUANTIZE (72): float to 8-bit codes, zp + round_half_away(x / scale) in float32 (docs/nnapi_facts.md §9.4)."""
 
 from ..operand_types import type_name
 from . import _qkernels as qk

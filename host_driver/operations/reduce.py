@@ -81,7 +81,7 @@ def _prod(x: torch.Tensor, axes: tuple[int, ...], keep: bool) -> torch.Tensor:
 
 OPERATIONS: tuple[OperationDef, ...] = (
     # MEAN's keep_dims is an INT32 (> 0 keeps).
-    # Quantized MEAN averages the stored codes (output quantized like the input, §7.11).
+    # Quantized MEAN averages the stored codes (output quantized like the input, docs/nnapi_facts.md §9.10).
     _reduce("MEAN", 31, 28, {F32: 28, QA8: 28, F16: 29, QA8S: 30}, _mean, keep_type=INT32, axes_since=28,
             quant=True, into=True),
     # Same scale/zeroPoint in and out: the max/min of the codes is exact.

@@ -72,7 +72,7 @@ def compute(ins, p):
     # Full output is (in-1)*s + k; NNAPI crops head/tail (a negative tail extends it with zeros).
     y = F.pad(y, (-left, -right, -top, -bottom))
     if p.quant:
-        # Integer accumulation (exact in float64), then the convolution's requantization (§7.6).
+        # Integer accumulation (exact in float64), then the convolution's requantization (docs/nnapi_facts.md §9.6).
         acc = y.round().to(torch.int64) + b.to(torch.int64).view(1, -1, 1, 1)
         return [from_nchw(qk.requantize_acc(acc, p, 1), p.nchw)]
     if b is not None:

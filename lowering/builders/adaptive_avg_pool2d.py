@@ -48,8 +48,8 @@ class AdaptiveAvgPool2dBuilder(NodeBuilder):
         g = lc.graph
         _, _, h, w = lc.shape(x)
         oh, ow = lc.shape(node)[2:]
-        # Quantized, MEAN truncates the sum of codes (§7.11) where AVERAGE_POOL_2D rounds it
-        # (§7.9) as convert_pt2e's float mean does: pool when the window is static.
+        # Quantized, MEAN truncates the sum of codes (docs/nnapi_facts.md §9.10) where AVERAGE_POOL_2D rounds it
+        # (docs/nnapi_facts.md §9.8) as convert_pt2e's float mean does: pool when the window is static.
         pooled = lc.quant_params(node) is not None and is_static(h) and is_static(w)
         if (oh, ow) == (1, 1) and g.feature_level >= FeatureLevel.ANDROID_9 and not pooled:
             # MEAN works in any layout: reduce H and W where they sit, keep the input's order.

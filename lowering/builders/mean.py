@@ -103,8 +103,8 @@ class MeanBuilder(NodeBuilder):
         if len(lc.shape(node.args[0])) == 5:
             self._define_rank5(node, lc)
             return
-        # Quantized, MEAN truncates the sum of codes (§7.11) where AVERAGE_POOL_2D rounds it
-        # (§7.9) as convert_pt2e's float mean does: pool a spatial mean at every level.
+        # Quantized, MEAN truncates the sum of codes (docs/nnapi_facts.md §9.10) where AVERAGE_POOL_2D rounds it
+        # (docs/nnapi_facts.md §9.8) as convert_pt2e's float mean does: pool a spatial mean at every level.
         x = node.args[0]
         if lc.dtype(x) in INTEGER_INPUTS:
             order = lc.order(x)

@@ -3,7 +3,7 @@
 its dequantized inputs and producing an operand with the quantize node's
 scale and zero point; weights and biases are the convert_pt2e codes
 (builders/quantized_weights.py). This builder checks NNAPI's quantization
-rules (nnapi-reference §7, §9) so that nothing it takes is refused later."""
+rules (docs/nnapi_facts.md §8, §9) so that nothing it takes is refused later."""
 
 from __future__ import annotations
 
@@ -24,11 +24,11 @@ from .registry import get_builder, register_unit_builder
 aten = torch.ops.aten
 
 WEIGHTED = (aten.convolution.default, aten.linear.default)
-# Ops whose NNAPI output must carry the input's scale and zero point (§9 item 10).
+# Ops whose NNAPI output must carry the input's scale and zero point (docs/nnapi_facts.md §8.3).
 SAME_Q = (aten.max_pool2d_with_indices.default, aten.avg_pool2d.default, aten._adaptive_avg_pool2d.default,
           aten.mean.dim, aten.view_copy.default, aten.permute_copy.default, aten.relu.default,
           aten.hardtanh.default, aten.cat.default, aten.constant_pad_nd.default, aten.upsample_nearest2d.vec)
-# Fixed output (scale, zero point for uint8, for int8) (§9 item 9).
+# Fixed output (scale, zero point for uint8, for int8) (docs/nnapi_facts.md §8.3).
 FIXED = {aten.sigmoid.default: (1 / 256, 0, -128), aten._softmax.default: (1 / 256, 0, -128),
          aten.tanh.default: (1 / 128, 128, 0), aten.hardsigmoid.default: (1 / 256, 0, -128)}
 FREE = (aten.add.Tensor, aten.mul.Tensor, aten.hardswish.default)
@@ -37,13 +37,13 @@ FREE = (aten.add.Tensor, aten.mul.Tensor, aten.hardswish.default)
 REQUANTIZING = (aten.maximum.default, aten.minimum.default, aten.where.self, aten.prelu.default,
                 aten.leaky_relu.default)
 QUANTIZED_OPS = (*WEIGHTED, *SAME_Q, *FIXED, *FREE, *REQUANTIZING)
-# Float-only in 8 bits: why, for the refusal (nnapi-reference §7.15, §10). Measured on LiteRT 2.3's
+# Float-only in 8 bits: why, for the refusal (docs/nnapi_facts.md §9.14, §11). Measured on LiteRT 2.3's
 # BUILTIN_REF kernel: uint8 rounds the float sum half up, int8 runs a 10-bit fixed-point interpolation;
 # TensorFlow's reference_ops::ResizeBilinear<uint8> of other releases truncates. Which one an Android
 # build's CPU path runs depends on the TFLite copy it bundles.
 NOT_QUANTIZED = {
     aten.upsample_bilinear2d.vec: "quantized RESIZE_BILINEAR rounds the interpolated codes either by truncation or "
-                                  "half up depending on the TFLite copy in the Android build (nnapi-reference §10); "
+                                  "half up depending on the TFLite copy in the Android build (docs/nnapi_facts.md §11); "
                                   "leave upsample_bilinear2d float",
 }
 
@@ -106,7 +106,7 @@ class QuantizedOpBuilder(UnitBuilder):
                 raise Refused(f"quantized {op_name(op)} whose output parameters differ from its input's "
                               "(NNAPI keeps the input's scale and zero point)")
         elif op in REQUANTIZING:
-            pass  # MAXIMUM / MINIMUM / SELECT / PRELU take any input and output parameters (§7.10)
+            pass  # MAXIMUM / MINIMUM / SELECT / PRELU take any input and output parameters (docs/nnapi_facts.md §9.9)
         elif op in FIXED:
             scale, zp_u8, zp_s8 = FIXED[op]
             if (out.scale, out.zero_point) != (scale, zp_u8 if out.dtype == torch.uint8 else zp_s8):
@@ -138,9 +138,9 @@ class QuantizedOpBuilder(UnitBuilder):
             raise Refused(f"quantized {op_name(op)} of other than two tensors")
         s1, s2 = inputs[0].scale, inputs[1].scale
         if op == aten.add.Tensor and not out.scale > 2 * max(s1, s2) / 2**20:
-            raise Refused("quantized add with output scale <= 2 max(input scales) / 2^20 (§9 item 8)")
+            raise Refused("quantized add with output scale <= 2 max(input scales) / 2^20 (docs/nnapi_facts.md §8.4)")
         if op == aten.mul.Tensor and not out.scale > s1 * s2:
-            raise Refused("quantized mul with output scale <= product of the input scales (§9 item 8)")
+            raise Refused("quantized mul with output scale <= product of the input scales (docs/nnapi_facts.md §8.4)")
 
     def define(self, unit: QuantizedOpUnit, lc: LoweringContext) -> None:
         """The op's own builder, on the quantized values the lowering context gives it."""

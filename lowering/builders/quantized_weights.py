@@ -1,6 +1,6 @@
 """Filter and bias operands of CONV_2D / DEPTHWISE / GROUPED / TRANSPOSE_CONV_2D /
 FULLY_CONNECTED: float constants, or (inside a QuantizedOpUnit) the convert_pt2e
-codes stored once as int8 / uint8 / int32 with NNAPI's parameters (§2, §7.1)."""
+codes stored once as int8 / uint8 / int32 with NNAPI's parameters (docs/nnapi_facts.md §3, §8)."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def _as_2d(weight: torch.Tensor) -> torch.Tensor:
 def bias_operand(lc: LoweringContext, bias_node: Any, bias: torch.Tensor | None, out_channels: int,
                  input_operand: int, filter_operand: int) -> int:
     """The bias operand: float (zeros if absent), or int32 codes whose scale is
-    float32(input scale x filter scale), 0 for a per-channel filter (§2)."""
+    float32(input scale x filter scale), 0 for a per-channel filter (docs/nnapi_facts.md §8.2)."""
     g = lc.graph
     filt = g.operands[filter_operand]
     if filt.type == OperandCode.TENSOR_FLOAT32:

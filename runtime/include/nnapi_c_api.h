@@ -6,7 +6,7 @@
  * (nnapi_api.h) builds its function table from it, and the host shim
  * (nnapi_host_shim.c) exports the same functions with these signatures, so
  * the two cannot disagree. No NDK header is needed: the layouts and values
- * are those of the NNAPI specification (see nnapi-reference.md); only what
+ * are those of the NNAPI specification (see docs/nnapi_facts.md §4); only what
  * the runtime needs is declared. Nothing here is defined or linked: callers
  * reach the functions through dlsym.
  */

@@ -1,5 +1,5 @@
 // The ExecuTorch backend "NnapiBackend": runs the NNAPI delegate blobs made
-// by executorch_nnapi.lowering (design.md). Registered when this library is
+// by executorch_nnapi.lowering (docs/architecture.md). Registered when this library is
 // loaded.
 #include <atomic>
 #include <cinttypes>

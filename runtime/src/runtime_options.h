@@ -1,4 +1,4 @@
-// NNAPI's runtime knobs (design.md contract 11): one table that names, for
+// NNAPI's runtime knobs (README.md, "Runtime options"): one table that names, for
 // every option, its CompileSpec key (set at lowering by NnapiPartitioner), its
 // load-time ExecuTorch backend-option key (set by the app or the runner; the
 // load-time value wins), the NNAPI feature level it needs and the NNAPI call

@@ -1,5 +1,5 @@
 // The blob's shape program: symbolic sizes from torch.export, evaluated for
-// the actual input sizes at execute time (design.md, "Shapes").
+// the actual input sizes at execute time (docs/architecture.md, "Dynamic sizes").
 //
 // Every expression is a small stack program over int64. Symbols are defined
 // by an expression over the input dims and carry the [min, max] range the

@@ -688,7 +688,7 @@ def test_fd_memory_for_constants_inputs_and_outputs(lib, driver, tmp_path):
 
 
 def test_quantized_operation_without_integer_kernel_is_refused_at_add_operation(lib, driver):
-    # Quantized RESIZE_BILINEAR's rounding is not settled (reference §10): the driver has no kernel,
+    # Quantized RESIZE_BILINEAR's rounding is not settled (docs/nnapi_facts.md §9.14, §11): the driver has no kernel,
     # and refuses it when added, not at compute.
     m = Model(lib)
     x, y = m.tensor([1, 4, 4, 2], QA8, scale=0.5, zp=3), m.tensor([1, 8, 8, 2], QA8, scale=0.5, zp=3)

@@ -3,7 +3,7 @@
 Each test builds one operation twice on the same operands (codes, scales, zero points; random but
 seeded): as an NNAPI model run on the host driver through the shim, and as a one-op .tflite model
 run on LiteRT's BUILTIN_REF kernels. Where NNAPI's rule and TFLite's agree the results must be
-equal bit for bit; where nnapi-reference.md §7.17 says they differ, the driver must equal the
+equal bit for bit; where docs/nnapi_facts.md §10 says they differ, the driver must equal the
 integer model of NNAPI's rule in nnapi_rules.py, and the test reports how far LiteRT is from it.
 """
 
@@ -169,7 +169,7 @@ def _run_conv(lib, name, kind, case, stride, act, padding):
 
 
 def _conv_rule(case, name, stride, act, padding, signed):
-    """§7.6 element by element: integer accumulation over in-bounds taps, then the NNAPI multiplier."""
+    """docs/nnapi_facts.md §9.6 element by element: integer accumulation over in-bounds taps, then the NNAPI multiplier."""
     x, wq, s_w, zp_w, bias, _, (s_in, zp_in, s_out, zp_out), cout = case
     xi = torch.from_numpy(x.astype(np.int64) - zp_in)
     wi = wq.astype(np.int64) - zp_w
@@ -207,7 +207,7 @@ def test_uint8_convolution_bit_exact_with_litert(lib, driver, name, stride, act,
 @pytest.mark.parametrize("name", ["CONV_2D", "DEPTHWISE_CONV_2D"])
 @pytest.mark.parametrize("stride,act,padding", [(1, 0, 1), (2, 1, 2), (1, 3, 1)])
 def test_int8_per_channel_convolution_follows_nnapi_float32_multiplier(lib, driver, name, stride, act, padding):
-    # §7.17: NNAPI forms the multiplier from float32(s_in·s_w[c]); TFLite's int8 kernel from the
+    # docs/nnapi_facts.md §10: NNAPI forms the multiplier from float32(s_in·s_w[c]); TFLite's int8 kernel from the
     # double product, so LiteRT may differ by ±1 where that moves a rounding.
     rng = seeded((name, stride, act, "int8"))
     case = _conv_case(rng, np.int8, name == "DEPTHWISE_CONV_2D", per_channel=True)
@@ -237,7 +237,7 @@ def _add_filter(op: "Op", nt: int, w, s_w, zp_w, bias, s_in):
 
 
 def _requantized_acc(acc: np.ndarray, s_in, s_w, s_out, zp_out, act, signed) -> np.ndarray:
-    """§7.6 output stage of every accumulator [N, H, W, C] with the rule model."""
+    """docs/nnapi_facts.md §9.6 output stage of every accumulator [N, H, W, C] with the rule model."""
     lo, hi = rules.activation_range(act, s_out, zp_out, signed)
     out = np.empty(acc.shape, dtype=np.int64)
     for idx in np.ndindex(acc.shape):
@@ -288,7 +288,7 @@ def test_grouped_convolution(lib, driver, kind, per_channel, act):
     (ref,) = run_single_op(BO.CONV_2D, tensors, [0, 1, 2], [3], [x], OPT.Conv2DOptions,
                            options_of("Conv2DOptions", Padding=tflite.Padding.SAME, StrideW=1, StrideH=1,
                                       FusedActivationFunction=act))
-    if per_channel:  # §7.17: TFLite's int8 multiplier comes from the double product
+    if per_channel:  # docs/nnapi_facts.md §10: TFLite's int8 multiplier comes from the double product
         assert report(f"GROUPED_CONV_2D {kind} act={act}", ours, ref) <= 1
     else:
         np.testing.assert_array_equal(ours, ref)
@@ -406,7 +406,7 @@ def test_concatenation_requantizes(lib, driver, kind):
     for x, (s, z) in zip(xs, qs):
         op.tensor(x, nt, s, z)
     ours = op.i32(3).run("CONCATENATION", (2, 3, 4, 10), nt, *out_q, dtype=tt)
-    # NNAPI's rule (§7.10): int8 goes through uint8 (+128) with the float32 uint8 rescale.
+    # NNAPI's rule (docs/nnapi_facts.md §9.9): int8 goes through uint8 (+128) with the float32 uint8 rescale.
     shift = 128 if npt == np.int8 else 0
     parts = []
     for x, (s, z) in zip(xs, qs):
@@ -414,7 +414,7 @@ def test_concatenation_requantizes(lib, driver, kind):
                                                               out_q[1] + shift) - shift)
         parts.append(x if (s, z) == out_q else f(x))
     np.testing.assert_array_equal(ours, np.concatenate(parts, axis=3))
-    if npt == np.uint8:  # TFLite's int8 kernel refuses differently scaled inputs (§7.17)
+    if npt == np.uint8:  # TFLite's int8 kernel refuses differently scaled inputs (docs/nnapi_facts.md §10)
         tensors = [q(x.shape, npt, s, z) for x, (s, z) in zip(xs, qs)] + [q((2, 3, 4, 10), npt, *out_q)]
         (ref,) = run_single_op(BO.CONCATENATION, tensors, [0, 1, 2], [3], xs, OPT.ConcatenationOptions,
                                options_of("ConcatenationOptions", Axis=3))
@@ -683,7 +683,7 @@ def test_int8_needs_feature_level_30(lib, driver):
 def test_unsupported_quantized_operation_refused_and_differently_scaled_concat_supported(lib, driver):
     m = Model(lib)
     x, y = m.tensor([1, 4, 4, 2], QA8, scale=0.1, zp=3), m.tensor([1, 8, 8, 2], QA8, scale=0.1, zp=3)
-    # RESIZE_BILINEAR's quantized rounding is not settled (reference §10): no kernel, refused when added.
+    # RESIZE_BILINEAR's quantized rounding is not settled (docs/nnapi_facts.md §9.14, §11): no kernel, refused when added.
     m.op("RESIZE_BILINEAR", [x, m.i32(8), m.i32(8)], [y], expect=OP_FAILED)
     assert "not implemented on the host driver" in driver.last_error
     m = Model(lib)

@@ -7,7 +7,7 @@ What "as close to convert_pt2e as an integer implementation can be" means here.
 Replayed layer by layer on convert_pt2e's own input codes (integer_replay.py),
 NNAPI's arithmetic differs from convert_pt2e's float reference on 0.1-0.5% of
 each layer's elements, always by one step and only at rounding ties: within
-0.03 step of a .5 boundary (NNAPI's double rounding in requantization, §7.3;
+0.03 step of a .5 boundary (NNAPI's double rounding in requantization, docs/nnapi_facts.md §9.3;
 HARD_SWISH's int16 fixed point), or exactly on it (AVERAGE_POOL_2D rounds half
 up, torch half to even). Rounding the exact values once instead reproduces
 convert_pt2e on all but ~1e-5 of the elements, so no systematic error is left

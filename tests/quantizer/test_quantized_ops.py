@@ -323,7 +323,7 @@ def test_where(signed, broadcast):
 
 def test_bilinear_stays_float_with_reason():
     """The quantizer leaves bilinear upsampling float (its quantized rounding is not pinned down,
-    nnapi-reference §10): it runs as a float RESIZE_BILINEAR between two quantized ops."""
+    docs/nnapi_facts.md §9.14, §11): it runs as a float RESIZE_BILINEAR between two quantized ops."""
     torch.manual_seed(0)
     model = ConvAct(torch.nn.Conv2d(3, 4, 1), lambda y: F.interpolate(y, size=(8, 8), mode="bilinear"))
     example = (torch.randn(1, 3, 4, 4),)
