@@ -1,6 +1,7 @@
-"""Yardsticks for whole quantized models: SQNR, agreement in quantization steps,
-and the same model quantized with XNNPACKQuantizer and run by ExecuTorch's
-XNNPACK delegate (another integer implementation of the same convert_pt2e
+"""Quantizing for the tests and the yardsticks of quantized models: ``quantize`` (NnapiQuantizer,
+prepare / calibrate / convert_pt2e), SQNR, agreement in quantization steps, the operations
+of a blob with the 8-bit check, and the same model quantized with XNNPACKQuantizer and run
+by ExecuTorch's XNNPACK delegate (another integer implementation of the same convert_pt2e
 arithmetic, for comparison)."""
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ def within_one_step(expected: torch.Tensor, actual: torch.Tensor, step: float) -
     return ((actual - expected).abs() <= step * 1.0001).double().mean().item()
 
 
+def mean_sqnr(reference: torch.Tensor, actual: torch.Tensor) -> float:
+    """The mean over the batch (dim 0) of each item's SQNR against ``reference``, in dB: on a
+    random-weight model one input's SQNR scatters by ~2 dB, the mean of many does not."""
+    return sum(sqnr(r, a) for r, a in zip(reference, actual)) / len(reference)
+
+
 def calibrated(gm: GraphModule, example: tuple, calibration: int) -> GraphModule:
     """Runs a prepared model on ``calibration`` random inputs shaped like ``example`` (seed 1)
     and on ``example``, then converts it."""
@@ -55,17 +62,21 @@ class XnnpackRun:
     step: float               # the output's quantization step
 
 
-def xnnpack_run(model: torch.nn.Module, example: tuple, held_out: torch.Tensor, calibration: int) -> XnnpackRun:
+def xnnpack_run(model: torch.nn.Module, example: tuple, held_out: torch.Tensor, calibration: int,
+                dynamic_shapes=None) -> XnnpackRun:
     """``model`` quantized with XNNPACKQuantizer (int8, per-channel weights; same calibration
-    inputs as ``test_quantized_ops.quantize``), lowered to XNNPACK and run on ``held_out``."""
-    gm = torch.export.export(model.eval(), example).module()
+    inputs as ``quantize``: exported at ``example`` with ``dynamic_shapes``), lowered to XNNPACK
+    at ``held_out``'s shape and run on it."""
+    gm = torch.export.export(model.eval(), example, dynamic_shapes=dynamic_shapes).module()
     quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True))
     converted = calibrated(prepare_pt2e(gm, quantizer), example, calibration)
-    program = to_edge_transform_and_lower(torch.export.export(converted, example),
+    program = to_edge_transform_and_lower(torch.export.export(converted, (held_out,)),
                                           partitioner=[XnnpackPartitioner()]).to_executorch()
     loaded = Runtime.get().load_program(program.buffer)
     output = loaded.load_method("forward").execute([held_out])[0]
-    return XnnpackRun(converted, output, converted(held_out), last_output_step(converted))
+    with torch.no_grad():
+        expected = converted(held_out)
+    return XnnpackRun(converted, output, expected, last_output_step(converted))
 
 
 def quantize(model: torch.nn.Module, example: tuple, *, signed: bool, feature_level: int = 30,

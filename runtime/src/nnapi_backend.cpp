@@ -561,7 +561,11 @@ class NnapiBackend final : public et::BackendInterface {
         continue;
       }
       Tensor& t = args[num_inputs + o]->toTensor();
-      copy_output_out(arg, model->output_tensor_dims(o), h->output_staging[o], t);
+      // The staging list is only sized once some output needed staging.
+      static const std::vector<uint8_t> kNoStaging;
+      const std::vector<uint8_t>& staging =
+          o < h->output_staging.size() ? h->output_staging[o] : kNoStaging;
+      copy_output_out(arg, model->output_tensor_dims(o), staging, t);
     }
     return Error::Ok;
   }

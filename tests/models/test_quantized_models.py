@@ -22,7 +22,19 @@ host is at least as close to convert_pt2e as XNNPACK is to its own, and that
 the SQNR against the float model is at most 1 dB below XNNPACK's.
 
 Input 96x96: the last feature map is 3x3, so the final average pool (sum / 9)
-has no exact ties; 32 calibration inputs (seed 1), one held-out input (seed 5).
+has no exact ties. Calibration: 32 random batches of 2 (seed 1), as the model is
+exported with a dynamic batch so that the same convert_pt2e model runs the
+held-out set: HELD_OUT random inputs (seed 5) in one batch, lowered with that
+static batch and run in one execution.
+
+Why a held-out set and not one input: on these random-weight models the SQNR of
+one input against the float model scatters by ~1.9 dB (standard deviation over
+inputs; mobilenet_v3_large), and ours minus XNNPACK's on the same input by
+~1.1 dB. One input (as this test once used) put mobilenet_v3_large 1.35-1.6 dB
+below XNNPACK on an AVX2 machine and above it on an AVX-512 one; over 64 inputs
+the gap was -0.25 to +0.33 dB (3 seeds x ATEN_CPU_CAPABILITY default / avx2 /
+avx512): noise, not a weaker quantization. The figure compared is the mean over
+the held-out inputs of each input's SQNR in dB.
 """
 
 from __future__ import annotations
@@ -32,16 +44,21 @@ import functools
 import pytest
 import torch
 import torchvision
+from torch.export import Dim
 
 import integer_replay
 from op_harness import Lowered, lower, run_pte
-from quantized_reference import XnnpackRun, output_step, quantize, quantized_inside, sqnr, within_one_step, xnnpack_run
+from quantized_reference import (XnnpackRun, mean_sqnr, output_step, quantize, quantized_inside, within_one_step,
+                                 xnnpack_run)
 from test_model_zoo import calibrate_batch_norms
 
 pytestmark = pytest.mark.slow
 
 SIZE = 96
 CALIBRATION = 32
+# The mean SQNR of 128 inputs has a standard error of ~0.17 dB (0.1 dB for ours minus XNNPACK's),
+# so the 1 dB bound below is ~10 standard errors of the compared figure, on any CPU.
+HELD_OUT = 128
 # XNNPACK's kernels agree with their convert_pt2e model layer by layer except at float32 noise;
 # NNAPI's double rounding flips 0.1-0.5% of each layer's codes (at near-ties), so a conforming
 # device ends slightly further away: resnet18 (uint8 / int8) 64.5% / 63.3% within one step
@@ -70,31 +87,45 @@ def float_model(name: str) -> torch.nn.Module:
 
 
 def example() -> tuple[torch.Tensor]:
+    """The export example (and last calibration input): a batch of 2, the batch dim dynamic."""
     torch.manual_seed(0)
-    return (torch.randn(1, 3, SIZE, SIZE),)
+    return (torch.randn(2, 3, SIZE, SIZE),)
 
 
+BATCH = ({0: Dim("batch", min=1, max=HELD_OUT)},)
+
+
+@functools.cache
 def held_out() -> torch.Tensor:
+    """HELD_OUT inputs in one batch (its first is the single held-out input this test once used)."""
     torch.manual_seed(5)
-    return torch.randn(1, 3, SIZE, SIZE)
+    return torch.randn(HELD_OUT, 3, SIZE, SIZE)
 
 
 @functools.cache
 def converted(name: str, signed: bool, level: int) -> torch.fx.GraphModule:
-    return quantize(float_model(name), example(), signed=signed, feature_level=level, calibration=CALIBRATION)
+    return quantize(float_model(name), example(), signed=signed, feature_level=level, calibration=CALIBRATION,
+                    dynamic_shapes=BATCH)
 
 
 @functools.cache
 def quantized(name: str, signed: bool, level: int) -> tuple[torch.fx.GraphModule, Lowered]:
-    """The convert_pt2e model for feature level ``level`` and its lowering for that level."""
+    """The convert_pt2e model for feature level ``level`` and its lowering for that level,
+    static at the held-out batch."""
     # NnapiQuantizer annotates API 27 and 28 alike (per-tensor uint8 weights): quantize once.
     gm = converted(name, signed, max(level, 28))
-    return gm, lower(gm, example(), feature_level=level)
+    return gm, lower(gm, (held_out(),), feature_level=level)
+
+
+@functools.cache
+def host_output(name: str, signed: bool, level: int) -> torch.Tensor:
+    """The lowered program's result on the held-out batch, on the host driver at ``level``."""
+    return run_pte(quantized(name, signed, level)[1].pte, [held_out()], level)[0]
 
 
 @functools.cache
 def xnnpack(name: str) -> XnnpackRun:
-    return xnnpack_run(float_model(name), example(), held_out(), CALIBRATION)
+    return xnnpack_run(float_model(name), example(), held_out(), CALIBRATION, dynamic_shapes=BATCH)
 
 
 def assert_as_close_as_xnnpack(name: str, gm, actual: torch.Tensor, per_tensor: bool = False) -> None:
@@ -103,13 +134,14 @@ def assert_as_close_as_xnnpack(name: str, gm, actual: torch.Tensor, per_tensor: 
     XNNPACK's per-channel weights are more accurate than API 27/28's per-tensor ones:
     resnet18 21.9 dB against XNNPACK's 23.9)."""
     x, ref = held_out(), xnnpack(name)
-    close = within_one_step(gm(x), actual, output_step(gm))
-    xnn_close = within_one_step(ref.expected, ref.output, ref.step)
-    expected_float = float_model(name)(x)
-    ours = sqnr(expected_float, actual)
-    theirs = sqnr(expected_float, gm(x) if per_tensor else ref.output)
+    with torch.no_grad():
+        close = within_one_step(gm(x), actual, output_step(gm))
+        xnn_close = within_one_step(ref.expected, ref.output, ref.step)
+        expected_float = float_model(name)(x)
+        ours = mean_sqnr(expected_float, actual)
+        theirs = mean_sqnr(expected_float, gm(x) if per_tensor else ref.output)
     figures = (f"{name}: within one step of convert_pt2e {close:.1%} (XNNPACK {xnn_close:.1%}); "
-               f"SQNR vs float {ours:.2f} dB ({'convert_pt2e' if per_tensor else 'XNNPACK'} {theirs:.2f} dB)")
+               f"mean SQNR vs float over {len(x)} inputs {ours:.2f} dB ({'convert_pt2e' if per_tensor else 'XNNPACK'} {theirs:.2f} dB)")
     print(figures)
     assert close >= xnn_close - MARGIN and ours >= theirs - 1.0, figures
 
@@ -122,7 +154,7 @@ def test_model_quantized(name, signed):
     ops = quantized_inside(low.raw_blobs[0])
     assert ops.count("QUANTIZE") == 1 and ops.count("DEQUANTIZE") == 1
     assert {op: ops.count(op) for op in MODELS[name]} == MODELS[name]
-    assert_as_close_as_xnnpack(name, gm, run_pte(low.pte, [held_out()])[0])
+    assert_as_close_as_xnnpack(name, gm, host_output(name, signed, 30))
 
 
 @pytest.mark.parametrize("level", [27, 28])
@@ -136,7 +168,7 @@ def test_model_before_api_29(name, level):
     assert low.num_delegates == 1
     ops = quantized_inside(low.raw_blobs[0])
     assert "QUANTIZE" not in ops and ops.count("DEQUANTIZE") == 1 and "HARD_SWISH" not in ops
-    assert_as_close_as_xnnpack(name, gm, run_pte(low.pte, [held_out()], level)[0], per_tensor=True)
+    assert_as_close_as_xnnpack(name, gm, host_output(name, False, level), per_tensor=True)
 
 
 @pytest.mark.parametrize("signed", SIGNEDNESS)
@@ -147,8 +179,8 @@ def test_layers_differ_from_convert_pt2e_only_at_rounding_ties(name, signed):
     the host's result bit for bit."""
     gm, low = quantized(name, signed, 30)
     x = held_out()
-    assert torch.equal(integer_replay.chained(gm, x), run_pte(low.pte, [x])[0])
-    replayed = integer_replay.layers(gm, x)
+    assert torch.equal(integer_replay.chained(gm, x), host_output(name, signed, 30))
+    replayed = integer_replay.layers(gm, x[:1])
     # Every CONV / DEPTHWISE / FC / ADD / MUL / HARD_SWISH / AVERAGE_POOL is replayed (MAX_POOL copies codes).
     assert len(replayed) >= sum(n for op, n in MODELS[name].items() if op != "MAX_POOL_2D")
     for layer, expected in replayed:
