@@ -67,6 +67,10 @@ class OperandCode(enum.IntEnum):
     TENSOR_QUANT8_ASYMM_SIGNED = 14
 
 
+# The feature levels of the 8-bit operand types beyond TENSOR_QUANT8_ASYMM (API 27).
+PER_CHANNEL_SINCE = FeatureLevel.ANDROID_10  # TENSOR_QUANT8_SYMM_PER_CHANNEL (per-channel weights)
+SIGNED_SINCE = FeatureLevel.ANDROID_11       # TENSOR_QUANT8_ASYMM_SIGNED (int8 activations)
+
 SCALAR_CODES = frozenset({OperandCode.FLOAT32, OperandCode.INT32, OperandCode.UINT32,
                           OperandCode.BOOL, OperandCode.FLOAT16})
 

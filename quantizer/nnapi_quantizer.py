@@ -4,7 +4,10 @@ Use with torchao's ``prepare_pt2e`` / ``convert_pt2e``; the converted program's
 ``dq -> op -> q`` groups are then lowered as quantized NNAPI operations
 (lowering/patterns/quantized_op.py, lowering/builders/quantized_op.py).
 
-What it annotates follows NNAPI's rules (docs/nnapi_facts.md §8, §9):
+Which op it annotates, how and from which feature level is each builder's quantization
+declaration (lowering/builders/quantization.py, on the op's OpSupport row); this file
+holds the handlers, one per kind of declaration, and the specs. What it annotates
+follows NNAPI's rules (docs/nnapi_facts.md §8, §9):
 - conv2d (plain, depthwise, grouped, transposed): weights symmetric int8 per
   output channel (TENSOR_QUANT8_SYMM_PER_CHANNEL, API 29+), or uint8 per tensor
   below API 29; linear: per-tensor weights of the activations' type
@@ -42,51 +45,10 @@ from torchao.quantization.pt2e.quantizer import (DerivedQuantizationSpec, FixedQ
                                                  QuantizationAnnotation, QuantizationSpec, Quantizer,
                                                  SharedQuantizationSpec)
 
-aten = torch.ops.aten
-
-# Per-channel weights need API 29 (Android 10); signed activations API 30 (Android 11).
-PER_CHANNEL_SINCE = 29
-SIGNED_SINCE = 30
-HARD_SWISH_SINCE = 30
-# PAD with the zero point, PAD_V2, RESIZE_NEAREST_NEIGHBOR, MAXIMUM, MINIMUM, SELECT, PRELU (prelu, leaky_relu).
-SHAPE_AND_SELECT_SINCE = 29
-
-CONVS = (aten.conv2d.default, aten.conv_transpose2d.input)
-LINEAR = (aten.linear.default,)
-FUSING = (*CONVS, *LINEAR, aten.add.Tensor, aten.add_.Tensor)
-ACTIVATIONS = (aten.relu.default, aten.relu_.default, aten.hardtanh.default, aten.hardtanh_.default)
-SAME_Q = (aten.max_pool2d.default, aten.avg_pool2d.default, aten.adaptive_avg_pool2d.default, aten.mean.dim,
-          aten.view.default, aten.reshape.default, aten.flatten.using_ints, aten.permute.default,
-          aten.dropout.default, *ACTIVATIONS)
-BINARY = (aten.add.Tensor, aten.add_.Tensor, aten.mul.Tensor)
-INDEPENDENT = (aten.hardswish.default, aten.hardswish_.default)
-# (scale, zero point for uint8, zero point for int8): docs/nnapi_facts.md §8.3.
-FIXED_OUTPUT = {
-    aten.sigmoid.default: (1.0 / 256.0, 0, -128),
-    aten.softmax.int: (1.0 / 256.0, 0, -128),
-    aten._softmax.default: (1.0 / 256.0, 0, -128),
-    aten.tanh.default: (1.0 / 128.0, 128, 0),
-}
-HARD_SIGMOID = (aten.hardsigmoid.default, aten.hardsigmoid_.default)
-HARD_SIGMOID_OUTPUT = (1.0 / 256.0, 0, -128)
-
-# Ops that move or pick codes; annotated from API 29 by NnapiQuantizer._shape_and_select_handler.
-PAD_LIKE = (aten.pad.default, aten.constant_pad_nd.default)
-NEAREST = (aten.upsample_nearest2d.vec, aten.upsample_nearest2d.default)
-REQUANTIZING = (aten.maximum.default, aten.minimum.default)
+from ..lowering.builders import QuantKind, Quantization, quantization_declarations
+from ..lowering.nnapi_codes import PER_CHANNEL_SINCE, SIGNED_SINCE
 
 _ANNOTATION = "quantization_annotation"
-
-
-def _fusable(act: Node) -> bool:
-    """relu, relu6 or hardtanh(-1, 1): what NNAPI's fused-activation operand can express."""
-    if act.target in (aten.relu.default, aten.relu_.default):
-        return True
-    if act.target in (aten.hardtanh.default, aten.hardtanh_.default):
-        lo = act.args[1] if len(act.args) > 1 else -1.0
-        hi = act.args[2] if len(act.args) > 2 else 1.0
-        return (lo, hi) in ((0.0, 6.0), (-1.0, 1.0))
-    return False
 
 
 def _is_float_tensor(node: Any) -> bool:
@@ -115,7 +77,7 @@ class NnapiQuantizer(Quantizer):
     def __init__(self, feature_level: int = 30, signed: bool = False) -> None:
         super().__init__()
         if signed and feature_level < SIGNED_SINCE:
-            raise ValueError(f"signed int8 activations need NNAPI feature level {SIGNED_SINCE}; "
+            raise ValueError(f"signed int8 activations need NNAPI feature level {int(SIGNED_SINCE)}; "
                              f"got feature_level={feature_level} (use signed=False for uint8)")
         self.feature_level = int(feature_level)
         self.signed = signed
@@ -124,6 +86,11 @@ class NnapiQuantizer(Quantizer):
         self.act_dtype = torch.int8 if signed else torch.uint8
         self.act = QuantizationSpec(self.act_dtype, HistogramObserver.with_args(eps=2**-12), lo, hi,
                                     torch.per_tensor_affine)
+        # The builders' declarations: which op is annotated, how and from which level.
+        self.declared = quantization_declarations()
+        self._handlers: dict[QuantKind, Callable[[Node, Quantization], None]] = {
+            QuantKind.WEIGHTED: self._weighted, QuantKind.SAME_PARAMETERS: self._same_q,
+            QuantKind.FIXED_OUTPUT: self._fixed_output, QuantKind.REQUANTIZING: self._requantizing}
 
     # ------------------------------------------------------------------ specs
     def _weight(self, ch_axis: int, per_channel: bool) -> QuantizationSpec:
@@ -148,8 +115,8 @@ class NnapiQuantizer(Quantizer):
         return DerivedQuantizationSpec([(x, node), (weight, node)], derive, torch.int32, -(2**31), 2**31 - 1,
                                        qscheme, 0 if per_channel else None)
 
-    def _fixed(self, op: Any) -> FixedQParamsQuantizationSpec:
-        scale, zp_u8, zp_s8 = HARD_SIGMOID_OUTPUT if op in HARD_SIGMOID else FIXED_OUTPUT[op]
+    def _fixed(self, declared: Quantization) -> FixedQParamsQuantizationSpec:
+        scale, zp_u8, zp_s8 = declared.fixed
         lo, hi = (-128, 127) if self.signed else (0, 255)
         return FixedQParamsQuantizationSpec(self.act_dtype, scale, zp_s8 if self.signed else zp_u8, lo, hi,
                                             torch.per_tensor_affine)
@@ -160,27 +127,12 @@ class NnapiQuantizer(Quantizer):
         for node in model.graph.nodes:
             if node.op != "call_function" or _annotated(node) or not _is_float_tensor(node):
                 continue
-            handler = self._handler(node.target)
-            if handler is not None:
-                handler(node)
+            declared = self.declared.get(node.target)
+            if declared is None or declared.kind is QuantKind.FLOAT or self.feature_level < declared.since:
+                continue
+            if declared.check is None or declared.check(node, self.feature_level):
+                self._handlers[declared.kind](node, declared)
         return model
-
-    def _handler(self, op: Any) -> Callable[[Node], None] | None:
-        if op in CONVS or op in LINEAR:
-            return self._weighted
-        if op in BINARY:
-            return self._binary
-        if op == aten.cat.default:
-            return self._cat
-        if op in SAME_Q:
-            return self._same_q
-        if op in FIXED_OUTPUT:
-            return lambda n: _set(n, self._act_inputs(n.args[:1]), self._fixed(n.target))
-        if op in HARD_SIGMOID:
-            return self._hardsigmoid
-        if op in INDEPENDENT:
-            return self._hardswish
-        return self._shape_and_select_handler(op)
 
     def _act_inputs(self, args) -> dict[Node, Any]:
         return {a: self._input(a) for a in args if _is_float_tensor(a)}
@@ -193,99 +145,59 @@ class NnapiQuantizer(Quantizer):
             return SharedQuantizationSpec(a)
         return self.act
 
-    def _output(self, node: Node) -> Any:
+    def _fusable(self, act: Node) -> bool:
+        """relu, relu6 or hardtanh(-1, 1): what NNAPI's fused-activation operand can express."""
+        declared = self.declared.get(act.target)
+        return (declared is not None and declared.activation
+                and (declared.check is None or declared.check(act, self.feature_level)))
+
+    def _output(self, node: Node, declared: Quantization) -> Any:
         """The node's output spec, or None after annotating the relu it fuses with."""
         users = list(node.users)
-        if node.target in FUSING and len(users) == 1 and _fusable(users[0]) and not _annotated(users[0]):
+        if declared.fuses_activation and len(users) == 1 and self._fusable(users[0]) and not _annotated(users[0]):
             _set(users[0], {}, self.act)
             return None
         return self.act
 
-    def _weighted(self, node: Node) -> None:
+    def _weighted(self, node: Node, declared: Quantization) -> None:
         x, weight = node.args[0], node.args[1]
         bias = node.args[2] if len(node.args) > 2 else None
-        transposed = node.target == aten.conv_transpose2d.input
-        groups = node.args[6] if transposed and len(node.args) > 6 else 1
-        if transposed and groups != 1:
-            return  # TRANSPOSE_CONV_2D has no groups: leave it float
         # FULLY_CONNECTED has no per-channel weights (nor do convolutions below API 29).
-        per_channel = self.per_channel and node.target in CONVS
-        # Output channels: dim 0 of conv / linear weights, dim 1 of transposed ones.
-        inputs = {x: self._input(x), weight: self._weight(1 if transposed else 0, per_channel)}
+        per_channel = self.per_channel and declared.per_channel
+        inputs = {x: self._input(x), weight: self._weight(declared.weight_axis, per_channel)}
         if isinstance(bias, Node):
             inputs[bias] = self._bias(node, x, weight, per_channel)
-        _set(node, inputs, self._output(node))
+        _set(node, inputs, self._output(node, declared))
 
-    def _binary(self, node: Node) -> None:
-        a, b = node.args[:2]
-        if not (_is_float_tensor(a) and _is_float_tensor(b)) or node.kwargs.get("alpha", 1) != 1:
-            return  # a scalar operand or alpha: left float
-        _set(node, {a: self._input(a), b: self._input(b)}, self._output(node))
-
-    def _same_q(self, node: Node) -> None:
+    def _same_q(self, node: Node, declared: Quantization) -> None:
         x = node.args[0]
-        if not _is_float_tensor(x) or (node.target in ACTIVATIONS and not _fusable(node)):
-            return  # hardtanh bounds other than RELU6's / RELU1's: no quantized NNAPI op
-        _set(node, {x: self._input(x)}, SharedQuantizationSpec((x, node)))
+        if isinstance(x, (list, tuple)):
+            self._shared_list(node, x)
+        elif _is_float_tensor(x):
+            _set(node, {x: self._input(x)}, SharedQuantizationSpec((x, node)))
 
-    def _hardswish(self, node: Node) -> None:
-        # HARD_SWISH from API 30; below, x * hardsigmoid(x) with a DEPTHWISE_CONV_2D gate (rank 1-4).
-        x = node.args[0]
-        if _is_float_tensor(x) and (self.feature_level >= HARD_SWISH_SINCE or 1 <= x.meta["val"].dim() <= 4):
-            _set(node, self._act_inputs([x]), self.act)
-
-    def _hardsigmoid(self, node: Node) -> None:
-        x = node.args[0]
-        if _is_float_tensor(x) and 1 <= x.meta["val"].dim() <= 4:  # DEPTHWISE_CONV_2D (after a RESHAPE)
-            _set(node, {x: self._input(x)}, self._fixed(node.target))
-
-    def _cat(self, node: Node) -> None:
-        tensors = [t for t in node.args[0] if _is_float_tensor(t)]
-        if not tensors or len(tensors) != len(node.args[0]):
+    def _shared_list(self, node: Node, values: list) -> None:
+        """cat: one scale for every input and the output (CONCATENATION then copies codes)."""
+        tensors = [t for t in values if _is_float_tensor(t)]
+        if not tensors or len(tensors) != len(values):
             return
-        # One scale for every input and the output: CONCATENATION then copies codes.
         first = (tensors[0], node)
         inputs = {tensors[0]: self.act, **{t: SharedQuantizationSpec(first) for t in tensors[1:]}}
         _set(node, inputs, SharedQuantizationSpec(first))
 
-    # ------------------------------------- pad, resize, maximum / minimum, where, prelu (API 29)
-    def _shape_and_select_handler(self, op: Any) -> Callable[[Node], None] | None:
-        if self.feature_level < SHAPE_AND_SELECT_SINCE:
-            return None  # no quantized PAD (zero point), RESIZE_NEAREST_NEIGHBOR, MAXIMUM... below API 29
-        if op in PAD_LIKE:
-            return self._pad
-        if op in NEAREST:
-            return self._same_q
-        if op in REQUANTIZING:
-            return self._binary
-        if op == aten.where.self:
-            return self._where
-        if op == aten.prelu.default:
-            return self._prelu
-        if op == aten.leaky_relu.default:  # PRELU with a constant alpha: an output of its own
-            return lambda n: _set(n, self._act_inputs(n.args[:1]), self.act)
-        return None
+    def _fixed_output(self, node: Node, declared: Quantization) -> None:
+        _set(node, self._act_inputs([node.args[i] for i in declared.inputs]), self._fixed(declared))
 
-    def _pad(self, node: Node) -> None:
-        mode = node.args[2] if len(node.args) > 2 else node.kwargs.get("mode", "constant")
-        if node.target == aten.pad.default and mode != "constant":
-            return  # reflect / replicate: no quantized NNAPI op
-        self._same_q(node)
-
-    def _where(self, node: Node) -> None:
-        x, y = node.args[1:3]
-        if not (_is_float_tensor(x) and _is_float_tensor(y)):
+    def _requantizing(self, node: Node, declared: Quantization) -> None:
+        tensors = [node.args[i] for i in (*declared.inputs, *(() if declared.alpha is None else (declared.alpha,)))]
+        if not all(_is_float_tensor(t) for t in tensors):
             return  # a number operand: left float
-        _set(node, {x: self._input(x), y: self._input(y)}, self.act)
-
-    def _prelu(self, node: Node) -> None:
-        x, weight = node.args[:2]
-        if not (_is_float_tensor(x) and _is_float_tensor(weight)):
-            return
-        # PRELU's alpha has the input's operand type, with a scale and zero point of its own.
-        lo, hi = (-128, 127) if self.signed else (0, 255)
-        alpha = QuantizationSpec(self.act_dtype, MinMaxObserver, lo, hi, torch.per_tensor_affine)
-        _set(node, {x: self._input(x), weight: alpha}, self.act)
+        inputs = {t: self._input(t) for t in tensors[:len(declared.inputs)]}
+        if declared.alpha is not None:
+            # PRELU's alpha has the input's operand type, with a scale and zero point of its own.
+            lo, hi = (-128, 127) if self.signed else (0, 255)
+            inputs[tensors[-1]] = QuantizationSpec(self.act_dtype, MinMaxObserver, lo, hi, torch.per_tensor_affine)
+        _set(node, inputs, self._output(node, declared))
 
     def validate(self, model: GraphModule) -> None:
         """Nothing to check after annotation: every annotation above is one NNAPI takes."""

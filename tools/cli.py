@@ -165,7 +165,7 @@ CALIBRATION_HELP = ("--calibration DIR (.pt files, each holding one input tensor
 
 def _check_quantize_args(args) -> None:
     """The quantization options make sense together (before any model is loaded)."""
-    from executorch_nnapi.quantizer.nnapi_quantizer import SIGNED_SINCE
+    from executorch_nnapi.lowering.nnapi_codes import SIGNED_SINCE
 
     if not args.quantize:
         if args.calibration or args.int8_signed:
@@ -347,15 +347,23 @@ def _ops(args) -> int:
     from executorch_nnapi.lowering.node_utils import op_name
 
     levels = [FeatureLevel.ANDROID_8_1, FeatureLevel.ANDROID_9, FeatureLevel.ANDROID_10, FeatureLevel.ANDROID_11]
-    header = ["ATen op"] + [f"API {int(lv)}" for lv in levels] + ["NNAPI", "constraints"]
+    header = ["ATen op"] + [f"API {int(lv)}" for lv in levels] + ["NNAPI", "constraints", "8-bit"]
     rows = []
     for row in sorted(support_table(), key=lambda r: op_name(r.op)):
         marks = ["yes" if lv >= row.since else "-" for lv in levels]
-        rows.append([f"`{op_name(row.op)}`"] + marks + [row.nnapi, row.constraints])
+        eight_bit = row.quantized[0].summary if row.quantized else "-"
+        rows.append([f"`{op_name(row.op)}`"] + marks + [row.nnapi, row.constraints, eight_bit])
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for r in rows:
         print("| " + " | ".join(r) + " |")
+    print()
+    print("8-bit: how the op runs in a model quantized with NnapiQuantizer (its output keeps the input's scale, "
+          "has a fixed one, or its own), from its builder's quantization declaration; - : float only.")
+    for row in sorted(support_table(), key=lambda r: op_name(r.op)):
+        for declared in row.quantized:
+            if declared.why:
+                print(f"`{op_name(row.op)}` stays float: {declared.why}.")
     # Multi-node patterns, each emitted by one unit builder (lowering/patterns/, builders/).
     print()
     print("| pattern | " + " | ".join(f"API {int(lv)}" for lv in levels) + " | NNAPI |")

@@ -12,10 +12,11 @@ import importlib
 import pkgutil
 
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused, UnitBuilder
-from .registry import (BUILDERS, UNIT_BUILDERS, builders, get_builder, get_unit_builder, register_builder,
-                       register_unit_builder)
+from .quantization import QuantKind, Quantization
+from .registry import (BUILDERS, UNIT_BUILDERS, builders, get_builder, get_unit_builder, quantization_declarations,
+                       register_builder, register_unit_builder)
 
-_SUPPORT_MODULES = {"node_builder", "registry", "common"}
+_SUPPORT_MODULES = {"node_builder", "registry", "common", "quantization"}
 
 
 def _import_builder_modules() -> None:
@@ -27,5 +28,6 @@ def _import_builder_modules() -> None:
 
 _import_builder_modules()
 
-__all__ = ["BUILDERS", "UNIT_BUILDERS", "CheckContext", "LayoutClass", "NodeBuilder", "OpSupport", "Refused",
-           "UnitBuilder", "builders", "get_builder", "get_unit_builder", "register_builder", "register_unit_builder"]
+__all__ = ["BUILDERS", "UNIT_BUILDERS", "CheckContext", "LayoutClass", "NodeBuilder", "OpSupport", "QuantKind",
+           "Quantization", "Refused", "UnitBuilder", "builders", "get_builder", "get_unit_builder",
+           "quantization_declarations", "register_builder", "register_unit_builder"]

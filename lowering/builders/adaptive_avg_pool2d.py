@@ -13,6 +13,7 @@ from ..node_utils import tensor_shape
 from ..shape_program import is_static
 from .common import physical_axis
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantization import same_parameters
 from .pool_utils import check_pool_input, emit_pool, nhwc_input
 from .registry import register_builder
 
@@ -23,7 +24,8 @@ aten = torch.ops.aten
 class AdaptiveAvgPool2dBuilder(NodeBuilder):
     ops = (
         OpSupport(aten._adaptive_avg_pool2d.default, FeatureLevel.ANDROID_8_1, "MEAN (1x1, API 28) / AVERAGE_POOL_2D",
-                  "float32, 4-D, output 1x1 or dividing the static input size"),
+                  "float32, 4-D, output 1x1 or dividing the static input size",
+                  quantized=same_parameters(aten.adaptive_avg_pool2d.default)),
     )
     layout = LayoutClass.NHWC
 

@@ -12,6 +12,7 @@ from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
 from .common import fuse_operand
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantization import same_parameters
 from .pool_utils import arg, check_pool_input, check_tail, emit_pool, nhwc_input, pair, tail_padding
 from .registry import register_builder
 
@@ -36,7 +37,8 @@ def needs_explicit_pad(padding: list[int], count_include_pad: bool) -> bool:
 class AvgPool2dBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.avg_pool2d.default, FeatureLevel.ANDROID_8_1, "AVERAGE_POOL_2D; PAD first for count_include_pad (API 28)",
-                  "float32, 4-D, no divisor_override; ceil_mode as extra tail padding < kernel"),
+                  "float32, 4-D, no divisor_override; ceil_mode as extra tail padding < kernel",
+                  quantized=same_parameters(aten.avg_pool2d.default)),
     )
     layout = LayoutClass.NHWC
     fuses_activation = True

@@ -7,9 +7,10 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from ..node_utils import aten_op
+from ..node_utils import QuantParams, aten_op, op_name
 from .common import MAX_RANK, check_float_tensors, check_rank, elementwise_operands, fuse_operand, is_scalar
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantization import alpha_one, dequantized_params, requantizing
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -25,9 +26,12 @@ _CODES = {
 @register_builder
 class BinaryElementwiseBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.add.Tensor, FeatureLevel.ANDROID_8_1, "ADD", "float32, rank <= 4, broadcasting, scalar operand, alpha"),
+        OpSupport(aten.add.Tensor, FeatureLevel.ANDROID_8_1, "ADD", "float32, rank <= 4, broadcasting, scalar operand, alpha",
+                  quantized=requantizing(aten.add.Tensor, aten.add_.Tensor, inputs=(0, 1), check=alpha_one,
+                                         fuses_activation=True)),
         OpSupport(aten.sub.Tensor, FeatureLevel.ANDROID_9, "SUB", "float32, rank <= 4, broadcasting, scalar operand, alpha"),
-        OpSupport(aten.mul.Tensor, FeatureLevel.ANDROID_8_1, "MUL", "float32, rank <= 4, broadcasting, scalar operand"),
+        OpSupport(aten.mul.Tensor, FeatureLevel.ANDROID_8_1, "MUL", "float32, rank <= 4, broadcasting, scalar operand",
+                  quantized=requantizing(aten.mul.Tensor, inputs=(0, 1), check=alpha_one)),
         OpSupport(aten.div.Tensor, FeatureLevel.ANDROID_9, "DIV", "float32, rank <= 4, broadcasting, scalar operand"),
     )
     layout = LayoutClass.ORDER_PRESERVING
@@ -39,6 +43,18 @@ class BinaryElementwiseBuilder(NodeBuilder):
         check_rank(node, MAX_RANK, what="output")
         if not isinstance(a, Node) and not isinstance(b, Node):
             raise Refused("elementwise op on two scalars")
+
+    def check_quantized(self, node: Node, output: QuantParams, ctx: CheckContext) -> None:
+        """Two 8-bit tensors, and an output scale within ADD's / MUL's multiplier range (docs/nnapi_facts.md §8.4)."""
+        op = aten_op(node)
+        inputs = dequantized_params(node)
+        if len(inputs) != 2 or node.kwargs.get("alpha", 1) != 1:
+            raise Refused(f"quantized {op_name(op)} of other than two tensors")
+        s1, s2 = inputs[0].scale, inputs[1].scale
+        if op == aten.add.Tensor and not output.scale > 2 * max(s1, s2) / 2**20:
+            raise Refused("quantized add with output scale <= 2 max(input scales) / 2^20 (docs/nnapi_facts.md §8.4)")
+        if op == aten.mul.Tensor and not output.scale > s1 * s2:
+            raise Refused("quantized mul with output scale <= product of the input scales (docs/nnapi_facts.md §8.4)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         op = aten_op(node)

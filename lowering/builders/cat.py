@@ -11,6 +11,7 @@ from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import normalize_dim, tensor_shape
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantization import same_parameters
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -25,7 +26,8 @@ def cat_dim(node: Node) -> int:
 @register_builder
 class CatBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.cat.default, FeatureLevel.ANDROID_8_1, "CONCATENATION", "float32, rank <= 4, equal ranks, no empty inputs"),
+        OpSupport(aten.cat.default, FeatureLevel.ANDROID_8_1, "CONCATENATION", "float32, rank <= 4, equal ranks, no empty inputs",
+                  quantized=same_parameters(aten.cat.default)),
     )
     layout = LayoutClass.ORDER_PRESERVING
 

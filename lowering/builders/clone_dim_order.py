@@ -16,6 +16,7 @@ from ..nnapi_codes import FeatureLevel
 from ..node_utils import noop_copy_refusal
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .quantization import same_parameters
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -30,7 +31,8 @@ class CloneDimOrderBuilder(NodeBuilder):
         OpSupport(dim_order_ops._to_dim_order_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
                   "float32, rank <= 4, same dtype, any dim_order"),
         OpSupport(aten.clone.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
-                  "float32, rank <= 4 (5 inside a channel shuffle), any memory format"),
+                  "float32, rank <= 4 (5 inside a channel shuffle), any memory format",
+                  quantized=same_parameters(aten.dropout.default)),
         OpSupport(aten.alias_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)", "float32, rank <= 4"),
     )
 

@@ -14,6 +14,7 @@ from ..node_utils import QuantParams, tensor_shape
 from ..shape_program import as_dim, describe_unsupported, is_static
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantization import QuantKind, Quantization
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -62,11 +63,21 @@ def pad_code(value: float, params: QuantParams) -> int:
     return int(torch.round(torch.tensor(float(value), dtype=torch.float32) * inv_scale)) + params.zero_point
 
 
+def _constant_mode(node: Node, feature_level: int) -> bool:
+    """aten.pad in mode "constant" (reflect / replicate have no quantized NNAPI op); constant_pad_nd always."""
+    if node.target != aten.pad.default:
+        return True
+    return (node.args[2] if len(node.args) > 2 else node.kwargs.get("mode", "constant")) == "constant"
+
+
 @register_builder
 class ConstantPadBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.constant_pad_nd.default, FeatureLevel.ANDROID_9, "PAD (value 0) / PAD_V2 (other values, API 29)",
-                  "float32, rank <= 4, non-negative pads (constant, or sizes the shape program computes)"),
+                  "float32, rank <= 4, non-negative pads (constant, or sizes the shape program computes)",
+                  quantized=Quantization(QuantKind.SAME_PARAMETERS, (aten.pad.default, aten.constant_pad_nd.default),
+                                         FeatureLevel.ANDROID_10, check=_constant_mode,
+                                         what="quantized constant pad (PAD pads with the zero point from API 29)")),
     )
     layout = LayoutClass.ORDER_PRESERVING
 
@@ -88,7 +99,6 @@ class ConstantPadBuilder(NodeBuilder):
 
     def check_quantized(self, node: Node, output: QuantParams, ctx: CheckContext) -> None:
         _, _, value = pad_args(node)
-        ctx.require(FeatureLevel.ANDROID_10, "quantized constant pad (PAD pads with the zero point from API 29)")
         code = pad_code(value, output)
         lo, hi = _CODE_RANGE[output.dtype]
         if not lo <= code <= hi:

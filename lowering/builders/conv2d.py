@@ -18,6 +18,7 @@ from ..node_utils import tensor_shape
 from .batch_norm import folded_parameters
 from .common import check_float_tensors, fuse_operand
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantization import QuantKind, Quantization
 from .quantized_weights import bias_operand, weight_operand
 from .registry import register_builder
 
@@ -36,6 +37,20 @@ def _conv_args(node: Node):
     return x, weight, bias, stride, padding, dilation, bool(transposed), output_padding, int(groups)
 
 
+def _one_group(node: Node, feature_level: int) -> bool:
+    """conv_transpose2d with groups=1 (TRANSPOSE_CONV_2D has no groups: others stay float)."""
+    return (node.args[6] if len(node.args) > 6 else 1) == 1
+
+
+# Weights symmetric int8 per output channel (API 29; per tensor below), an int32 bias of scale
+# input scale x weight scale; a relu / relu6 / hardtanh(-1, 1) after it fuses.
+_QUANTIZED = (
+    Quantization(QuantKind.WEIGHTED, (aten.conv2d.default,), fuses_activation=True, per_channel=True),
+    Quantization(QuantKind.WEIGHTED, (aten.conv_transpose2d.input,), check=_one_group, fuses_activation=True,
+                 per_channel=True, weight_axis=1),  # a transposed weight is [in, out / groups, kh, kw]
+)
+
+
 def _kernel_hw(weight: Node) -> tuple:
     shape = tensor_shape(weight)
     return (1, shape[2]) if len(shape) == 3 else (shape[2], shape[3])
@@ -46,7 +61,7 @@ class ConvolutionBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.convolution.default, FeatureLevel.ANDROID_8_1, "CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D / TRANSPOSE_CONV_2D",
                   "float32, 1-D (on an H=1 view, RESHAPE each side) or 2-D, constant weight and bias, padding < "
-                  "kernel; dilation, groups not in {1, Cin} and transposed need API 29"),
+                  "kernel; dilation, groups not in {1, Cin} and transposed need API 29", quantized=_QUANTIZED),
     )
     layout = LayoutClass.NHWC
     fuses_activation = True

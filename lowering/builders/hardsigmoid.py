@@ -8,12 +8,14 @@ import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
+from ..node_utils import QuantParams
 from ..nnapi_codes import FeatureLevel, OperationCode
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .elementwise_chain import ElementwiseChain
 from .hardswish import emit_relu6_x_plus_3_over_6
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
-from .quantized_hard_sigmoid import as_4d_dims, emit_quantized_hardsigmoid, reshaped
+from .quantization import UNIT_INTERVAL, dequantized_params, fixed_output, input_rank_1_to_4
+from .quantized_hard_sigmoid import as_4d_dims, check_quantized_gate, emit_quantized_hardsigmoid, reshaped
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -43,13 +45,19 @@ def define_quantized(node: Node, lc: LoweringContext) -> None:
 class HardsigmoidBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.hardsigmoid.default, FeatureLevel.ANDROID_8_1, "ADD (fused RELU6) + MUL; quantized: DEPTHWISE_CONV_2D",
-                  "float32, rank 1-4; quantized: static rank 1-4, output scale 1/256 at the lowest code", keep=True),
+                  "float32, rank 1-4; quantized: static rank 1-4, output scale 1/256 at the lowest code", keep=True,
+                  quantized=fixed_output(UNIT_INTERVAL, aten.hardsigmoid.default, aten.hardsigmoid_.default,
+                                         check=input_rank_1_to_4)),
     )
     layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
         check_rank(node, MAX_RANK)
+
+    def check_quantized(self, node: Node, output: QuantParams, ctx: CheckContext) -> None:
+        (inp,) = dequantized_params(node)
+        check_quantized_gate(node, inp, output, ctx)
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         if lc.quant_params(node) is not None:

@@ -7,11 +7,13 @@ import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
+from ..node_utils import QuantParams
 from ..nnapi_codes import FeatureLevel, FuseCode, OperandCode, OperationCode
 from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
 from .elementwise_chain import ElementwiseChain
-from .quantized_hard_sigmoid import GATE_SCALE, as_4d_dims, emit_quantized_hardsigmoid, reshaped
-from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
+from .quantized_hard_sigmoid import GATE_SCALE, as_4d_dims, check_quantized_gate, emit_quantized_hardsigmoid, reshaped
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantization import dequantized_params, input_rank_1_to_4, requantizing
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -41,12 +43,18 @@ def _define_quantized_gated(node: Node, lc: LoweringContext) -> None:
     g.emit_operation(OperationCode.MUL, [inp, gate, g.emit_int32(int(FuseCode.NONE))], [out], debug_name=node.name)
 
 
+def _runs_quantized(node: Node, feature_level: int) -> bool:
+    """HARD_SWISH from API 30; below, x * hardsigmoid(x) with a DEPTHWISE_CONV_2D gate (rank 1-4)."""
+    return feature_level >= FeatureLevel.ANDROID_11 or input_rank_1_to_4(node, feature_level)
+
+
 @register_builder
 class HardswishBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.hardswish.default, FeatureLevel.ANDROID_8_1,
                   "HARD_SWISH (API 30); ADD + MUL below; quantized below API 30: DEPTHWISE_CONV_2D + MUL",
-                  "float32; rank 1-4 below API 30; quantized below API 30: rank 1-4", keep=True),
+                  "float32; rank 1-4 below API 30; quantized below API 30: rank 1-4", keep=True,
+                  quantized=requantizing(aten.hardswish.default, aten.hardswish_.default, check=_runs_quantized)),
     )
     layout = LayoutClass.ORDER_PRESERVING
 
@@ -57,6 +65,14 @@ class HardswishBuilder(NodeBuilder):
         else:
             # The ADD/MUL decomposition is limited to rank 4.
             check_rank(node, MAX_RANK, what="hardswish input below API 30")
+
+    def check_quantized(self, node: Node, output: QuantParams, ctx: CheckContext) -> None:
+        if ctx.feature_level >= FeatureLevel.ANDROID_11:
+            return
+        (inp,) = dequantized_params(node)  # x * hardsigmoid(x): DEPTHWISE_CONV_2D + MUL
+        check_quantized_gate(node, inp, QuantParams(GATE_SCALE, 0, 0, 255, inp.dtype), ctx)
+        if not output.scale > inp.scale * GATE_SCALE:
+            raise Refused("quantized hardswish below API 30 with output scale <= input scale / 256 (MUL)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         if lc.graph.feature_level >= FeatureLevel.ANDROID_11:

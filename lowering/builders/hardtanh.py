@@ -7,9 +7,10 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
-from ..node_utils import aten_op, clamp_fuse_code
+from ..node_utils import QuantParams, aten_op, clamp_fuse_code
 from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantization import fusable_clamp, same_parameters
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -30,7 +31,9 @@ def _bounds(node: Node):
 class ClampBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.hardtanh.default, FeatureLevel.ANDROID_8_1, "RELU6 / RELU1 / fused; MAXIMUM+MINIMUM (API 29)",
-                  "float32; bounds other than (0, 6) and (-1, 1) need API 29"),
+                  "float32; bounds other than (0, 6) and (-1, 1) need API 29",
+                  quantized=same_parameters(aten.hardtanh.default, aten.hardtanh_.default, check=fusable_clamp,
+                                            activation=True)),
         OpSupport(aten.clamp.default, FeatureLevel.ANDROID_8_1, "RELU / RELU6 / RELU1 / fused; MAXIMUM / MINIMUM (API 29)",
                   "float32, scalar bounds; bounds other than (0, inf), (0, 6), (-1, 1) need API 29"),
     )
@@ -44,6 +47,10 @@ class ClampBuilder(NodeBuilder):
             raise Refused("clamp without bounds")
         if clamp_fuse_code(node) is None:
             ctx.require(FeatureLevel.ANDROID_10, f"clamp to ({lo}, {hi}) (MAXIMUM/MINIMUM)")
+
+    def check_quantized(self, node: Node, output: QuantParams, ctx: CheckContext) -> None:
+        if clamp_fuse_code(node) is None:
+            raise Refused("quantized hardtanh with bounds other than (0, 6), (-1, 1) (RELU6 / RELU1)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         code = clamp_fuse_code(node)

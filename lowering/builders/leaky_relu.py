@@ -10,6 +10,7 @@ from ..lowering_context import QUANTIZED_TYPES, LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from .common import check_float_tensors, check_rank, emit_unary
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
+from .quantization import requantizing
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -22,7 +23,8 @@ def _negative_slope(node: Node) -> float:
 @register_builder
 class LeakyReluBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.leaky_relu.default, FeatureLevel.ANDROID_10, "PRELU", "float32, constant [1] alpha"),
+        OpSupport(aten.leaky_relu.default, FeatureLevel.ANDROID_10, "PRELU", "float32, constant [1] alpha",
+                  quantized=requantizing(aten.leaky_relu.default, since=FeatureLevel.ANDROID_10)),
     )
     layout = LayoutClass.ORDER_PRESERVING
 

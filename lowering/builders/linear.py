@@ -12,6 +12,7 @@ from ..node_utils import aten_op, tensor_shape
 from .batch_norm import folded_parameters
 from .common import MAX_RANK, check_float_tensors, check_rank, fuse_operand
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .quantization import QuantKind, Quantization
 from .quantized_weights import bias_operand, weight_operand
 from .registry import register_builder
 
@@ -35,7 +36,9 @@ def _parts(node: Node):
 @register_builder
 class LinearBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.linear.default, FeatureLevel.ANDROID_8_1, "FULLY_CONNECTED", "float32, input rank 2-4, static in-features", keep=True),
+        OpSupport(aten.linear.default, FeatureLevel.ANDROID_8_1, "FULLY_CONNECTED", "float32, input rank 2-4, static in-features", keep=True,
+                  # FULLY_CONNECTED has no per-channel weights: per tensor, of the activations' type.
+                  quantized=Quantization(QuantKind.WEIGHTED, (aten.linear.default,), fuses_activation=True)),
         OpSupport(aten.addmm.default, FeatureLevel.ANDROID_8_1, "FULLY_CONNECTED", "float32, beta = alpha = 1, bias per output"),
         OpSupport(aten.mm.default, FeatureLevel.ANDROID_8_1, "FULLY_CONNECTED", "float32, static reduced dim"),
     )

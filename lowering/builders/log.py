@@ -1,4 +1,5 @@
-"""aten.log / log2 / log10 / log1p -> LOG (API 29), scaled, or log1p's exact form.
+"""aten.log2 / log10 / log1p -> LOG (API 29), scaled, or log1p's exact form (aten.log is a row of
+elementwise_unary.py).
 
 log2 and log10 are LOG times 1/ln 2 or 1/ln 10 (one more float32 rounding). log1p
 is not LOG(1 + x), which loses every digit of a tiny x; it is Goldberg's
@@ -34,7 +35,6 @@ _BIG = 2.0 ** 100
 @register_builder
 class LogBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.log.default, FeatureLevel.ANDROID_10, "LOG", "float32"),
         OpSupport(aten.log2.default, FeatureLevel.ANDROID_10, "LOG / MUL", "float32, rank 1-4"),
         OpSupport(aten.log10.default, FeatureLevel.ANDROID_10, "LOG / MUL", "float32, rank 1-4"),
         OpSupport(aten.log1p.default, FeatureLevel.ANDROID_10, "ADD / LOG / MINIMUM / DIV / EQUAL / SELECT",
@@ -45,7 +45,7 @@ class LogBuilder(NodeBuilder):
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
         rank = len(tensor_shape(node))
-        if aten_op(node) is not aten.log.default and not 1 <= rank <= 4:
+        if not 1 <= rank <= 4:
             raise Refused(f"{aten_op(node)._opname} of a rank-{rank} tensor (MUL / ADD take rank 1-4)")
         if aten_op(node) is aten.log1p.default:
             check_static(tensor_shape(node), "log1p (its SELECT does not broadcast)")
@@ -53,9 +53,7 @@ class LogBuilder(NodeBuilder):
     def define(self, node: Node, lc: LoweringContext) -> None:
         c = ElementwiseChain(lc, node)
         op = aten_op(node)
-        if op is aten.log.default:
-            c.op(OperationCode.LOG, [c.x], last=True)
-        elif op in _SCALE:
+        if op in _SCALE:
             c.op(OperationCode.MUL, [c.op(OperationCode.LOG, [c.x]), c.const(_SCALE[op])], last=True)
         else:
             u = c.op(OperationCode.ADD, [c.x, c.const(1.0)])

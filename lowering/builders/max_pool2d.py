@@ -14,6 +14,7 @@ from ..node_utils import tensor_shape
 from ..shape_program import as_dim
 from .common import fuse_operand
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantization import same_parameters
 from .pool_utils import arg, check_pool_input, check_tail, emit_pool, nhwc_input, pair, tail_padding
 from .registry import register_builder
 
@@ -36,7 +37,8 @@ def _value_users(node: Node) -> list[Node]:
 class MaxPool2dBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.max_pool2d_with_indices.default, FeatureLevel.ANDROID_8_1, "MAX_POOL_2D",
-                  "float32, 4-D, indices unused, no dilation; ceil_mode as extra tail padding < kernel"),
+                  "float32, 4-D, indices unused, no dilation; ceil_mode as extra tail padding < kernel",
+                  quantized=same_parameters(aten.max_pool2d.default)),
     )
     layout = LayoutClass.NHWC
 

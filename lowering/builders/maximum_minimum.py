@@ -10,6 +10,7 @@ from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op
 from .common import check_float_tensors, check_rank, elementwise_operands
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
+from .quantization import requantizing
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -20,8 +21,10 @@ _CODES = {aten.maximum.default: OperationCode.MAXIMUM, aten.minimum.default: Ope
 @register_builder
 class MaximumMinimumBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.maximum.default, FeatureLevel.ANDROID_10, "MAXIMUM", "float32, broadcasting"),
-        OpSupport(aten.minimum.default, FeatureLevel.ANDROID_10, "MINIMUM", "float32, broadcasting"),
+        OpSupport(aten.maximum.default, FeatureLevel.ANDROID_10, "MAXIMUM", "float32, broadcasting",
+                  quantized=requantizing(aten.maximum.default, since=FeatureLevel.ANDROID_10, inputs=(0, 1))),
+        OpSupport(aten.minimum.default, FeatureLevel.ANDROID_10, "MINIMUM", "float32, broadcasting",
+                  quantized=requantizing(aten.minimum.default, since=FeatureLevel.ANDROID_10, inputs=(0, 1))),
     )
     layout = LayoutClass.ORDER_PRESERVING
 

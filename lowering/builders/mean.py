@@ -16,6 +16,7 @@ from ..node_utils import QuantParams, normalize_dim, tensor_dtype, tensor_shape
 from ..shape_program import is_static
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis, remove_dims
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantization import same_parameters
 from .pool3d_utils import DEPTH_VIEW
 from .pool_utils import emit_pool, nhwc_input
 from .registry import register_builder
@@ -63,7 +64,8 @@ class MeanBuilder(NodeBuilder):
         OpSupport(aten.mean.dim, FeatureLevel.ANDROID_8_1, "MEAN (API 28); AVERAGE_POOL_2D at API 27; CAST first for integers",
                   "float32, rank <= 4; at API 27 only over H and W of a 4-D input with static H, W; int32 / "
                   "int64 input with dtype=float32: CAST + MEAN (API 29); other dtype= refused; rank 5 when the "
-                  "reduced dims fit a 4-D view (at API 27: D, H, W, static)"),
+                  "reduced dims fit a 4-D view (at API 27: D, H, W, static)",
+                  quantized=same_parameters(aten.mean.dim)),
     )
     layout = LayoutClass.REDUCTION
 

@@ -15,6 +15,7 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_units import NodeUnit
 from ..node_utils import QuantParams
+from .quantization import Quantization
 
 
 class Refused(Exception):
@@ -42,6 +43,10 @@ class OpSupport:
 
     ``keep`` asks to_edge not to decompose the op (only nodes the partitioner
     then takes are kept, so nothing is left without a kernel).
+
+    ``quantized``: how the op runs on 8-bit operands (builders/quantization.py), one
+    declaration or several (one per group of the exported program's ops it annotates);
+    none: the op has no quantized lowering.
     """
 
     op: Any
@@ -49,6 +54,11 @@ class OpSupport:
     nnapi: str
     constraints: str
     keep: bool = False
+    quantized: Quantization | tuple[Quantization, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.quantized, Quantization):
+            object.__setattr__(self, "quantized", (self.quantized,))
 
 
 def level_refusal(what: str, needed: FeatureLevel, target: FeatureLevel) -> str | None:
@@ -138,9 +148,11 @@ class NodeBuilder:
     """Emits the NNAPI operations for one ATen op (one subclass per file).
 
     A builder states its op's facts once, here: ``ops`` (per ATen overload: the
-    feature level it needs, the NNAPI operations, the constraints), ``layout``,
-    ``fuses_activation`` and its docstring. The support table, ``executorch-nnapi
-    ops``, docs/op_support.md and the layout prediction are derived from them.
+    feature level it needs, the NNAPI operations, the constraints, and how it runs
+    in 8 bits: ``quantized``), ``layout``, ``fuses_activation`` and its docstring.
+    The support table, ``executorch-nnapi ops``, docs/op_support.md, the layout
+    prediction, NnapiQuantizer's annotations and the quantized-op dispatch are
+    derived from them.
 
     ``check`` says whether a node can be emitted (raising ``Refused`` with a
     specific reason) beyond the op's feature level, which the partitioner checks

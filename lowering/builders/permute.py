@@ -13,6 +13,7 @@ from ..nnapi_codes import FeatureLevel
 from ..node_utils import normalize_dim, tensor_shape
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport
+from .quantization import same_parameters
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -32,7 +33,8 @@ class PermuteBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.permute_copy.default, FeatureLevel.ANDROID_9, "(relabels the dim order; TRANSPOSE where needed)",
                   "float32, rank <= 4; rank 5 only inside a channel shuffle (API 29) or a view chain that reduces "
-                  "to rank 4"),
+                  "to rank 4",
+                  quantized=same_parameters(aten.permute.default)),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:

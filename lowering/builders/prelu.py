@@ -11,6 +11,7 @@ from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import QuantParams, is_dequantize, is_per_channel, tensor_shape
 from .common import check_float_tensors, check_rank, emit_unary, physical_axis
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantization import requantizing
 from .quantized_weights import quantized_constant
 from .registry import register_builder
 
@@ -37,7 +38,8 @@ def prelu_alpha(weight: torch.Tensor, order: tuple[int, ...]) -> torch.Tensor:
 @register_builder
 class PreluBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.prelu.default, FeatureLevel.ANDROID_10, "PRELU", "float32, constant weight of 1 or C elements", keep=True),
+        OpSupport(aten.prelu.default, FeatureLevel.ANDROID_10, "PRELU", "float32, constant weight of 1 or C elements", keep=True,
+                  quantized=requantizing(aten.prelu.default, since=FeatureLevel.ANDROID_10, alpha=1)),
     )
     layout = LayoutClass.ORDER_PRESERVING
 

@@ -8,7 +8,7 @@ import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import FeatureLevel, OperationCode
+from ..nnapi_codes import SIGNED_SINCE, FeatureLevel, OperationCode
 from ..node_utils import is_quantize, quant_params, tensor_dtype
 from .common import check_rank
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
@@ -20,7 +20,7 @@ quantized_decomposed = torch.ops.quantized_decomposed
 def check_8bit(params_dtype: torch.dtype, ctx: CheckContext) -> None:
     """Refuses other than uint8, and int8 below API 30 (TENSOR_QUANT8_ASYMM_SIGNED)."""
     if params_dtype == torch.int8:
-        ctx.require(FeatureLevel.ANDROID_11, "signed 8-bit tensors (TENSOR_QUANT8_ASYMM_SIGNED)")
+        ctx.require(SIGNED_SINCE, "signed 8-bit tensors (TENSOR_QUANT8_ASYMM_SIGNED)")
     elif params_dtype != torch.uint8:
         raise Refused(f"quantized dtype {params_dtype} (NNAPI activations are uint8 or int8)")
 

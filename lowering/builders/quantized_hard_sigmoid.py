@@ -7,9 +7,12 @@ from __future__ import annotations
 import math
 
 import torch
+from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperandCode, OperationCode
+from ..node_utils import QuantParams, aten_op, op_name, tensor_shape
+from .node_builder import CheckContext, Refused
 
 # The gate's scale; its zero point is the type's lowest code (0 for uint8, -128 for int8).
 GATE_SCALE = 1.0 / 256.0
@@ -42,6 +45,19 @@ def quantized_multiplier_ok(s_in: float, s_out: float, max_code: int, level: int
     k, s_w, bias = sixth_weight(s_in, max_code)
     fits = abs(bias) < 2**31 and math.isfinite(s_w)
     return fits and (level >= FeatureLevel.ANDROID_10 or _f32(s_in * s_w) / s_out < 1.0)
+
+
+def check_quantized_gate(node: Node, inp: QuantParams, out: QuantParams, ctx: CheckContext) -> None:
+    """Refuses a quantized hard sigmoid gate (1x1 DEPTHWISE_CONV_2D) of ``node``'s input ``inp`` into
+    ``out`` unless the input has a static rank 1-4 and the convolution a valid multiplier."""
+    shape = tensor_shape(node.args[0])
+    if not 1 <= len(shape) <= 4 or not all(isinstance(d, int) for d in shape):
+        raise Refused(f"quantized {op_name(aten_op(node))} of other than a static rank 1-4 tensor "
+                      "(lowered with DEPTHWISE_CONV_2D)")
+    if not quantized_multiplier_ok(inp.scale, out.scale, 127 if inp.dtype == torch.int8 else 255,
+                                   ctx.feature_level):
+        raise Refused(f"quantized hardsigmoid with input scale {inp.scale:g}: x/6 + 1/2 as a convolution "
+                      "needs a multiplier below 1 before API 29 and an int32 bias")
 
 
 def emit_quantized_hardsigmoid(lc: LoweringContext, name: str, inp: int, channels: int, out: int) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 from ..node_units import NodeUnit
 from ..node_utils import unwrap_op
 from .node_builder import NodeBuilder, UnitBuilder
+from .quantization import Quantization
 
 BUILDERS: dict[Any, NodeBuilder] = {}
 UNIT_BUILDERS: dict[type[NodeUnit], UnitBuilder] = {}
@@ -43,3 +44,17 @@ def get_unit_builder(unit: NodeUnit) -> UnitBuilder:
 def builders() -> list[NodeBuilder]:
     """Every registered NodeBuilder once, in registration order."""
     return list({id(b): b for b in BUILDERS.values()}.values())
+
+
+def quantization_declarations() -> dict[Any, Quantization]:
+    """Each op of an exported program that NnapiQuantizer annotates -> the declaration, on a
+    builder's OpSupport row, that says how it runs in 8 bits."""
+    found: dict[Any, Quantization] = {}
+    for builder in builders():
+        for row in builder.ops:
+            for declared in row.quantized:
+                for op in declared.annotates:
+                    if op in found:
+                        raise ValueError(f"two quantization declarations annotate {op}")
+                    found[op] = declared
+    return found

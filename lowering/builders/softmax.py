@@ -10,6 +10,7 @@ from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op, normalize_dim, tensor_shape
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .quantization import UNIT_INTERVAL, fixed_output
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -39,7 +40,8 @@ def _legacy_order(order: tuple[int, ...], dim: int) -> tuple[int, ...]:
 class SoftmaxBuilder(NodeBuilder):
     ops = (
         OpSupport(aten._softmax.default, FeatureLevel.ANDROID_8_1, "SOFTMAX",
-                  "float32, rank 1-4, half_to_float=False; rank 1/3 need API 29; at API 27 the last dim only"),
+                  "float32, rank 1-4, half_to_float=False; rank 1/3 need API 29; at API 27 the last dim only",
+                  quantized=fixed_output(UNIT_INTERVAL, aten.softmax.int, aten._softmax.default)),
         OpSupport(aten._log_softmax.default, FeatureLevel.ANDROID_10, "LOG_SOFTMAX", "float32, half_to_float=False"),
     )
 

@@ -15,6 +15,7 @@ from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import Dim, is_static
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .quantization import same_parameters
 from .pool_utils import check_pool_input
 from .registry import register_builder
 
@@ -58,7 +59,9 @@ class UpsampleNearest2dBuilder(NodeBuilder):
     # The layout BOOL (input 3) is required by the reference implementation; it exists from API 29.
     ops = (
         OpSupport(aten.upsample_nearest2d.vec, FeatureLevel.ANDROID_10, "RESIZE_NEAREST_NEIGHBOR",
-                  "float32, 4-D; scale_factor only where 1/scale equals in/out"),
+                  "float32, 4-D; scale_factor only where 1/scale equals in/out",
+                  quantized=same_parameters(aten.upsample_nearest2d.vec, aten.upsample_nearest2d.default,
+                                            since=FeatureLevel.ANDROID_10)),
     )
     layout = LayoutClass.NHWC
 

@@ -18,6 +18,7 @@ from ..node_utils import tensor_shape
 from ..shape_program import Dim
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport
+from .quantization import same_parameters
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -43,7 +44,8 @@ class ViewBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.view_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE; for a channel shuffle CHANNEL_SHUFFLE (API 29) or RESHAPE + TRANSPOSE (API 28)",
                   "float32, rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
-                  "rank > 4 in view chains that reduce to rank 4 (API 28); a 5-D input to a <= 4-D output"),
+                  "rank > 4 in view chains that reduce to rank 4 (API 28); a 5-D input to a <= 4-D output",
+                  quantized=same_parameters(aten.view.default, aten.reshape.default, aten.flatten.using_ints)),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:

@@ -25,6 +25,7 @@ from ..shape_program import Dim, is_static
 from .bool_values import check_inputs, emit_result, operand, shape_of
 from .expand import multiples
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .quantization import requantizing
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -35,7 +36,8 @@ class WhereBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.where.self, FeatureLevel.ANDROID_10, "SELECT (+ EXPAND_DIMS / TILE / LOGICAL_OR to broadcast); in a masked "
                   "softmax: REDUCE_MAX, MAXIMUM, SUB, EXP, REDUCE_SUM, MAXIMUM, DIV",
-                  "bool condition; float32 or int32 values (constants converted); broadcasting"),
+                  "bool condition; float32 or int32 values (constants converted); broadcasting",
+                  quantized=requantizing(aten.where.self, since=FeatureLevel.ANDROID_10, inputs=(1, 2))),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:

@@ -4,6 +4,8 @@ from them: the support table, `executorch-nnapi ops`, the layout prediction."""
 from __future__ import annotations
 
 import ast
+import copy
+import dataclasses
 import pathlib
 
 import torch
@@ -13,7 +15,8 @@ from torch.export import export
 
 from executorch_nnapi.lowering import layout_analysis
 from executorch_nnapi.lowering.builders import (BUILDERS, UNIT_BUILDERS, LayoutClass, NodeBuilder, OpSupport,
-                                                builders, get_builder)
+                                                QuantKind, Quantization, builders, get_builder,
+                                                quantization_declarations)
 from executorch_nnapi.tools.cli import main
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 from executorch_nnapi.partitioners import SUPPORT_TABLE, NnapiPartitioner
@@ -72,8 +75,9 @@ def test_changing_a_builders_level_changes_the_partitioner_and_the_matrix(monkey
     the partitioner's verdict and `executorch-nnapi ops` with it."""
     builder = get_builder(aten.relu.default)
     assert _relu_reason(29) == ""
-    (row,) = builder.ops
-    monkeypatch.setattr(type(builder), "ops", (OpSupport(row.op, FeatureLevel.ANDROID_11, row.nnapi, row.constraints),))
+    raised = tuple(dataclasses.replace(row, since=FeatureLevel.ANDROID_11) if row.op is aten.relu.default else row
+                   for row in builder.ops)
+    monkeypatch.setattr(type(builder), "ops", raised)
     assert _relu_reason(29) == "aten.relu.default needs API 30 (Android 11); the target is API 29 (Android 10)"
     main(["ops"])
     line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith("| `aten.relu.default`"))
@@ -90,3 +94,93 @@ def test_a_new_builder_is_a_new_row(monkeypatch):
 
     monkeypatch.setitem(registry.BUILDERS, aten.erf.default, Erf())
     assert any(r.op is aten.erf.default and r.nnapi == "TEST" for r in support_table())
+
+
+# -- 8 bits: each op's quantization is declared on its builder's row ---------------------------------------------
+EIGHT_BIT_FILES = ("quantizer/nnapi_quantizer.py", "lowering/builders/quantized_op.py")
+
+
+def test_no_op_table_or_feature_level_in_the_quantizer_or_the_quantized_dispatch():
+    """The quantizer and the quantized-op builder name no ATen op and define no module-level
+    table or feature-level constant: which op runs in 8 bits, how and from which level is
+    stated on the op's builder (OpSupport(..., quantized=...))."""
+    for name in EIGHT_BIT_FILES:
+        tree = ast.parse((ROOT / name).read_text())
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        assert "aten" not in names, f"{name} names ATen ops"
+        assert not any(isinstance(n, ast.Attribute) and n.attr == "ops" and getattr(n.value, "id", "") == "torch"
+                       for n in ast.walk(tree)), f"{name} reads torch.ops"
+        for stmt in tree.body:
+            if not isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                continue
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if [getattr(t, "id", "") for t in targets] == ["__all__"]:
+                continue
+            value = stmt.value
+            assert not isinstance(value, (ast.Dict, ast.Tuple, ast.Set, ast.List, ast.DictComp, ast.SetComp)), \
+                f"{name}:{stmt.lineno} defines a module-level table"
+            assert not (isinstance(value, ast.Constant) and isinstance(value.value, int)), \
+                f"{name}:{stmt.lineno} defines an integer constant (a feature level?)"
+            assert not any(isinstance(n, ast.Attribute) and getattr(n.value, "id", "") == "FeatureLevel"
+                           for n in ast.walk(value)), f"{name}:{stmt.lineno} defines a feature level"
+
+
+def _declarations_on_rows() -> list[tuple[OpSupport, Quantization]]:
+    return [(row, declared) for b in builders() for row in b.ops for declared in row.quantized]
+
+
+def test_every_op_the_quantizer_annotates_is_declared_on_a_builder_and_vice_versa():
+    from executorch_nnapi.quantizer import NnapiQuantizer
+
+    on_rows = _declarations_on_rows()
+    for level in (27, 29, 30):
+        quantizer = NnapiQuantizer(feature_level=level)
+        assert quantizer.declared == quantization_declarations()
+        assert set(quantizer.declared) == {op for _, d in on_rows for op in d.annotates}
+        assert all(any(d is declared for _, d in on_rows) for declared in quantizer.declared.values())
+    for row, declared in on_rows:
+        # A declaration the quantizer acts on annotates something; a float one nothing.
+        assert bool(declared.annotates) == (declared.kind is not QuantKind.FLOAT), row.op
+
+
+def test_the_quantized_dispatch_is_the_declarations():
+    """The quantized-op builder takes exactly the ops whose rows declare an 8-bit lowering, with
+    the kind, level and fixed parameters declared there (several declarations of a row agree)."""
+    from executorch_nnapi.lowering.builders.quantized_op import quantization_of
+
+    for b in builders():
+        for row in b.ops:
+            declared = quantization_of(row.op)
+            if not row.quantized:
+                assert declared is None, row.op
+                continue
+            assert declared is row.quantized[0]
+            assert len({(d.kind, d.since, d.fixed) for d in row.quantized}) == 1, row.op
+    assert quantization_of(aten.upsample_bilinear2d.vec).kind is QuantKind.FLOAT
+    assert quantization_of(aten.hardswish.default).kind is QuantKind.REQUANTIZING
+
+
+class _EightBitOps(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 1)
+
+    def forward(self, x):
+        y = torch.relu(self.conv(x))
+        z = torch.cat([torch.sigmoid(y), torch.nn.functional.hardswish(y)], dim=1)
+        z = torch.maximum(z, torch.nn.functional.interpolate(z, scale_factor=1.0, mode="nearest"))
+        return torch.nn.functional.interpolate(z.flatten(2).reshape(1, 8, 4, 4), size=(8, 8), mode="bilinear")
+
+
+def test_what_the_quantizer_annotates_is_what_the_declarations_say():
+    from executorch_nnapi.quantizer import NnapiQuantizer
+
+    gm = export(_EightBitOps().eval(), (torch.randn(1, 3, 4, 4),)).module()
+    for level in (28, 30):
+        annotated = NnapiQuantizer(feature_level=level).annotate(copy.deepcopy(gm))
+        targets = {n.target for n in annotated.graph.nodes if "quantization_annotation" in n.meta}
+        declared = quantization_declarations()
+        assert targets <= set(declared)
+        expected = {n.target for n in gm.graph.nodes if n.target in declared and level >= declared[n.target].since}
+        assert targets == expected, (level, targets ^ expected)
+        assert aten.upsample_bilinear2d.vec not in targets  # stays float, with its builder's reason

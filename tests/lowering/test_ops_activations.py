@@ -137,10 +137,10 @@ ALONE = [
     ("gelu_exact", ConvThen(F.gelu), conv_inputs(3.0), ["ABS", "MINIMUM", "EXP", "DIV", "RELU"], 0),
     ("elu", ConvThen(lambda t: (F.elu(t), F.elu(t, 0.3))), conv_inputs(2.0), ["ELU"], 0),
     ("prelu_leaky_relu", PreluModule(), (*conv_inputs(), randn(2, 7, 5)), ["PRELU"], 0),
-    ("abs_neg_exp_sqrt_rsqrt",
+    ("abs_neg_exp_sqrt_rsqrt_sin",
      ConvThen(lambda t: (torch.abs(t), torch.neg(t), torch.exp(t), torch.sqrt(positive(t)),
-                         torch.rsqrt(positive(t)))),
-     conv_inputs(), ["ABS", "NEG", "EXP", "SQRT", "RSQRT"], 0),
+                         torch.rsqrt(positive(t)), torch.sin(t))),
+     conv_inputs(), ["ABS", "NEG", "EXP", "SQRT", "RSQRT", "SIN"], 0),
     ("pow", ConvThen(lambda t: (t ** 2, positive(t) ** 0.5, t ** 3, positive(t) ** -1.5)),
      conv_inputs(), ["MUL", "SQRT", "POW"], 0),
     # z, combined with the NHWC t, enters the partition in NHWC: no TRANSPOSE either way round.
@@ -221,12 +221,13 @@ class BelowApi29(torch.nn.Module):
 
     def forward(self, y: torch.Tensor, s: torch.Tensor):
         p = positive(y)
-        return (torch.abs(y), torch.neg(y), torch.exp(y), torch.sqrt(p), torch.rsqrt(p), F.leaky_relu(y, 0.2),
-                F.elu(y), torch.maximum(y, s), torch.minimum(y, s), torch.log_softmax(y, 1), y ** 3, p ** 0.5,
-                torch.softmax(s.reshape(1, 1, 7), 2), self.prelu(y))
+        return (torch.abs(y), torch.neg(y), torch.exp(y), torch.sqrt(p), torch.rsqrt(p), torch.sin(y),
+                F.leaky_relu(y, 0.2), F.elu(y), torch.maximum(y, s), torch.minimum(y, s), torch.log_softmax(y, 1),
+                y ** 3, p ** 0.5, torch.softmax(s.reshape(1, 1, 7), 2), self.prelu(y))
 
 
 API29_OPS = ["aten.abs.default", "aten.neg.default", "aten.exp.default", "aten.sqrt.default", "aten.rsqrt.default",
+             "aten.sin.default",
              "aten.leaky_relu.default", "aten.elu.default", "aten.maximum.default", "aten.minimum.default",
              "aten._log_softmax.default", "aten.pow.Tensor_Scalar", "aten._softmax.default"]
 
