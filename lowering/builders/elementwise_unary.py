@@ -29,7 +29,8 @@ _ROWS = (
                quantized=same_parameters(aten.relu.default, aten.relu_.default, activation=True)),
      OperationCode.RELU, _RANK_1_4),
     (OpSupport(aten.tanh.default, FeatureLevel.ANDROID_8_1, "TANH", "float32, rank 1-4",
-               quantized=fixed_output(SYMMETRIC_UNIT, aten.tanh.default)),
+               # TANH takes TENSOR_QUANT8_ASYMM only from API 29 (float from 27).
+               quantized=fixed_output(SYMMETRIC_UNIT, aten.tanh.default, since=FeatureLevel.ANDROID_10)),
      OperationCode.TANH, _RANK_1_4),
     (OpSupport(aten.sigmoid.default, FeatureLevel.ANDROID_8_1, "LOGISTIC",
                "float32, rank 1-4 (silu decomposes to sigmoid + mul)",

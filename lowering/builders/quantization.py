@@ -107,9 +107,9 @@ def requantizing(*annotates: Any, since: FeatureLevel = FeatureLevel.ANDROID_8_1
                         alpha=alpha)
 
 
-def fixed_output(params: tuple[float, int, int], *annotates: Any,
+def fixed_output(params: tuple[float, int, int], *annotates: Any, since: FeatureLevel = FeatureLevel.ANDROID_8_1,
                  check: Callable[[Node, int], bool] | None = None) -> Quantization:
-    return Quantization(QuantKind.FIXED_OUTPUT, annotates, check=check, fixed=params)
+    return Quantization(QuantKind.FIXED_OUTPUT, annotates, since, check=check, fixed=params)
 
 
 def stays_float(why: str) -> Quantization:
