@@ -215,3 +215,22 @@ def test_refused_with_reason(level, module, inputs, expected):
         assert len(got) == len(fragments), f"{op}: reasons {got}, expected {fragments}"
         for fragment in fragments:
             assert any(fragment in r for r in got), f"{op}: no reason mentions {fragment!r}: {got}"
+
+
+# --- reductions of every dim: a 0-d result (NNAPI has no rank-0 tensors: stored as [1]) ---
+
+def _all_dims_reductions(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    every = tuple(range(x.dim()))
+    outs = [x.mean(), x.sum()]
+    for keepdim in (False, True):
+        outs += [x.mean(every, keepdim=keepdim), x.sum(every, keepdim=keepdim), x.amax(every, keepdim=keepdim),
+                 x.amin(every, keepdim=keepdim)]
+    # 0-d values read inside the partition: broadcast against x (the [1] is not TRANSPOSEd to rank 0).
+    return (*outs, x - x.mean(every), x * x.amax(every))
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 5), (2, 3, 5), (2, 3, 4, 5)], ids=["1d", "2d", "3d", "4d"])
+def test_reductions_of_every_dim_run(shape):
+    lowered = check_delegated_and_matches(Lambda(_all_dims_reductions), (randn(*shape),), tolerance=1e-5,
+                                          expect_operations=["MEAN", "REDUCE_SUM", "REDUCE_MAX", "REDUCE_MIN"])
+    assert lowered.num_delegates == 1 and "TRANSPOSE" not in lowered.nnapi_operations
