@@ -99,7 +99,10 @@ SCALAR_ORDER = (0,)
 
 
 def permute_shape(shape: Sequence[Dim], dim_order: Sequence[int]) -> list[Dim]:
-    """Physical shape of a tensor with logical ``shape`` stored in ``dim_order``."""
+    """Physical shape of a tensor with logical ``shape`` stored in ``dim_order`` ([1] for a
+    0-d value stored in SCALAR_ORDER)."""
+    if not shape and tuple(dim_order) == SCALAR_ORDER:
+        return [1]
     return [shape[d] for d in dim_order]
 
 

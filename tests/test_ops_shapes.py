@@ -225,8 +225,10 @@ def _all_dims_reductions(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
     for keepdim in (False, True):
         outs += [x.mean(every, keepdim=keepdim), x.sum(every, keepdim=keepdim), x.amax(every, keepdim=keepdim),
                  x.amin(every, keepdim=keepdim)]
-    # 0-d values read inside the partition: broadcast against x (the [1] is not TRANSPOSEd to rank 0).
-    return (*outs, x - x.mean(every), x * x.amax(every))
+    # 0-d values read inside the partition: broadcast against x (the [1] is not TRANSPOSEd to rank 0),
+    # and by ops that accept a 0-d input (LOG's chain once indexed the 0-d shape by the [1]'s order).
+    return (*outs, x - x.mean(every), x * x.amax(every), torch.log(x.exp().sum()), x.sum().unsqueeze(0),
+            x.mean() > 0, x.amin(every).expand(2, 3))
 
 
 @pytest.mark.parametrize("shape", [(5,), (3, 5), (2, 3, 5), (2, 3, 4, 5)], ids=["1d", "2d", "3d", "4d"])
