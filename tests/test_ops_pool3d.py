@@ -120,9 +120,13 @@ MEANS_5D["default"] = lambda t: t.mean()  # aten.mean.default: every dim
 MEANS_5D["centered"] = lambda t: t.mean((1, 2, 3, 4)) - t.mean((0, 1, 2, 3, 4))  # a 0-d value read inside
 
 
-@pytest.mark.parametrize("level", [28, 30])
-def test_5d_mean_over_any_dims_fitting_a_view(level):
-    lowered = check_delegated_and_matches(all_of(MEANS_5D), (randn(2, 2, 3, 4, 5),), feature_level=level)
+@pytest.mark.parametrize("level, dynamic", [(28, False), (30, False), (30, True)], ids=["api28", "api30", "dynamic"])
+def test_5d_mean_over_any_dims_fitting_a_view(level, dynamic):
+    if dynamic:  # D, H, W dynamic (defined below, with the other dynamic tests)
+        lowered = check_delegated_and_matches(all_of(MEANS_5D), (X,), feature_level=level,
+                                              dynamic_shapes={"args": (DHW,)}, run_inputs=[(X,), *DYNAMIC_RUNS])
+    else:
+        lowered = check_delegated_and_matches(all_of(MEANS_5D), (randn(2, 2, 3, 4, 5),), feature_level=level)
     assert lowered.num_delegates == 1 and lowered.nnapi_operations.count("MEAN") == len(MEANS_5D) + 1
 
 

@@ -236,3 +236,11 @@ def test_reductions_of_every_dim_run(shape):
     lowered = check_delegated_and_matches(Lambda(_all_dims_reductions), (randn(*shape),), tolerance=1e-5,
                                           expect_operations=["MEAN", "REDUCE_SUM", "REDUCE_MAX", "REDUCE_MIN"])
     assert lowered.num_delegates == 1 and "TRANSPOSE" not in lowered.nnapi_operations
+
+
+def test_0d_partition_inputs_run():
+    """A 0-d program input, and a 0-d value the CPU computes (erf: NNAPI has none) read by a
+    second partition: each bound as [1]."""
+    module = Lambda(lambda x, y: (x * y, x * torch.erf(x.mean())))
+    lowered = check_delegated_and_matches(module, (randn(3, 4), torch.tensor(2.5)), allow_cpu_ops=["aten.erf"])
+    assert lowered.cpu_ops == ["aten.erf.default"] and lowered.num_delegates == 2
