@@ -93,8 +93,16 @@ def identity(rank: int) -> tuple[int, ...]:
 NHWC = (0, 2, 3, 1)
 
 
+# NNAPI has no rank-0 tensors: a 0-d value is stored as shape [1] in this order (a
+# reader asking for the rank-0 identity order () gets it as is, not a TRANSPOSE).
+SCALAR_ORDER = (0,)
+
+
 def permute_shape(shape: Sequence[Dim], dim_order: Sequence[int]) -> list[Dim]:
-    """Physical shape of a tensor with logical ``shape`` stored in ``dim_order``."""
+    """Physical shape of a tensor with logical ``shape`` stored in ``dim_order`` ([1] for a
+    0-d value stored in SCALAR_ORDER)."""
+    if not shape and tuple(dim_order) == SCALAR_ORDER:
+        return [1]
     return [shape[d] for d in dim_order]
 
 
@@ -272,7 +280,22 @@ class NnapiGraph:
         if since > self.feature_level:
             raise LoweringError(f"{code.name} needs {since.label}, target is {self.feature_level.label}")
         self.require_feature_level(since)
+        for index in (*inputs, *outputs):
+            self._check_tensor_operand(index, code, debug_name)
         self.operations.append(Operation(code, list(inputs), list(outputs), debug_name))
+
+    def _check_tensor_operand(self, index: int, code: OperationCode, debug_name: str) -> None:
+        """A tensor operand needs rank >= 1 (rank 0 is 'unknown rank' to NNAPI, and a
+        partition argument must have known dims) and, if constant, at least one element:
+        caught here, at lowering, rather than when the .pte is loaded."""
+        operand = self.operands[index]
+        if not OperandCode(operand.type).name.startswith("TENSOR_") or operand.source == ValueSource.OMITTED:
+            return
+        what = f"{code.name} ({debug_name or 'unnamed'}): operand {index} ({operand.debug_name or 'unnamed'})"
+        if not operand.dims:
+            raise LoweringError(f"{what} is a rank-0 tensor; NNAPI has no rank-0 tensors (a 0-d value is stored as [1])")
+        if operand.source != ValueSource.NONE and any(is_static(d) and int(d) == 0 for d in operand.dims):
+            raise LoweringError(f"{what} is an empty constant {list(operand.dims)}; NNAPI cannot set its value")
 
     def require_feature_level(self, level: FeatureLevel) -> None:
         """Records that the emitted model needs at least ``level``."""
@@ -298,7 +321,7 @@ class NnapiGraph:
 
     def set_value(self, node, operand: int, dim_order: Sequence[int], logical_shape: Sequence[Dim]) -> None:
         """Records that ``node``'s result is ``operand`` stored in ``dim_order``."""
-        dim_order = tuple(dim_order)
+        dim_order = tuple(dim_order) or SCALAR_ORDER
         self._logical_shapes[node] = list(logical_shape)
         self._values.setdefault(node, {})[dim_order] = TensorValue(operand, dim_order)
 
@@ -341,7 +364,7 @@ class NnapiGraph:
         """
         if node in self.constants:
             tensor = self.constants[node]
-            order = tuple(dim_order) if dim_order is not None else identity(max(tensor.dim(), 1))
+            order = (tuple(dim_order) or SCALAR_ORDER) if dim_order is not None else identity(max(tensor.dim(), 1))
             cached = self._values.get(node, {}).get(order)
             if cached is not None:
                 return cached
@@ -355,7 +378,7 @@ class NnapiGraph:
         values = self._values[node]
         if dim_order is None:
             return next(iter(values.values()))
-        dim_order = tuple(dim_order)
+        dim_order = tuple(dim_order) or SCALAR_ORDER
         if dim_order in values:
             return values[dim_order]
         src = next(iter(values.values()))

@@ -7,7 +7,7 @@ from typing import Any, Iterable, Sequence
 import torch
 from torch.fx import Node
 
-from .graph import NnapiGraph, identity, merged_shape, permute_shape
+from .graph import SCALAR_ORDER, NnapiGraph, identity, merged_shape, permute_shape
 from .nnapi_codes import FuseCode, OperandCode
 from .node_units import FusedActivationUnit, NodeUnit, QuantizedOpUnit
 from .node_utils import QuantParams, is_quantize, quant_params, tensor_dtype, tensor_shape
@@ -118,6 +118,8 @@ class LoweringContext:
         """Creates the operand for ``node``'s result in ``dim_order`` and records it."""
         logical = list(shape) if shape is not None else self.shape(node)
         order = tuple(dim_order) if dim_order is not None else identity(len(logical))
+        if not logical:  # NNAPI has no rank-0 tensors: a 0-d result is stored as [1]
+            logical, order = [1], SCALAR_ORDER
         params = self.quant_params(node)
         if params is not None:
             operand = self.graph.emit_operand(QUANTIZED_TYPES[params.dtype], permute_shape(logical, order),

@@ -340,20 +340,34 @@ class ShapeProgramBuilder:
     def finish_inputs(self) -> None:
         """Defines the symbols no input reveals exactly from monotone input sizes (``s // 2``:
         :func:`_least_preimage`), then turns the pending input-size checks into DimChecks
-        (call after all bind_input)."""
+        (call after all bind_input).
+
+        Each monotone size that depends on the symbol alone takes its value on an interval
+        of the symbol; the symbol must lie in all of them, so it is the largest of their
+        least points (and of the exported minimum). One input alone may not pin it: with
+        ``8 * ceil(s / 8)`` = 16 and ``8 * ceil(2 * s / 8)`` = 32 (swin_v2_t's padded window
+        grids at s = 14), the first allows s = 9..16 but only s = 13..16 gives the second.
+        """
+        # symbol -> size expression -> (code of its least preimage, description)
+        preimages: dict[str, dict[str, tuple[list[tuple[int, int, int]], str]]] = {}
         for arg, d, expr in self._pending_checks:
             syms = expr.free_symbols
             if len(syms) != 1 or str(next(iter(syms))) in self._symbol_index:
                 continue
             code = _least_preimage(expr, [(ShapeOp.PUSH_INPUT_DIM, arg, d)])
             if code is not None:
-                name = str(next(iter(syms)))
-                lo, hi = self._bounds(name)
-                # Within the exported range: a monotone size takes each value on an interval of s.
-                code += [(ShapeOp.PUSH_CONST, 0, lo), (ShapeOp.MAX, 0, 0)]
-                idx = self._add_expression(code, f"least {name} giving input {arg} dim {d} = {expr}")
-                self._symbol_index[name] = len(self.symbols)
-                self.symbols.append(SymbolDef(name, idx, lo, hi))
+                preimages.setdefault(str(next(iter(syms))), {}).setdefault(
+                    str(expr), (code, f"input {arg} dim {d} = {expr}"))
+        for name, by_size in preimages.items():
+            found = list(by_size.values())
+            lo, hi = self._bounds(name)
+            code = list(found[0][0])
+            for other, _ in found[1:]:
+                code += [*other, (ShapeOp.MAX, 0, 0)]
+            code += [(ShapeOp.PUSH_CONST, 0, lo), (ShapeOp.MAX, 0, 0)]
+            idx = self._add_expression(code, f"least {name} giving " + ", ".join(text for _, text in found))
+            self._symbol_index[name] = len(self.symbols)
+            self.symbols.append(SymbolDef(name, idx, lo, hi))
         for arg, d, expr in self._pending_checks:
             if all(str(s) in self._symbol_index for s in expr.free_symbols):
                 self.checks.append(DimCheck(arg, d, self.expression(expr)))

@@ -1,8 +1,9 @@
-"""aten.mean.dim -> MEAN over the physical axes of the input's dim order; at
-API 27, which has no MEAN, a mean over H and W of a static 4-D input is one
-AVERAGE_POOL_2D whose window is the whole image (squeeze-and-excite blocks).
-A 5-D input (adaptive_avg_pool3d to 1x1x1) is reduced on a <= 4-D view of its
-bytes that keeps the reduced dims apart from the others (pool3d_utils.py)."""
+"""aten.mean.dim (and mean.default, x.mean(): every dim) -> MEAN over the physical
+axes of the input's dim order; at API 27, which has no MEAN, a mean over H and W of
+a static 4-D input is one AVERAGE_POOL_2D whose window is the whole image
+(squeeze-and-excite blocks). A 5-D input (adaptive_avg_pool3d to 1x1x1) is reduced
+on a <= 4-D view of its bytes that keeps the reduced dims apart from the others
+(pool3d_utils.py). A 0-d result (every dim reduced, no keepdim) is stored as [1]."""
 
 from __future__ import annotations
 
@@ -28,8 +29,9 @@ INTEGER_INPUTS = (torch.int32, torch.int64)
 
 
 def reduction_dims(node: Node) -> list[int]:
+    """The reduced dims, sorted (every dim for mean.default, or an empty / None dim list)."""
     rank = len(tensor_shape(node.args[0]))
-    dims = node.args[1] if len(node.args) > 1 else None
+    dims = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim")
     if dims is None or len(dims) == 0:
         return list(range(rank))
     return sorted({normalize_dim(d, rank) for d in dims})
@@ -66,6 +68,8 @@ class MeanBuilder(NodeBuilder):
                   "int64 input with dtype=float32: CAST + MEAN (API 29); other dtype= refused; rank 5 when the "
                   "reduced dims fit a 4-D view (at API 27: D, H, W, static)",
                   quantized=same_parameters(aten.mean.dim)),
+        OpSupport(aten.mean.default, FeatureLevel.ANDROID_9, "MEAN over every dim (x.mean()); CAST first for integers",
+                  "as aten.mean.dim over every dim without keepdim: a 0-d result (stored as [1]), rank <= 5"),
     )
     layout = LayoutClass.REDUCTION
 
@@ -161,7 +165,7 @@ class MeanBuilder(NodeBuilder):
         if keepdim(node):
             g.set_merged_value(node, reduced, view, out_shape)
             return
-        out = lc.emit_output(node)
+        out = lc.emit_output(node, shape=out_shape or [1])  # a 0-d result is stored as [1]
         g.emit_operation(OperationCode.RESHAPE, [reduced, g.emit_int32_vector(out_shape or [1])], [out],
                          debug_name=f"{node.name} (drop reduced dims)")
 

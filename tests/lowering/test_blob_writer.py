@@ -89,3 +89,20 @@ def test_5d_arguments_are_written_as_merged_views_of_blob_version_2():
     out = blob.Outputs(0)
     assert out.MergedDimsLength() == 4 and sum(out.MergedDimsAsNumpy()) == out.TensorDimsLength() == 5
     assert blob.Operands(arg.Operand()).DimsLength() == 4
+
+
+def test_rank_0_tensors_and_empty_constants_are_refused_while_lowering():
+    """The runtime cannot load them (a partition argument needs known dims; NNAPI cannot set
+    an empty constant): emitting one is a lowering error naming the operation and operand."""
+    from executorch_nnapi.lowering.graph import LoweringError, NnapiGraph
+    from executorch_nnapi.lowering.nnapi_codes import FeatureLevel, OperationCode
+    from executorch_nnapi.lowering.shape_program import ShapeProgramBuilder
+
+    g = NnapiGraph(FeatureLevel.ANDROID_11, ShapeProgramBuilder())
+    x, one = g.emit_tensor([2, 3], debug_name="x"), g.emit_tensor([1], debug_name="one")
+    with pytest.raises(LoweringError, match=r"MEAN \(m\): operand \d+ \(scalar\) is a rank-0 tensor"):
+        g.emit_operation(OperationCode.MEAN, [x, g.emit_int32_vector([0, 1]), g.emit_int32(0)],
+                         [g.emit_tensor([], debug_name="scalar")], debug_name="m")
+    with pytest.raises(LoweringError, match=r"TRANSPOSE \(t\): operand \d+ \(unnamed\) is an empty constant \[0\]"):
+        g.emit_operation(OperationCode.TRANSPOSE, [one, g.emit_int32_vector([])], [g.emit_tensor([1])], debug_name="t")
+    g.emit_operation(OperationCode.MEAN, [x, g.emit_int32_vector([0, 1]), g.emit_int32(0)], [one], debug_name="m")

@@ -43,6 +43,25 @@ def test_symbol_recovered_from_a_monotone_size(size):
         assert evaluate(program.expressions[other].code, [chosen], dims) == int((FloorDiv(size, 2) * 3 + 1).subs(s0, h))
 
 
+def test_symbol_seen_only_through_several_monotone_sizes_satisfies_them_all():
+    """h // 8 alone allows h = 8t..8t+7, but h // 2 narrows it: the symbol is the largest of
+    the sizes' least preimages, whichever input comes first (swin_v2_t's window grids at
+    three scales, 8 * ceil(s / 8), 8 * ceil(2 s / 8), 8 * ceil(4 s / 8), once failed at s = 14)."""
+    rounded = [8 * CeilDiv(k * s0, 8) for k in (1, 2, 4)]
+    for sizes in ([FloorDiv(s0, 8), FloorDiv(s0, 2)], [FloorDiv(s0, 2), FloorDiv(s0, 8)], rounded, rounded[::-1]):
+        program = ShapeProgramBuilder(export_ranges={"s0": (2, 64)})
+        program.bind_input(0, [1, sizes[0]])
+        for arg, size in enumerate(sizes[1:], start=1):
+            program.bind_input(arg, [size])
+        program.finish_inputs()
+        for h in range(16, 65):
+            dims = [[1, int(sizes[0].subs(s0, h))], *[[int(size.subs(s0, h))] for size in sizes[1:]]]
+            (chosen,) = [evaluate(program.expressions[s.definition].code, [], dims) for s in program.symbols]
+            for check in program.checks:
+                assert evaluate(program.expressions[check.expression].code, [chosen], dims) == dims[check.arg][check.dim], \
+                    f"{sizes} at h = {h}: chose {chosen}"
+
+
 def test_non_monotone_or_two_symbol_sizes_reveal_nothing():
     assert recoverable_symbols([s0 * s1, s0 % 7, s0 * s0, FloorDiv(s0, 2) + FloorDiv(s0, 3)]) == set()
     assert recoverable_symbols([FloorDiv(s0, 2), 2 * s1 + 1, 5]) == {"s0", "s1"}
@@ -105,6 +124,27 @@ def test_partition_after_cpu_op_needs_only_derived_sizes(model, int_args):
         assert got.shape == want.shape, hw
         assert relative_max_error(got, want) < 1e-5, hw
 
+
+
+class TwoScalesCumsumCat(torch.nn.Module):
+    """Pools by 8 and by 2 (NNAPI), cumsum each (CPU), then a partition reading both: its
+    first input (h // 8) alone gives the least h = 8 (h // 8), at which h // 2 is wrong."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        a = torch.cumsum(torch.nn.functional.max_pool2d(x, 8), dim=1)
+        b = torch.cumsum(torch.nn.functional.max_pool2d(x, 2), dim=1)
+        return torch.cat([torch.relu(a).flatten(2), torch.relu(b).flatten(2)], dim=2)
+
+
+def test_partition_seeing_a_symbol_through_sizes_of_two_scales_runs():
+    lowered = lower(TwoScalesCumsumCat(), (torch.randn(1, 3, 24, 32),),
+                    dynamic_shapes={"x": {2: Dim("h", min=16, max=64), 3: Dim("w", min=16, max=64)}})
+    assert [op for op in lowered.cpu_ops if op.startswith("aten.")] == ["aten.cumsum.default"] * 2, lowered.reasons
+    for hw in [(24, 32), (22, 30), (16, 63), (31, 17)]:
+        xs = torch.randn(1, 3, *hw, generator=torch.Generator().manual_seed(hw[0]))
+        (got,) = run_pte(lowered.pte, [xs])
+        want = TwoScalesCumsumCat()(xs)
+        assert got.shape == want.shape and relative_max_error(got, want) < 1e-5, hw
 
 
 class FlattenCumsumRelu(torch.nn.Module):

@@ -110,6 +110,26 @@ def test_global_3d_average_is_a_5d_mean(level):
     check_pools(forms, level, ["MEAN" if level >= 28 else "AVERAGE_POOL_2D"])
 
 
+# Every form of a 5-D mean the builder accepts at API 28+ (the reduced dims fit a 4-D view),
+# with and without keepdim; every dim without keepdim is a 0-d output, stored as [1] (it
+# once lowered into a [] operand that the runtime refused to load, error 0x23).
+MEANS_5D = {f"{dims}{'_keepdim' * keep}": (lambda t, d=dims, k=keep: t.mean(d, keepdim=k))
+            for dims in [(0, 1, 2, 3, 4), (0,), (0, 1), (1,), (4,), (3, 4), (0, 4), (1, 2, 3, 4), (0, 1, 2, 3)]
+            for keep in (False, True)}
+MEANS_5D["default"] = lambda t: t.mean()  # aten.mean.default: every dim
+MEANS_5D["centered"] = lambda t: t.mean((1, 2, 3, 4)) - t.mean((0, 1, 2, 3, 4))  # a 0-d value read inside
+
+
+@pytest.mark.parametrize("level, dynamic", [(28, False), (30, False), (30, True)], ids=["api28", "api30", "dynamic"])
+def test_5d_mean_over_any_dims_fitting_a_view(level, dynamic):
+    if dynamic:  # D, H, W dynamic (defined below, with the other dynamic tests)
+        lowered = check_delegated_and_matches(all_of(MEANS_5D), (X,), feature_level=level,
+                                              dynamic_shapes={"args": (DHW,)}, run_inputs=[(X,), *DYNAMIC_RUNS])
+    else:
+        lowered = check_delegated_and_matches(all_of(MEANS_5D), (randn(2, 2, 3, 4, 5),), feature_level=level)
+    assert lowered.num_delegates == 1 and lowered.nnapi_operations.count("MEAN") == len(MEANS_5D) + 1
+
+
 # ------------------------------------------------------------------ dynamic sizes
 
 DYNAMIC_RUNS = [(randn(2, 3, 5, 8, 6, seed=1),), (randn(2, 3, 11, 6, 13, seed=2),)]
@@ -149,6 +169,8 @@ REFUSED_STATIC_API30 = [
      "adaptive_avg_pool3d from 7x9x10 to 2x4x3 (NNAPI needs an output size dividing the input size"),
     ("mean_no_4d_view", lambda t: t.mean((1, 3)), "aten.mean.dim",
      "mean over dims [1, 3] of a 5-D input (the reduced dims do not fit a 4-D view of it)"),
+    ("sum_5d", lambda t: t.sum((0, 1, 2, 3, 4)), "aten.sum.dim_IntList", "input of rank 5 (NNAPI allows at most 4)"),
+    ("amax_5d", lambda t: t.amax(), "aten.amax.default", "input of rank 5 (NNAPI allows at most 4)"),
 ]
 REFUSED_DYNAMIC_API27 = [
     ("counted_padding", lambda t: F.avg_pool3d(t, 3, padding=1), "aten.avg_pool3d.default",
@@ -169,6 +191,17 @@ def test_refused_forms_say_why(refused, level, dynamic_shapes):
     reasons = lower(all_of(forms), (X,), feature_level=level, dynamic_shapes=dynamic_shapes).reasons
     for name, _, op, reason in refused:
         assert any(reason in r for r in reasons.get(op, [])), f"{name}: {reason!r} not among {reasons.get(op)}"
+
+
+def test_refused_5d_reductions_run_on_the_cpu_beside_a_delegated_mean():
+    # (ExecuTorch's portable kernels here have no 3-D pools: the refused pools cannot run on the CPU.)
+    forms = {"mean_no_4d_view": lambda t: t.mean((1, 3)), "sum": lambda t: t.sum((0, 1, 2, 3, 4)),
+             "amax": lambda t: t.amax((2, 3), keepdim=True), "mean": lambda t: t.mean()}
+    lowered = lower(all_of(forms), (X,))
+    assert lowered.num_delegates == 1 and sorted(lowered.cpu_ops) == ["aten.amax.default", "aten.mean.dim",
+                                                                       "aten.sum.dim_IntList"]
+    for got, want in zip(run_pte(lowered.pte, (X,)), all_of(forms)(X), strict=True):
+        torch.testing.assert_close(got, want)
 
 
 def test_quantized_5d_mean_is_refused_and_the_float_pool_still_delegated():

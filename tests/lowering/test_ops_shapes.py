@@ -215,3 +215,32 @@ def test_refused_with_reason(level, module, inputs, expected):
         assert len(got) == len(fragments), f"{op}: reasons {got}, expected {fragments}"
         for fragment in fragments:
             assert any(fragment in r for r in got), f"{op}: no reason mentions {fragment!r}: {got}"
+
+
+# --- reductions of every dim: a 0-d result (NNAPI has no rank-0 tensors: stored as [1]) ---
+
+def _all_dims_reductions(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    every = tuple(range(x.dim()))
+    outs = [x.mean(), x.sum()]
+    for keepdim in (False, True):
+        outs += [x.mean(every, keepdim=keepdim), x.sum(every, keepdim=keepdim), x.amax(every, keepdim=keepdim),
+                 x.amin(every, keepdim=keepdim)]
+    # 0-d values read inside the partition: broadcast against x (the [1] is not TRANSPOSEd to rank 0),
+    # and by ops that accept a 0-d input (LOG's chain once indexed the 0-d shape by the [1]'s order).
+    return (*outs, x - x.mean(every), x * x.amax(every), torch.log(x.exp().sum()), x.sum().unsqueeze(0),
+            x.mean() > 0, x.amin(every).expand(2, 3))
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 5), (2, 3, 5), (2, 3, 4, 5)], ids=["1d", "2d", "3d", "4d"])
+def test_reductions_of_every_dim_run(shape):
+    lowered = check_delegated_and_matches(Lambda(_all_dims_reductions), (randn(*shape),), tolerance=1e-5,
+                                          expect_operations=["MEAN", "REDUCE_SUM", "REDUCE_MAX", "REDUCE_MIN"])
+    assert lowered.num_delegates == 1 and "TRANSPOSE" not in lowered.nnapi_operations
+
+
+def test_0d_partition_inputs_run():
+    """A 0-d program input, and a 0-d value the CPU computes (erf: NNAPI has none) read by a
+    second partition: each bound as [1]."""
+    module = Lambda(lambda x, y: (x * y, x * torch.erf(x.mean())))
+    lowered = check_delegated_and_matches(module, (randn(3, 4), torch.tensor(2.5)), allow_cpu_ops=["aten.erf"])
+    assert lowered.cpu_ops == ["aten.erf.default"] and lowered.num_delegates == 2
