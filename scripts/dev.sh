@@ -52,8 +52,9 @@ case "$cmd" in
   test)
     setup
     cd "$ROOT"
-    # One worker per core (pytest-xdist); "-n 0" as an argument runs in one process.
-    "$VENV/bin/python" -m pytest -q -n auto "$@"
+    # One worker per core (pytest-xdist); "-n 0" as an argument runs in one process. loadgroup:
+    # the tests of one whole model (xdist_group) share a worker, so the model is lowered once.
+    "$VENV/bin/python" -m pytest -q -n auto --dist loadgroup --durations=20 "$@"
     ;;
   *) echo "usage: $0 {demo|test|setup} [args...]" >&2; exit 2 ;;
 esac

@@ -22,7 +22,7 @@ host is at least as close to convert_pt2e as XNNPACK is to its own, and that
 the SQNR against the float model is at most 1 dB below XNNPACK's.
 
 Input 96x96: the last feature map is 3x3, so the final average pool (sum / 9)
-has no exact ties. Calibration: 32 random batches of 2 (seed 1), as the model is
+has no exact ties. Calibration: 16 random batches of 2 (seed 1) and the example, as the model is
 exported with a dynamic batch so that the same convert_pt2e model runs the
 held-out set: HELD_OUT random inputs (seed 5) in one batch, lowered with that
 static batch and run in one execution.
@@ -55,7 +55,7 @@ from test_model_zoo import calibrate_batch_norms
 pytestmark = pytest.mark.slow
 
 SIZE = 96
-CALIBRATION = 32
+CALIBRATION = 16  # batches of 2: 32 inputs
 # The mean SQNR of 128 inputs has a standard error of ~0.17 dB (0.1 dB for ours minus XNNPACK's),
 # so the 1 dB bound below is ~10 standard errors of the compared figure, on any CPU.
 HELD_OUT = 128
@@ -75,6 +75,9 @@ MODELS = {
     "resnet18": {"CONV_2D": 20, "ADD": 8, "MAX_POOL_2D": 1, "AVERAGE_POOL_2D": 1, "FULLY_CONNECTED": 1},
 }
 SIGNEDNESS = [pytest.param(False, id="uint8"), pytest.param(True, id="int8")]
+# One pytest-xdist worker per model (--dist loadgroup): its quantized, lowered and XNNPACK
+# programs are built once and shared by all of its tests.
+NAMES = [pytest.param(name, id=name, marks=pytest.mark.xdist_group(name)) for name in MODELS]
 
 
 @functools.cache
@@ -147,7 +150,7 @@ def assert_as_close_as_xnnpack(name: str, gm, actual: torch.Tensor, per_tensor: 
 
 
 @pytest.mark.parametrize("signed", SIGNEDNESS)
-@pytest.mark.parametrize("name", list(MODELS))
+@pytest.mark.parametrize("name", NAMES)
 def test_model_quantized(name, signed):
     gm, low = quantized(name, signed, 30)
     assert low.cpu_ops == [] and low.num_delegates == 1, (low.cpu_ops, low.reasons)
@@ -158,7 +161,7 @@ def test_model_quantized(name, signed):
 
 
 @pytest.mark.parametrize("level", [27, 28])
-@pytest.mark.parametrize("name", list(MODELS))
+@pytest.mark.parametrize("name", NAMES)
 def test_model_before_api_29(name, level):
     """uint8 with per-tensor weights. NNAPI has no QUANTIZE before API 29: the input is
     quantized on the CPU and the one partition takes its codes. mobilenet_v3_large's
@@ -172,7 +175,7 @@ def test_model_before_api_29(name, level):
 
 
 @pytest.mark.parametrize("signed", SIGNEDNESS)
-@pytest.mark.parametrize("name", list(MODELS))
+@pytest.mark.parametrize("name", NAMES)
 def test_layers_differ_from_convert_pt2e_only_at_rounding_ties(name, signed):
     """Each layer fed convert_pt2e's input codes: NNAPI's codes are within one step,
     and every difference is a rounding tie; the replay chained through the model is
