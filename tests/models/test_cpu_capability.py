@@ -2,8 +2,10 @@
 
 torch's float kernels differ by instruction set (AVX-512, AVX2, none), which moves batch-norm
 statistics, observer ranges and so every quantization scale of a model. The 8-bit whole-model
-expectations (tests/models/test_quantized_models.py) must hold on any user's CPU, so they run
-once more here in a child process whose torch uses another capability than this one's.
+expectations (tests/models/test_quantized_models.py) must hold on any user's CPU, so those of
+mobilenet_v3_large (uint8 and int8 at API 30; the model that once failed on an AVX2 machine)
+run once more here in a child process whose torch uses another capability than this one's. All
+six ran so once (466 s); the suite's time budget keeps the child to this one model.
 """
 
 from __future__ import annotations
@@ -42,9 +44,9 @@ def test_the_child_runs_under_the_other_capability():
 
 def test_whole_model_8bit_checks_hold_under_another_capability():
     command = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-s",
-               str(HERE / "test_quantized_models.py"), "-k", "test_model_quantized"]
+               str(HERE / "test_quantized_models.py"), "-k", "test_model_quantized and mobilenet_v3_large"]
     done = subprocess.run(command, env=_child_env(other_capability()), cwd=HERE.parents[1], capture_output=True,
                           text=True)
     figures = "\n".join(line for line in done.stdout.splitlines() if "SQNR" in line)
     assert done.returncode == 0, f"under ATEN_CPU_CAPABILITY={other_capability()}:\n{done.stdout[-4000:]}"
-    assert figures.count("SQNR") == 6, done.stdout[-2000:]
+    assert figures.count("SQNR") == 2, done.stdout[-2000:]
