@@ -9,6 +9,7 @@ schema) evaluated over the delegate's actual input sizes at execute time.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Sequence, Union
 
 import sympy
@@ -42,6 +43,7 @@ def as_dim(size: "int | torch.SymInt | sympy.Expr") -> Dim:
     return int(size)
 
 
+@functools.lru_cache(maxsize=8192)  # pure, and asked for the same few sizes thousands of times
 def normalize_rounding(expr: sympy.Expr) -> sympy.Expr:
     """``expr`` with each ``x + (c - x % c) % c`` (x rounded up to a multiple of c, as
     Swin pads to its window) replaced by ``c * ((x + c - 1) // c)``.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 from typing import Any, Callable, Optional
 
@@ -16,7 +17,7 @@ from executorch.exir.backend.backend_details import BackendDetails  # noqa: F401
 from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
 from executorch.exir.backend.utils import tag_constant_data
 # The table to_edge_transform_and_lower decomposes with (private: the same one, not a copy).
-from executorch.exir.tracer import _default_decomposition_table
+from executorch.exir.tracer import _default_decomposition_table as _build_default_decomposition_table
 
 from executorch_nnapi.lowering import constant_folding
 from executorch_nnapi.lowering.builders import CheckContext, Refused, get_builder, get_unit_builder
@@ -26,7 +27,7 @@ from executorch_nnapi.lowering.layout_analysis import nhwc_values
 from executorch_nnapi.lowering.nnapi_backend import NnapiBackend
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 from executorch_nnapi.lowering.passes import run_pre_partition_passes
-from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
+from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name, source_location
 from executorch_nnapi.lowering.node_units import NodeUnit
 from executorch_nnapi.lowering.program_analysis import analyze_program
 from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
@@ -120,6 +121,13 @@ class NnapiOperatorSupport(OperatorSupportBase):
         return self.decisions[node].supported
 
 
+@functools.cache
+def _default_decomposition_table() -> dict:
+    """torch's default decomposition table as to_edge uses it. Building it takes ~0.1 s and
+    ExecuTorch asks the partitioner four times per lowering; the passes only read it."""
+    return _build_default_decomposition_table()
+
+
 CONSTANT_ONLY_REASON = "computed from constants only and read by no NNAPI operation (stays on the CPU)"
 
 
@@ -163,6 +171,28 @@ def _proposed_partitions(program: ExportedProgram, support: NnapiOperatorSupport
     return result
 
 
+class NoCpuKernelError(RuntimeError):
+    """A node NNAPI refuses whose op ExecuTorch's portable CPU kernels lack: the program could
+    run nowhere, so lowering stops at it (one line: the node, its op and source line, and why)."""
+
+
+def _stop_at_nodes_without_cpu_kernel(support: NnapiOperatorSupport) -> None:
+    for node, decision in support.decisions.items():
+        row = support.table.get(aten_op(node))
+        if decision.supported or row is None or row.cpu_kernel:
+            continue
+        where = source_location(node) or "no source line recorded"
+        raise NoCpuKernelError(
+            f"{node.name} ({decision.op}, {where}): NNAPI cannot take it ({decision.reason}) and ExecuTorch's "
+            f"portable CPU kernels have no {decision.op}, so the program could not run; NNAPI takes: "
+            f"{row.constraints}")
+
+
+def _fingerprint(program: ExportedProgram) -> tuple:
+    """The program's nodes and their targets and arguments: equal only if nothing was rewritten."""
+    return tuple((n.name, n.op, n.target, n.args) for n in program.graph.nodes)
+
+
 class NnapiPartitioner(Partitioner):
     """Partitions an edge program for the NNAPI delegate.
 
@@ -193,6 +223,8 @@ class NnapiPartitioner(Partitioner):
         self.delegation_spec = DelegationSpec(NnapiBackend.__name__, self.options.to_compile_specs())
         self.decisions: list[NodeDecision] = []
         self._export_ranges: dict[str, tuple[int, int]] = {}
+        # (program, its graph's fingerprint, the ops kept whole) of the last call below.
+        self._kept_for: tuple[ExportedProgram, tuple, list] | None = None
 
     @property
     def feature_level(self) -> FeatureLevel:
@@ -207,6 +239,10 @@ class NnapiPartitioner(Partitioner):
         ``to_edge_transform_and_lower`` calls this on the functional program it is about
         to convert, not on the user's.
         """
+        # to_edge_transform_and_lower asks twice about the same program in a row; the passes
+        # are idempotent, so the second answer is the first (on a transformer, ~8 s saved).
+        if self._kept_for is not None and self._kept_for[0] is ep and self._kept_for[1] == _fingerprint(ep):
+            return self._kept_for[2], None
         # to_edge re-traces the program and narrows a Dim(min=1) to [2, ...]
         # (0/1 specialization); remember the ranges export validated.
         self._export_ranges = symbol_ranges(ep)
@@ -216,7 +252,9 @@ class NnapiPartitioner(Partitioner):
         result = run_pre_partition_passes(ep, self._ops_kept_whole, _default_decomposition_table())
         # Deciding per op rather than per node (no filter callable) lets
         # to_edge_transform_and_lower skip two of its decomposition passes.
-        return sorted(result.kept, key=str), None
+        kept = sorted(result.kept, key=str)
+        self._kept_for = (ep, _fingerprint(ep), kept)
+        return kept, None
 
     def _ops_kept_whole(self, ep: ExportedProgram) -> set:
         """The ops to keep whole: those NNAPI takes at every node of them in this program (a kept
@@ -257,6 +295,7 @@ class NnapiPartitioner(Partitioner):
                 node.meta["delegation_tag"] = tag
             tags[tag] = spec
         tag_constant_data(exported_program)
+        _stop_at_nodes_without_cpu_kernel(support)
         self.decisions = list(support.decisions.values())
         for d in self.decisions:
             if not d.supported:

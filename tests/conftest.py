@@ -13,3 +13,14 @@ The helpers shared across folders are modules of this directory, which pytest pu
 (LiteRT's reference kernels), ``nnapi_client`` (the host shim's C API through ctypes),
 ``nnapi_rules`` and ``cli_models`` (small models named on the command line).
 """
+
+import os
+
+import torch
+
+# scripts/dev.sh runs one pytest-xdist worker per core (-n auto). torch's default of one
+# intra-op thread per core in every worker oversubscribes the machine: on 2 cores the model zoo
+# took 73 s with 2 workers x 2 threads, 46 s with one thread each.
+_WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+if _WORKERS:
+    torch.set_num_threads(max(1, (os.cpu_count() or 1) // _WORKERS))

@@ -73,8 +73,13 @@ def requantize_acc(acc: torch.Tensor, p, channel_axis: int) -> torch.Tensor:
     """int32 accumulator -> output codes: MultiplyByQuantizedMultiplier, + zp_out, clamp."""
     shape = [1] * acc.dim()
     shape[channel_axis] = -1
-    out = qm.mbqm(qm.wrap32(acc), p.q_m.view(shape), p.q_shift.view(shape)) + p.q_zp[2]
-    return out.clamp(*p.q_range).to(p.q_dtype)
+    m, shift = p.q_m.view(shape), p.q_shift.view(shape)
+
+    def requantize(a: torch.Tensor) -> torch.Tensor:
+        return (qm.mbqm(qm.wrap32(a), m, shift) + p.q_zp[2]).clamp(*p.q_range).to(p.q_dtype)
+
+    axes = [d for d in range(acc.dim()) if d != channel_axis and acc.shape[d] > 1]
+    return qm.by_slices(requantize, acc, axis=axes[0]) if axes else requantize(acc)
 
 
 FLOAT32_EXACT = 1 << 24   # every integer of magnitude below this is a float32
@@ -144,17 +149,33 @@ def binary_clamp_range(c: Ctx) -> None:
 def qadd(a: torch.Tensor, b: torch.Tensor, p) -> torch.Tensor:
     (m1, sh1), (m2, sh2), (mo, sho) = p.q_add
     za, zb, zo = p.q_zp
-    a1 = qm.mbqm((a.to(torch.int64) - za) << ADD_LEFT_SHIFT, m1, sh1)
-    b1 = qm.mbqm((b.to(torch.int64) - zb) << ADD_LEFT_SHIFT, m2, sh2)
-    out = qm.mbqm(qm.wrap32(a1 + b1), mo, sho) + zo
-    return out.clamp(*p.q_range).to(p.q_dtype)
+
+    def add(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        a1 = qm.mbqm((a.to(torch.int64) - za) << ADD_LEFT_SHIFT, m1, sh1)
+        b1 = qm.mbqm((b.to(torch.int64) - zb) << ADD_LEFT_SHIFT, m2, sh2)
+        out = qm.mbqm(qm.wrap32(a1 + b1), mo, sho) + zo
+        return out.clamp(*p.q_range).to(p.q_dtype)
+
+    return _broadcast_slices(add, a, b)
 
 
 def qmul(a: torch.Tensor, b: torch.Tensor, p) -> torch.Tensor:
     m, sh = p.q_mul
     za, zb, zo = p.q_zp
-    out = qm.mbqm((a.to(torch.int64) - za) * (b.to(torch.int64) - zb), m, sh) + zo
-    return out.clamp(*p.q_range).to(p.q_dtype)
+
+    def mul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        out = qm.mbqm((a.to(torch.int64) - za) * (b.to(torch.int64) - zb), m, sh) + zo
+        return out.clamp(*p.q_range).to(p.q_dtype)
+
+    return _broadcast_slices(mul, a, b)
+
+
+def _broadcast_slices(fn, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """An elementwise ``fn(a, b)`` by slices of the leading dim when both have the same rank
+    (a size-1 leading dim broadcasts), whole otherwise."""
+    if a.dim() == b.dim() and a.dim() > 0:
+        return qm.by_slices(fn, a, b)
+    return fn(a, b)
 
 
 # -- pooling (docs/nnapi_facts.md §9.8) -------------------------------------------------------------------------

@@ -80,22 +80,36 @@ def input_radius(int_bits: int, left_shift: int) -> int:
 
 # -- fixed-point primitives (docs/nnapi_facts.md §9.3) ----------------------------------------------
 def srdhm(a: Int, b: Int) -> torch.Tensor:
-    """SaturatingRoundingDoublingHighMul on int32 values (int64 tensors)."""
+    """SaturatingRoundingDoublingHighMul on int32 values (int64 tensors).
+
+    gemmlowp adds a nudge of 2^30 (1 - 2^30 for a negative product) and divides by 2^31
+    truncating; the negative nudge and the truncation cancel, so it is (a·b + 2^30) >> 31
+    (an arithmetic shift) for every product. The one overflow, INT32_MIN · INT32_MIN,
+    saturates to INT32_MAX.
+    """
     a = torch.as_tensor(a, dtype=torch.int64)
-    ab = a * b
-    nudge = torch.where(ab >= 0, 1 << 30, 1 - (1 << 30))
-    r = torch.div(ab + nudge, 1 << 31, rounding_mode="trunc")
-    overflow = (a == INT32_MIN) & (torch.as_tensor(b) == INT32_MIN)
-    return torch.where(overflow, INT32_MAX, r)
+    b = torch.as_tensor(b, dtype=torch.int64)
+    r = a * b
+    r += 1 << 30
+    r >>= 31
+    if bool((b == INT32_MIN).any()) and bool((a == INT32_MIN).any()):
+        r = torch.where((a == INT32_MIN) & (b == INT32_MIN), INT32_MAX, r)
+    return r
 
 
 def rdbp(x: torch.Tensor, e: Int) -> torch.Tensor:
-    """RoundingDivideByPOT: x / 2^e rounded to nearest, ties away from zero (0 <= e <= 31)."""
+    """RoundingDivideByPOT: x / 2^e rounded to nearest, ties away from zero (0 <= e <= 31).
+
+    (x + 2^(e-1) - [x < 0]) >> e for e > 0: a floor that rounds half up for x >= 0 and
+    half down for x < 0, i.e. away from zero; x itself for e = 0.
+    """
     e = torch.as_tensor(e, dtype=torch.int64)
-    mask = (torch.ones((), dtype=torch.int64) << e) - 1
-    remainder = x & mask
-    threshold = (mask >> 1) + (x < 0).to(torch.int64)
-    return (x >> e) + (remainder > threshold).to(torch.int64)
+    half = (torch.ones((), dtype=torch.int64) << e) >> 1
+    negative_and_shifted = (x >> 63) & (e > 0).to(torch.int64)   # 1 where x < 0 and e > 0
+    r = x + half
+    r -= negative_and_shifted
+    r >>= e
+    return r
 
 
 def mbqm(x: torch.Tensor, m: Int, shift: Int) -> torch.Tensor:
@@ -104,9 +118,23 @@ def mbqm(x: torch.Tensor, m: Int, shift: Int) -> torch.Tensor:
     `m` and `shift` may be per-channel tensors broadcasting against x.
     """
     shift = torch.as_tensor(shift, dtype=torch.int64)
-    left = shift.clamp(min=0)
-    right = (-shift).clamp(min=0)
-    return rdbp(srdhm(wrap32(x << left), m), right)
+    x = wrap32(x << shift.clamp(min=0)) if bool((shift > 0).any()) else wrap32(x)
+    return rdbp(srdhm(x, m), (-shift).clamp(min=0))
+
+
+def by_slices(fn, *xs: torch.Tensor, axis: int = 0, target: int = 1 << 18) -> torch.Tensor:
+    """``fn(*xs)`` computed on slices of the tensors along ``axis`` and concatenated, for
+    elementwise ``fn``. The int64 steps of requantization are memory-bound: on slices of
+    ~2 MB that stay in cache they run ~5x faster than on a whole 128-image batch. A tensor
+    whose size on ``axis`` is 1 broadcasts and is passed whole."""
+    n = max(x.shape[axis] for x in xs)
+    numel = max(x.numel() for x in xs)
+    if n <= 1 or numel <= target:
+        return fn(*xs)
+    k = max(1, target * n // numel)
+    parts = [fn(*(x.narrow(axis, i, min(k, n - i)) if x.shape[axis] == n else x for x in xs))
+             for i in range(0, n, k)]
+    return torch.cat(parts, axis)
 
 
 def saturating_mul_by_pot(x: torch.Tensor, e: int) -> torch.Tensor:

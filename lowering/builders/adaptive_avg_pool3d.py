@@ -30,7 +30,8 @@ class AdaptiveAvgPool3dBuilder(NodeBuilder):
     ops = (
         OpSupport(aten._adaptive_avg_pool3d.default, FeatureLevel.ANDROID_8_1,
                   "AVERAGE_POOL_2D over H, W then over D, on RESHAPE views",
-                  "float32, 5-D, output size dividing the static input size"),
+                  "float32, 5-D, output size dividing the static input size",
+                  cpu_kernel=False),
     )
     # The 2-D pools run on one-channel NHWC views of PyTorch's byte order: no layout change.
     layout = LayoutClass.PYTORCH

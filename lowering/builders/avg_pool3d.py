@@ -35,7 +35,8 @@ class AvgPool3dBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.avg_pool3d.default, FeatureLevel.ANDROID_8_1,
                   "AVERAGE_POOL_2D over H, W then over D, on RESHAPE views; PAD first for count_include_pad (API 28)",
-                  "float32, 5-D, no divisor_override; ceil_mode as extra tail padding < kernel"),
+                  "float32, 5-D, no divisor_override; ceil_mode as extra tail padding < kernel",
+                  cpu_kernel=False),
     )
     # The 2-D pools run on one-channel NHWC views of PyTorch's byte order: no layout change.
     layout = LayoutClass.PYTORCH

@@ -34,7 +34,8 @@ class MaxPool3dBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.max_pool3d_with_indices.default, FeatureLevel.ANDROID_8_1,
                   "MAX_POOL_2D over H, W then over D, on RESHAPE views (a max is separable)",
-                  "float32, 5-D, indices unused, no dilation; ceil_mode as extra tail padding < kernel"),
+                  "float32, 5-D, indices unused, no dilation; ceil_mode as extra tail padding < kernel",
+                  cpu_kernel=False),
     )
     # The 2-D pools run on one-channel NHWC views of PyTorch's byte order: no layout change.
     layout = LayoutClass.PYTORCH

@@ -47,6 +47,9 @@ class OpSupport:
     ``quantized``: how the op runs on 8-bit operands (builders/quantization.py), one
     declaration or several (one per group of the exported program's ops it annotates);
     none: the op has no quantized lowering.
+
+    ``cpu_kernel``: False when ExecuTorch's portable CPU kernels lack the op, so a node NNAPI
+    refuses could run nowhere and lowering stops there, naming it (never a .pte that cannot load).
     """
 
     op: Any
@@ -55,6 +58,7 @@ class OpSupport:
     constraints: str
     keep: bool = False
     quantized: Quantization | tuple[Quantization, ...] = ()
+    cpu_kernel: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.quantized, Quantization):

@@ -184,3 +184,15 @@ def test_what_the_quantizer_annotates_is_what_the_declarations_say():
         expected = {n.target for n in gm.graph.nodes if n.target in declared and level >= declared[n.target].since}
         assert targets == expected, (level, targets ^ expected)
         assert aten.upsample_bilinear2d.vec not in targets  # stays float, with its builder's reason
+
+
+def test_ops_declared_without_cpu_kernel_have_none_in_the_portable_library():
+    """``cpu_kernel=False`` (lowering stops at a refused node of the op) holds for ExecuTorch's
+    portable kernels as installed: none of the op's variants is registered."""
+    from executorch.extension.pybindings import portable_lib
+
+    registered = {name.split(".")[0] for name in portable_lib._get_operator_names()}
+    declared = [row.op for row in SUPPORT_TABLE if not row.cpu_kernel]
+    assert declared, "no op declares cpu_kernel=False"
+    for op in declared:
+        assert op.name() not in registered, f"{op} has a portable kernel: drop cpu_kernel=False"

@@ -3,7 +3,7 @@ global 3-D pool) lowered as two 2-D pools on 4-D views of the 5-D tensor, which
 the runtime binds at the partition boundary as 4-D operands over the same bytes.
 Each accepted form is delegated, run through the C++ backend on the host driver
 at every feature level where it is accepted and compared with eager; each refused
-form is checked for its reason."""
+form is checked for its reason; a refused 3-D pool (no portable CPU kernel) stops lowering."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.export import Dim
 
+from executorch_nnapi.partitioners import NoCpuKernelError
 from op_harness import Lambda, check_delegated_and_matches, lower, run_pte
 
 LEVELS = (27, 28, 29, 30)
@@ -182,9 +183,16 @@ REFUSED_DYNAMIC_API27 = [
 ]
 
 
+# ExecuTorch's portable CPU kernels have no 3-D pool: a refused one could run nowhere.
+POOLS_3D = {"aten.max_pool3d_with_indices.default", "aten.avg_pool3d.default", "aten._adaptive_avg_pool3d.default"}
+REFUSED = [pytest.param(form, 30, None, id=f"static-api30-{form[0]}") for form in REFUSED_STATIC_API30] + [
+    pytest.param(form, 27, {"args": (DHW,)}, id=f"dynamic-api27-{form[0]}") for form in REFUSED_DYNAMIC_API27]
+
+
 @pytest.mark.parametrize("refused, level, dynamic_shapes", [
-    pytest.param(REFUSED_STATIC_API30, 30, None, id="static-api30"),
-    pytest.param(REFUSED_DYNAMIC_API27, 27, {"args": (DHW,)}, id="dynamic-api27"),
+    pytest.param([f for f in REFUSED_STATIC_API30 if f[2] not in POOLS_3D], 30, None, id="static-api30"),
+    pytest.param([f for f in REFUSED_DYNAMIC_API27 if f[2] not in POOLS_3D], 27, {"args": (DHW,)},
+                 id="dynamic-api27"),
 ])
 def test_refused_forms_say_why(refused, level, dynamic_shapes):
     forms = {name: fn for name, fn, _, _ in refused}
@@ -193,8 +201,20 @@ def test_refused_forms_say_why(refused, level, dynamic_shapes):
         assert any(reason in r for r in reasons.get(op, [])), f"{name}: {reason!r} not among {reasons.get(op)}"
 
 
+@pytest.mark.parametrize("form, level, dynamic_shapes", [p for p in REFUSED if p.values[0][2] in POOLS_3D])
+def test_refused_3d_pool_stops_lowering_in_one_line(form, level, dynamic_shapes):
+    """Such a program once lowered and then failed to load (error 0x14): now lowering stops at
+    the pool, naming the node, the op, its source line and NNAPI's reason."""
+    name, fn, op, reason = form
+    with pytest.raises(NoCpuKernelError) as stopped:
+        lower(Lambda(fn), (X,), feature_level=level, dynamic_shapes=dynamic_shapes)
+    message = str(stopped.value)
+    assert "\n" not in message and op in message and reason in message, message
+    # The source line: the last frame torch recorded (here Lambda.forward, which calls the form).
+    assert ', line ' in message and "portable CPU kernels have no" in message, message
+
+
 def test_refused_5d_reductions_run_on_the_cpu_beside_a_delegated_mean():
-    # (ExecuTorch's portable kernels here have no 3-D pools: the refused pools cannot run on the CPU.)
     forms = {"mean_no_4d_view": lambda t: t.mean((1, 3)), "sum": lambda t: t.sum((0, 1, 2, 3, 4)),
              "amax": lambda t: t.amax((2, 3), keepdim=True), "mean": lambda t: t.mean()}
     lowered = lower(all_of(forms), (X,))

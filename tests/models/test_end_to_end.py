@@ -120,17 +120,6 @@ def test_unsupported_op_in_the_middle_splits_into_two_subgraphs():
     assert relative_max_error(got, model(x)) < 1e-4
 
 
-@pytest.mark.parametrize("name", ["mobilenet_v2", "resnet18"])
-def test_torchvision_model_fully_delegated_in_one_subgraph(name):
-    import torchvision  # a dev requirement (requirements-dev.txt)
-
-    torch.manual_seed(0)
-    model = torchvision.models.get_model(name, weights=None).eval()
-    x = torch.randn(1, 3, 224, 224)
-    lowered = check_delegated_and_matches(model, (x,))
-    assert lowered.num_delegates == 1
-
-
 def test_android_8_1_runs_convolutions_without_transpose_operations():
     # API 27 has no TRANSPOSE: the runtime permutes NCHW inputs/outputs itself.
     torch.manual_seed(0)
