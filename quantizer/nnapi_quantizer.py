@@ -25,8 +25,8 @@ follows NNAPI's rules (docs/nnapi_facts.md §8, §9):
   (MAXIMUM / MINIMUM / SELECT requantize each input to the output's parameters),
   prelu (PRELU, its alpha quantized like an activation) and leaky_relu (PRELU with
   a constant alpha) get their own output.
-  Bilinear upsampling stays float: the rounding of quantized RESIZE_BILINEAR
-  depends on the TFLite copy inside a given Android build (docs/nnapi_facts.md §9.14, §11);
+- from API 30: bilinear upsampling shares its input's observer (RESIZE_BILINEAR keeps it
+  and truncates the interpolated codes, docs/nnapi_facts.md §9.14);
 - hardswish: HARD_SWISH from API 30; below, rank 1-4 ones as x * hardsigmoid(x);
 - hardsigmoid (rank 1-4) gets scale 1/256 with the type's lowest code as zero point,
   so that the 8-bit range itself is hardsigmoid's [0, 1) clamp: it is lowered as

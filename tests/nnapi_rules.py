@@ -208,3 +208,41 @@ def prelu(q: int, a: int, s_in: float, zp_in: int, s_a: float, zp_a: int, s_out:
     else:
         v = mbqm(x * (a - zp_a), *quantize_multiplier(f32(s_in * s_a) / s_out))
     return min(hi, max(lo, v + zp_out))
+
+
+def _resize_source(dst: int, size_in: int, size_out: int, align: bool, half: bool) -> tuple[float, int, int]:
+    """TFLite's ComputeInterpolationValues in float32: (source coordinate, low, high)."""
+    if align and size_out > 1:
+        scale = f32(f32(size_in - 1) / f32(size_out - 1))
+    else:
+        scale = f32(f32(size_in) / f32(size_out))
+    src = f32(f32(f32(dst + 0.5) * scale) - 0.5) if half else f32(dst * scale)
+    return src, max(math.floor(src), 0), min(math.ceil(src), size_in - 1)
+
+
+def resize_bilinear(x, out_h: int, out_w: int, align: bool, half: bool, add_half: bool = False):
+    """RESIZE_BILINEAR on NHWC codes (a numpy array; returns one of the same dtype), element by
+    element: TFLite's reference ResizeBilinear<T> with every product and sum rounded to float32 in
+    the C expression's order, then C's cast to the code type, which truncates toward zero
+    (docs/nnapi_facts.md §9.14, Android 11). ``add_half`` adds 0.5 before the cast, as newer TFLite
+    does for uint8."""
+    import numpy as np
+
+    n, in_h, in_w, channels = x.shape
+    out = np.zeros((n, out_h, out_w, channels), dtype=x.dtype)
+    for y in range(out_h):
+        sy, y0, y1 = _resize_source(y, in_h, out_h, align, half)
+        dy = f32(sy - y0)
+        gy = f32(1 - dy)
+        for xx in range(out_w):
+            sx, x0, x1 = _resize_source(xx, in_w, out_w, align, half)
+            dx = f32(sx - x0)
+            gx = f32(1 - dx)
+            for b in range(n):
+                for c in range(channels):
+                    total = f32(f32(int(x[b, y0, x0, c]) * gy) * gx)
+                    total = f32(total + f32(f32(int(x[b, y1, x0, c]) * dy) * gx))
+                    total = f32(total + f32(f32(int(x[b, y0, x1, c]) * gy) * dx))
+                    total = f32(total + f32(f32(int(x[b, y1, x1, c]) * dy) * dx))
+                    out[b, y, xx, c] = math.trunc(f32(total + 0.5) if add_half else total)
+    return out

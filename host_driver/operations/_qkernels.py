@@ -392,7 +392,7 @@ def qhard_swish(x: torch.Tensor, p) -> torch.Tensor:
     return out.clamp(lo, hi).to(p.q_dtype)
 
 
-# -- MEAN (docs/nnapi_facts.md §9.10), RESIZE_BILINEAR (§9.14) ---------------------------------------------------
+# -- MEAN (docs/nnapi_facts.md §9.10) ----------------------------------------------------------------------------
 def qmean(x: torch.Tensor, axes: tuple[int, ...]) -> torch.Tensor:
     """Sum of the stored codes / count with C truncation (NNAPI ignores the scales, docs/nnapi_facts.md §9.10, §10)."""
     total = x.to(torch.int64).sum(dim=axes, keepdim=True)

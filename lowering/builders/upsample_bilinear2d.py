@@ -1,5 +1,9 @@
 """aten.upsample_bilinear2d.vec -> RESIZE_BILINEAR with half_pixel_centers
-(align_corners=False) or align_corners (align_corners=True); both flags need API 30."""
+(align_corners=False) or align_corners (align_corners=True); both flags need API 30.
+
+In 8 bits the resize keeps its input's scale and zero point and interpolates the codes; the
+result is truncated, not rounded (Android 11's rule, docs/nnapi_facts.md §9.14), so it lies up to
+one step below convert_pt2e's rounded result."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
-from .quantization import stays_float
+from .quantization import same_parameters
 from .pool_utils import check_pool_input
 from .registry import register_builder
 from .upsample_nearest2d import emit_resize, scale_factor_mismatch
@@ -22,22 +26,14 @@ def align_corners(node: Node) -> bool:
     return bool(node.args[2] if len(node.args) > 2 else node.kwargs.get("align_corners", False))
 
 
-# Float-only in 8 bits (docs/nnapi_facts.md §9.14, §11). Measured on LiteRT 2.3's BUILTIN_REF kernel: uint8
-# rounds the float sum half up, int8 runs a 10-bit fixed-point interpolation; TensorFlow's
-# reference_ops::ResizeBilinear<uint8> of other releases truncates. Which one an Android build's CPU
-# path runs depends on the TFLite copy it bundles.
-_FLOAT_IN_8_BITS = ("quantized RESIZE_BILINEAR rounds the interpolated codes either by truncation or half up "
-                    "depending on the TFLite copy in the Android build (docs/nnapi_facts.md §11); leave "
-                    "upsample_bilinear2d float")
-
-
 @register_builder
 class UpsampleBilinear2dBuilder(NodeBuilder):
     # Before API 30 RESIZE_BILINEAR has only TF1's asymmetric mapping, which matches no PyTorch mode.
     ops = (
         OpSupport(aten.upsample_bilinear2d.vec, FeatureLevel.ANDROID_11, "RESIZE_BILINEAR (half_pixel_centers / align_corners)",
                   "float32, 4-D; scale_factor only where 1/scale equals in/out",
-                  quantized=stays_float(_FLOAT_IN_8_BITS)),
+                  # 8-bit RESIZE_BILINEAR exists from API 29, but both PyTorch mappings need API 30.
+                  quantized=same_parameters(aten.upsample_bilinear2d.vec, since=FeatureLevel.ANDROID_11)),
     )
     layout = LayoutClass.NHWC
 

@@ -688,12 +688,12 @@ def test_fd_memory_for_constants_inputs_and_outputs(lib, driver, tmp_path):
 
 
 def test_quantized_operation_without_integer_kernel_is_refused_at_add_operation(lib, driver):
-    # Quantized RESIZE_BILINEAR's rounding is not settled (docs/nnapi_facts.md §9.14, §11): the driver has no kernel,
-    # and refuses it when added, not at compute.
+    # The driver has no 8-bit L2_NORMALIZATION kernel (its integer arithmetic was not read), and refuses it
+    # when added, not at compute.
     m = Model(lib)
-    x, y = m.tensor([1, 4, 4, 2], QA8, scale=0.5, zp=3), m.tensor([1, 8, 8, 2], QA8, scale=0.5, zp=3)
-    m.op("RESIZE_BILINEAR", [x, m.i32(8), m.i32(8)], [y], expect=OP_FAILED)
-    assert "RESIZE_BILINEAR (operation #0) on TENSOR_QUANT8_ASYMM is not implemented" in driver.last_error
+    x, y = m.tensor([1, 4, 4, 2], QA8, scale=0.5, zp=3), m.tensor([1, 4, 4, 2], QA8, scale=1 / 128, zp=128)
+    m.op("L2_NORMALIZATION", [x], [y], expect=OP_FAILED)
+    assert "L2_NORMALIZATION (operation #0) on TENSOR_QUANT8_ASYMM is not implemented" in driver.last_error
     # The same operation on float tensors, and quantized ADD, are supported on the host device.
     m = Model(lib)
     a, b = m.tensor([4], QA8, scale=0.5, zp=3), m.tensor([4], QA8, scale=0.5, zp=3)

@@ -568,6 +568,37 @@ def test_resize_nearest_bit_exact_with_litert(lib, driver, kind, align, half):
         np.testing.assert_array_equal(ours, ref)
 
 
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("align,half", [(False, False), (True, False), (False, True)])
+def test_resize_bilinear_truncates_like_android_11(lib, driver, kind, align, half):
+    """8-bit RESIZE_BILINEAR is the float32 weighted sum of the codes truncated toward zero
+    (docs/nnapi_facts.md §9.14): the driver equals nnapi_rules' element-by-element model, upscaling
+    and downscaling. LiteRT 2.3 adds 0.5 before the cast for uint8 (the same model with add_half
+    equals it bit for bit, which checks the model's coordinates and float32 order) and runs a
+    10-bit fixed-point interpolation for int8: one step from the rule, at most two (reported)."""
+    npt, nt, tt = KINDS[kind]
+    rng = seeded(("bilinear", kind, align, half))
+    x = codes(rng, (2, 5, 7, 3), npt)
+    s, zp = 0.02, 3
+    truncated = 0
+    for oh, ow in ((10, 14), (3, 4), (13, 6), (1, 1)):
+        op = Op(lib).tensor(x, nt, s, zp).i32(ow, oh)
+        op.ins += [op.m.bool(False), op.m.bool(align), op.m.bool(half)]
+        ours = op.run("RESIZE_BILINEAR", (2, oh, ow, 3), nt, s, zp, tt)
+        np.testing.assert_array_equal(ours, rules.resize_bilinear(x, oh, ow, align, half))
+        rounded = rules.resize_bilinear(x, oh, ow, align, half, add_half=True)
+        truncated += int((ours != rounded).sum())
+        size = np.array([oh, ow], dtype=np.int32)
+        (ref,) = run_single_op(BO.RESIZE_BILINEAR,
+                               [q(x.shape, npt, s, zp), T([2], np.dtype(np.int32), const=size),
+                                q((2, oh, ow, 3), npt, s, zp)], [0, 1], [2], [x], OPT.ResizeBilinearOptions,
+                               options_of("ResizeBilinearOptions", AlignCorners=align, HalfPixelCenters=half))
+        if npt is np.uint8:
+            np.testing.assert_array_equal(ref, rounded)
+        assert report(f"RESIZE_BILINEAR {kind} {oh}x{ow}", ours, ref) <= 2
+    assert truncated > 0  # the rounding choice shows: adding 0.5 would change some outputs
+
+
 # -- MAXIMUM, MINIMUM, SELECT: AOSP requantizes every input to the output's parameters ---------------------------
 def _requantized(x: np.ndarray, s: float, zp: int, out_q: tuple[float, int], signed: bool) -> np.ndarray:
     return np.vectorize(lambda v: rules.requantize(int(v), s, zp, *out_q, signed))(x)
@@ -682,9 +713,9 @@ def test_int8_needs_feature_level_30(lib, driver):
 
 def test_unsupported_quantized_operation_refused_and_differently_scaled_concat_supported(lib, driver):
     m = Model(lib)
-    x, y = m.tensor([1, 4, 4, 2], QA8, scale=0.1, zp=3), m.tensor([1, 8, 8, 2], QA8, scale=0.1, zp=3)
-    # RESIZE_BILINEAR's quantized rounding is not settled (docs/nnapi_facts.md §9.14, §11): no kernel, refused when added.
-    m.op("RESIZE_BILINEAR", [x, m.i32(8), m.i32(8)], [y], expect=OP_FAILED)
+    x, y = m.tensor([1, 4, 4, 2], QA8, scale=0.1, zp=3), m.tensor([1, 4, 4, 2], QA8, scale=1 / 128, zp=128)
+    # The driver has no 8-bit L2_NORMALIZATION kernel (its integer arithmetic was not read): refused when added.
+    m.op("L2_NORMALIZATION", [x], [y], expect=OP_FAILED)
     assert "not implemented on the host driver" in driver.last_error
     m = Model(lib)
     a, b = m.tensor([2, 3], QA8, scale=0.1, zp=3), m.tensor([2, 3], QA8, scale=0.2, zp=9)
