@@ -194,3 +194,18 @@ def test_below_api_29_the_linears_stay_on_cpu_with_the_level_reason(feature_leve
         assert level in reasons[op], reasons
     assert "aten.mm.default" in lowered.cpu_ops
     _check_matches(lowered, quantized, [(x,)], feature_level=feature_level)
+
+
+def test_scales_nnapi_cannot_hold_keep_the_values():
+    """NNAPI's int8 weight scales must be > 0. A row scaled by 0 is all zeros (codes 0, scale 1,
+    still 8-bit); a negative scale has no 8-bit form, so that one weight is stored in float."""
+    quantized = _weight_only(_randomized(Mlp()))
+    with torch.no_grad():
+        quantized.mid.weight.scale[5] = 0.0
+        quantized.down.weight.scale[7] = -quantized.down.weight.scale[7]
+    x = randn(2, 512)
+    lowered = lower(quantized, (x,))
+    assert lowered.cpu_ops == [] and lowered.num_delegates == 1
+    assert _operand_types(lowered.raw_blobs[0], "DEQUANTIZE") == [int(OperandCode.TENSOR_QUANT8_SYMM_PER_CHANNEL)] * 2
+    assert lowered.blobs[0].count("FULLY_CONNECTED") == 3
+    _check_matches(lowered, quantized, [(x,)])
