@@ -23,7 +23,7 @@ from torchao.quantization import Int8WeightOnlyConfig, PerTensor, quantize_
 from executorch.exir import to_edge_transform_and_lower
 
 from executorch_nnapi.blob import Blob as fb_blob
-from executorch_nnapi.lowering.nnapi_codes import OperandCode
+from executorch_nnapi.lowering.nnapi_codes import OperandCode, OperationCode
 from executorch_nnapi.partitioners import NnapiPartitioner
 from executorch_nnapi.tools.report import delegation_report
 from op_harness import lower, relative_max_error, run_pte
@@ -94,8 +94,6 @@ def _float_pte_size(model: torch.nn.Module, inputs: tuple[torch.Tensor, ...]) ->
 
 def _operand_types(raw_blob: bytes, operation: str) -> list[int]:
     """The NNAPI types of the first input of every ``operation`` in a delegate blob."""
-    from executorch_nnapi.lowering.nnapi_codes import OperationCode
-
     blob = fb_blob.Blob.GetRootAs(raw_blob, 0)
     code = int(OperationCode[operation])
     found = []
