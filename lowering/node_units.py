@@ -130,6 +130,25 @@ class QuantizedOpUnit(NodeUnit):
         return (*self.dequants, self.op, *chain, *act, self.output)
 
 
+@dataclasses.dataclass(eq=False)
+class WeightOnlyLinearUnit(NodeUnit):
+    """A linear with int8 weights and float activations, as torchao's weight-only int8
+    form leaves it: ``mm(x, float(int8 weight [transposed])) * scale``, ``scale`` one per
+    output feature (or one for the whole weight). Emitted as the int8 codes, a
+    DEQUANTIZE with the scales and a float FULLY_CONNECTED, so the weight stays 8-bit."""
+
+    codes: Node                  # the int8 weight constant
+    chain: tuple[Node, ...]      # codes -> mm's weight: a cast to float32 and an optional transpose
+    transposed: bool             # whether ``chain`` transposes (mm reads ``codes`` as [in, out])
+    mm: Node                     # mm(x, weight)
+    scale: Node                  # the float32 scales, known at lowering time (not a member)
+    output: Node                 # mul(mm, scale): the unit's result
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        return (*self.chain, self.mm, self.output)
+
+
 # ------------------------------------------------------------ view chains
 @dataclasses.dataclass(frozen=True)
 class Layout:

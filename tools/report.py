@@ -20,7 +20,7 @@ class PartitionInfo:
     nnapi_operations: dict[str, int]
     min_feature_level: int
     dynamic_symbols: list[str]
-    # Precision ("8-bit", "float", "edge", "conversion", "other"; BlobSummary.operation_precisions)
+    # Precision ("8-bit", "float", "edge", "conversion", "weight", "other"; BlobSummary.operation_precisions)
     # -> NNAPI operation -> count.
     precisions: dict[str, dict[str, int]] = dataclasses.field(default_factory=dict)
 
@@ -43,8 +43,11 @@ class PartitionInfo:
     def format_operations(self) -> list[str]:
         """The NNAPI operations; for a quantized partition split into 8-bit and float ones,
         with the QUANTIZE / DEQUANTIZE at its edges and between its operations."""
+        weights = self.operations_in("weight")
+        weight_line = [f"    8-bit weights: {_counts(weights)} of int8 constants (weight-only int8)"] if weights else []
         if not self.is_quantized:
-            return ["    nnapi: " + _counts(self.nnapi_operations)]
+            computing = {k: v - weights.get(k, 0) for k, v in self.nnapi_operations.items() if v > weights.get(k, 0)}
+            return ["    nnapi: " + _counts(computing), *weight_line]
         lines = [f"    nnapi 8-bit: {_counts(self.operations_in('8-bit')) or '-'}",
                  f"    nnapi float: {_counts(self.operations_in('float')) or '-'}"]
         if self.operations_in("other"):
@@ -56,7 +59,7 @@ class PartitionInfo:
         if inner:
             text += f"; between 8-bit and float operations inside: {_counts(inner)}"
         lines.append(f"    conversions: {text}")
-        return lines
+        return lines + weight_line
 
 
 @dataclasses.dataclass

@@ -22,13 +22,15 @@ from .masked_softmax import find_masked_softmaxes
 from .pattern_context import PatternContext
 from .quantized_op import find_quantized_ops
 from .view_chain import find_view_chains
+from .weight_only_linear import find_weight_only_linears
 
 Matcher = Callable[[Graph, PatternContext, set[Node]], list[NodeUnit]]
 
-# Order matters: a quantized op's nodes are no float unit's (so it comes first); a channel shuffle is also a rank-5 view chain; a fused activation's
+# Order matters: a quantized op's nodes are no float unit's (so it comes first), nor are a weight-only linear's; a channel shuffle is also a rank-5 view chain; a fused activation's
 # producer must not be a node another unit emits.
 MATCHERS: tuple[Matcher, ...] = (
     find_quantized_ops,
+    find_weight_only_linears,
     find_channel_shuffles,
     find_view_chains,
     find_masked_softmaxes,

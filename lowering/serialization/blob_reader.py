@@ -39,7 +39,8 @@ class BlobSummary:
     output_types: list[tuple[int, int]] = dataclasses.field(default_factory=list)
     # Per operation, what it computes on (see :func:`_precision`): "8-bit", "float", "edge"
     # (a QUANTIZE of a model input or a DEQUANTIZE into a model output), "conversion" (a
-    # QUANTIZE / DEQUANTIZE between two operations of the partition) or "other".
+    # QUANTIZE / DEQUANTIZE between two operations of the partition), "weight" (a DEQUANTIZE
+    # of an 8-bit constant, weight-only int8) or "other".
     operation_precisions: list[str] = dataclasses.field(default_factory=list)
 
     def count(self, name: str) -> int:
@@ -99,6 +100,8 @@ def _precision(blob, op, operands) -> str:
         inputs = {blob.ModelInputs(i) for i in range(blob.ModelInputsLength())}
         return "edge" if ins[0] in inputs else "conversion"
     if name == "DEQUANTIZE":
+        if operands[ins[0]].Source() != 0:  # a constant: an 8-bit weight of a float operation
+            return "weight"
         outputs = {blob.ModelOutputs(i) for i in range(blob.ModelOutputsLength())}
         return "edge" if outs[0] in outputs else "conversion"
     types = {operands[k].Type() for k in ins + outs}

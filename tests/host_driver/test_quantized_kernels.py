@@ -22,7 +22,7 @@ import nnapi_rules as rules
 from litert_oracle import T, options_of, q, run_single_op
 from nnapi_client import BAD_DATA, OP_FAILED, QA8, TB8, TI32, Model, host_driver_at
 
-QA8S, QS8PC, TF32 = 14, 11, 3
+QA8S, QS8PC, QS8, TF32 = 14, 11, 13, 3
 BO, OPT = tflite.BuiltinOperator, tflite.BuiltinOptions
 KINDS = {"uint8": (np.uint8, QA8, torch.uint8), "int8": (np.int8, QA8S, torch.int8)}
 
@@ -58,17 +58,16 @@ class Op:
 
     def tensor(self, x: np.ndarray, type_: int, scale=0.0, zp=0, const=False, channel_scales=None, axis=0):
         t = torch.from_numpy(np.ascontiguousarray(x))
+        idx = self.m.tensor(list(x.shape), type_, scale=scale, zp=zp)
+        if channel_scales is not None:
+            arr = (c_float * len(channel_scales))(*channel_scales)
+            self.m.keep.append(arr)
+            pc = PerChannel(axis, len(channel_scales), arr)
+            assert self.lib.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
+                self.m.handle, idx, byref(pc)) == 0
         if const:
-            idx = self.m.tensor(list(x.shape), type_, scale=scale, zp=zp)
-            if channel_scales is not None:
-                arr = (c_float * len(channel_scales))(*channel_scales)
-                self.m.keep.append(arr)
-                pc = PerChannel(axis, len(channel_scales), arr)
-                assert self.lib.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
-                    self.m.handle, idx, byref(pc)) == 0
             self.m.set_value(idx, t.numpy().tobytes())
         else:
-            idx = self.m.tensor(list(x.shape), type_, scale=scale, zp=zp)
             self.feeds.append((idx, t))
         self.ins.append(idx)
         return self
@@ -502,6 +501,26 @@ def test_quantize_and_dequantize_bit_exact_with_litert(lib, driver, kind):
     (ref,) = run_single_op(BO.DEQUANTIZE, [q(c.shape, npt, s, zp), T(list(c.shape), np.dtype(np.float32))], [0],
                            [1], [c])
     np.testing.assert_array_equal(ours, ref)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_dequantize_of_int8_weights_follows_nnapi_and_litert(lib, driver, axis):
+    """The weights of a weight-only int8 linear: per channel (TENSOR_QUANT8_SYMM_PER_CHANNEL)
+    and with one scale (TENSOR_QUANT8_SYMM), scale · (float)q in float32 (docs/nnapi_facts.md §9.4)."""
+    rng = seeded(("dequantize weights", axis))
+    c = codes(rng, (6, 40), np.int8)
+    scales = rng.uniform(1e-4, 0.05, size=c.shape[axis]).astype(np.float32)
+    ours = Op(lib).tensor(c, QS8PC, channel_scales=[float(s) for s in scales], axis=axis).run(
+        "DEQUANTIZE", c.shape, TF32, dtype=torch.float32)
+    along = [1, 1]
+    along[axis] = -1
+    np.testing.assert_array_equal(ours, scales.reshape(along) * c.astype(np.float32))
+    (ref,) = run_single_op(BO.DEQUANTIZE, [q(c.shape, np.int8, scales, 0, axis=axis),
+                                           T(list(c.shape), np.dtype(np.float32))], [0], [1], [c])
+    np.testing.assert_array_equal(ours, ref)
+    one = float(scales[0])
+    ours = Op(lib).tensor(c, QS8, one, 0).run("DEQUANTIZE", c.shape, TF32, dtype=torch.float32)
+    np.testing.assert_array_equal(ours, np.float32(one) * c.astype(np.float32))
 
 
 # -- MEAN: NNAPI averages the stored codes ---------------------------------------------------------------------
