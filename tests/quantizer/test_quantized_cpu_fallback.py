@@ -11,11 +11,13 @@ one output step of the convert_pt2e model.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -69,3 +71,22 @@ def test_without_the_quantized_library_lowering_stops_in_one_line_saying_what_to
     assert "quantized_decomposed::" in last and "quantized_user_flow.py" in last, last
     assert "install an executorch build that ships executorch.kernels.quantized" in last, last
     assert "torch.ops.load_library" in last, last
+
+
+def test_the_runner_runs_a_quantized_model_with_quantize_and_dequantize_on_the_cpu(tmp_path):
+    """nnapi_executor_runner links ExecuTorch's quantized CPU kernels (runtime/CMakeLists.txt)."""
+    from executorch_nnapi.runtime.backend_library import runner_path
+
+    lowered = flow("lower", "bilinear_upsample", str(tmp_path))
+    assert lowered.returncode == 0, lowered.stderr[-3000:]
+    expected = torch.load(tmp_path / "expected.pt")
+    x, want = expected["inputs"][1], expected["expected"][1]
+    x.numpy().astype("<f4").tofile(tmp_path / "x.bin")
+    ran = subprocess.run([runner_path(), "--model", str(tmp_path / "model.pte"), "--input",
+                          f"{tmp_path / 'x.bin'}:{','.join(map(str, x.shape))}", "--output-dir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0 and (tmp_path / "output_0.bin").exists(), ran.stdout + ran.stderr[-3000:]
+    assert json.loads((tmp_path / "output_0.json").read_text())["dtype"] == "Float"
+    got = torch.from_numpy(np.fromfile(tmp_path / "output_0.bin", dtype="<f4").reshape(want.shape))
+    assert within_one_step(want, got, expected["step"]) == 1.0, \
+        f"max error {(got - want).abs().max().item()} > one step {expected['step']}"
