@@ -27,11 +27,12 @@ from executorch_nnapi.lowering.layout_analysis import nhwc_values
 from executorch_nnapi.lowering.nnapi_backend import NnapiBackend
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 from executorch_nnapi.lowering.passes import run_pre_partition_passes
-from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name, source_location
+from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
 from executorch_nnapi.lowering.node_units import NodeUnit
 from executorch_nnapi.lowering.program_analysis import analyze_program
 from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
 
+from .cpu_kernels import load_quantized_out_variants, stop_at_nodes_without_cpu_kernel
 from .layout_constraints import api27_layout_refusal
 from .node_groups import keep_groups_whole
 from .partition_symbols import partition_refusal
@@ -171,23 +172,6 @@ def _proposed_partitions(program: ExportedProgram, support: NnapiOperatorSupport
     return result
 
 
-class NoCpuKernelError(RuntimeError):
-    """A node NNAPI refuses whose op ExecuTorch's portable CPU kernels lack: the program could
-    run nowhere, so lowering stops at it (one line: the node, its op and source line, and why)."""
-
-
-def _stop_at_nodes_without_cpu_kernel(support: NnapiOperatorSupport) -> None:
-    for node, decision in support.decisions.items():
-        row = support.table.get(aten_op(node))
-        if decision.supported or row is None or row.cpu_kernel:
-            continue
-        where = source_location(node) or "no source line recorded"
-        raise NoCpuKernelError(
-            f"{node.name} ({decision.op}, {where}): NNAPI cannot take it ({decision.reason}) and ExecuTorch's "
-            f"portable CPU kernels have no {decision.op}, so the program could not run; NNAPI takes: "
-            f"{row.constraints}")
-
-
 def _fingerprint(program: ExportedProgram) -> tuple:
     """The program's nodes and their targets and arguments: equal only if nothing was rewritten."""
     return tuple((n.name, n.op, n.target, n.args) for n in program.graph.nodes)
@@ -295,7 +279,8 @@ class NnapiPartitioner(Partitioner):
                 node.meta["delegation_tag"] = tag
             tags[tag] = spec
         tag_constant_data(exported_program)
-        _stop_at_nodes_without_cpu_kernel(support)
+        stop_at_nodes_without_cpu_kernel(support)
+        load_quantized_out_variants(n for n in exported_program.graph.nodes if "delegation_tag" not in n.meta)
         self.decisions = list(support.decisions.values())
         for d in self.decisions:
             if not d.supported:

@@ -28,6 +28,7 @@ from typing import Any, BinaryIO, Sequence, Union
 from executorch.runtime import Method, Program, Runtime
 
 from .backend_library import clear_last_error, last_error, load_backend
+from .quantized_kernels import quantized_kernels_error
 
 __all__ = ["NNAPI_BACKEND_NAME", "SelectedMethod", "load_method", "nnapi_available"]
 
@@ -72,6 +73,14 @@ def _load_program(pte: PteSource) -> Program:
     return Runtime.get().load_program(pte)
 
 
+def _load_failure(e: RuntimeError) -> str:
+    """Why a method did not load: the backend's reason, else ExecuTorch's; with the missing
+    quantized CPU kernels, if they are (ExecuTorch's own error names no operator)."""
+    why = last_error() or str(e)
+    missing = quantized_kernels_error()
+    return f"{why} (perhaps: {missing})" if missing else why
+
+
 def load_method(pte: PteSource, *, method: str = "forward", cpu_method: str = "forward_cpu") -> SelectedMethod:
     """Loads ``method`` of the .pte ``pte`` if NNAPI can run it, else ``cpu_method``.
 
@@ -100,7 +109,7 @@ def load_method(pte: PteSource, *, method: str = "forward", cpu_method: str = "f
         try:
             return SelectedMethod(method, "NNAPI is available", True, program.load_method(method), program)
         except RuntimeError as e:
-            why = last_error() or str(e)
+            why = _load_failure(e)
             if not has_cpu_method:
                 raise RuntimeError(f"cannot load method '{method}': {why}") from e
             _log.warning("method '%s' did not load (%s); running '%s' on the CPU", method, why, cpu_method)

@@ -1,0 +1,92 @@
+"""Issue 21, item 1: whatever NnapiPartitioner leaves on the CPU in a quantized model (an op NNAPI
+lacks, the quantize / dequantize around it, a unit NNAPI refuses in 8 bits) does not break the
+program. Each model goes through the documented flow (NnapiQuantizer, prepare_pt2e, calibration,
+convert_pt2e, export, ``to_edge_transform_and_lower(..., partitioner=[NnapiPartitioner()])``,
+``to_executorch()``) in a fresh process that imports nothing but torch, torchao, ExecuTorch's export
+API and executorch_nnapi, and the .pte runs with ExecuTorch's ``Runtime`` in another fresh process
+after ``import executorch_nnapi.runtime`` alone (quantized_user_flow.py): this process may already
+hold ExecuTorch's quantized kernels from other tests, a user's does not. The result must be within
+one output step of the convert_pt2e model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from quantized_reference import within_one_step
+
+FLOW = Path(__file__).with_name("quantized_user_flow.py")
+QUANTIZE = "quantized_decomposed.quantize_per_tensor"
+DEQUANTIZE = "quantized_decomposed.dequantize_per_tensor"
+
+# case -> the ops that must stay on the CPU (so that the case tests what it names)
+CASES = {
+    "start_flip_api28": ["aten.flip", QUANTIZE],
+    "middle_cumsum": [DEQUANTIZE, "aten.cumsum", QUANTIZE],
+    "end_dilated_max_pool": [DEQUANTIZE, "aten.max_pool2d_with_indices", QUANTIZE],
+    "channel_shuffle": [DEQUANTIZE, "aten.permute_copy", QUANTIZE],
+    "bilinear_upsample": [DEQUANTIZE, "aten.upsample_bilinear2d", QUANTIZE],
+}
+
+
+def flow(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    return subprocess.run([sys.executable, str(FLOW), *args], capture_output=True, text=True, env=env, timeout=600)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_quantized_model_with_cpu_ops_lowers_and_runs_through_the_documented_api(case, tmp_path):
+    lowered = flow("lower", case, str(tmp_path))
+    assert lowered.returncode == 0, lowered.stderr[-3000:]
+    ran = flow("run", str(tmp_path))
+    assert ran.returncode == 0, ran.stderr[-3000:]
+
+    expected = torch.load(tmp_path / "expected.pt")
+    actual = torch.load(tmp_path / "actual.pt")
+    cpu_ops = " ".join(expected["cpu_ops"])
+    for op in CASES[case]:
+        assert op in cpu_ops, f"{op} is not on the CPU: {expected['cpu_ops']}"
+    # The runtime process got the CPU kernels of quantize / dequantize from executorch_nnapi.runtime.
+    assert "executorch.kernels.quantized" not in actual["modules"]
+    for want, got in zip(expected["expected"], actual["actual"], strict=True):
+        assert got.shape == want.shape
+        assert within_one_step(want, got, expected["step"]) == 1.0, \
+            f"max error {(got - want).abs().max().item()} > one step {expected['step']}"
+
+
+def test_without_the_quantized_library_lowering_stops_in_one_line_saying_what_to_install(tmp_path):
+    lowered = flow("lower-without-quantized-library", "middle_cumsum", str(tmp_path))
+    assert lowered.returncode != 0
+    last = lowered.stderr.strip().splitlines()[-1]
+    assert last.startswith("executorch_nnapi.partitioners.cpu_kernels.NoCpuKernelError: "), lowered.stderr[-3000:]
+    # The node, its op and source line, and what to install or load.
+    assert "quantized_decomposed::" in last and "quantized_user_flow.py" in last, last
+    assert "install an executorch build that ships executorch.kernels.quantized" in last, last
+    assert "torch.ops.load_library" in last, last
+
+
+def test_the_runner_runs_a_quantized_model_with_quantize_and_dequantize_on_the_cpu(tmp_path):
+    """nnapi_executor_runner links ExecuTorch's quantized CPU kernels (runtime/CMakeLists.txt)."""
+    from executorch_nnapi.runtime.backend_library import runner_path
+
+    lowered = flow("lower", "bilinear_upsample", str(tmp_path))
+    assert lowered.returncode == 0, lowered.stderr[-3000:]
+    expected = torch.load(tmp_path / "expected.pt")
+    x, want = expected["inputs"][1], expected["expected"][1]
+    x.numpy().astype("<f4").tofile(tmp_path / "x.bin")
+    ran = subprocess.run([runner_path(), "--model", str(tmp_path / "model.pte"), "--input",
+                          f"{tmp_path / 'x.bin'}:{','.join(map(str, x.shape))}", "--output-dir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0 and (tmp_path / "output_0.bin").exists(), ran.stdout + ran.stderr[-3000:]
+    assert json.loads((tmp_path / "output_0.json").read_text())["dtype"] == "Float"
+    got = torch.from_numpy(np.fromfile(tmp_path / "output_0.bin", dtype="<f4").reshape(want.shape))
+    assert within_one_step(want, got, expected["step"]) == 1.0, \
+        f"max error {(got - want).abs().max().item()} > one step {expected['step']}"
