@@ -144,6 +144,16 @@ def narrow_int64(tensor: torch.Tensor, what: str) -> torch.Tensor:
     return tensor.to(torch.int32)
 
 
+@dataclasses.dataclass(frozen=True)
+class QuantizedCodes:
+    """A constant's 8-bit codes and the per-tensor parameters of its operand."""
+
+    codes: torch.Tensor
+    type: OperandCode
+    scale: float
+    zero_point: int
+
+
 class NnapiGraph:
     """Operands, operations and the FX-value bookkeeping of one NNAPI model."""
 
@@ -160,6 +170,9 @@ class NnapiGraph:
         self._logical_shapes: dict[Any, list[Dim]] = {}
         # FX node -> constant tensor (parameters, buffers, values folded at lowering time).
         self.constants: dict[Any, torch.Tensor] = {}
+        # FX node -> the 8-bit codes its constant is emitted as (a dequantized constant read by
+        # a quantized operation); ``constants`` keeps its float value.
+        self._constant_codes: dict[Any, QuantizedCodes] = {}
         # name -> bytes for the named data store
         self.named_data: dict[str, bytes] = {}
         self._scalar_cache: dict[tuple, int] = {}
@@ -319,6 +332,24 @@ class NnapiGraph:
     def set_constant(self, node, tensor: torch.Tensor) -> None:
         self.constants[node] = tensor
 
+    def set_constant_codes(self, node, codes: QuantizedCodes) -> None:
+        """Emits constant ``node`` as the 8-bit ``codes`` (its float value stays ``constant(node)``)."""
+        self._constant_codes[node] = codes
+
+    def constant_codes(self, node) -> QuantizedCodes | None:
+        """The 8-bit codes constant ``node`` is emitted as, if it is read by a quantized operation."""
+        return self._constant_codes.get(node)
+
+    def emit_constant_of(self, node, tensor: torch.Tensor, debug_name: str = "") -> int:
+        """A constant operand for ``tensor``, a view (reshape, permute) of constant ``node``'s value or,
+        if ``node`` is emitted as 8-bit codes, of its codes."""
+        q = self._constant_codes.get(node)
+        if q is None:
+            return self.emit_constant_tensor(tensor, debug_name=debug_name)
+        tensor = tensor.reshape(1) if tensor.dim() == 0 else tensor  # NNAPI has no rank-0 tensors
+        return self.emit_quantized_constant(tensor, q.type, scale=q.scale, zero_point=q.zero_point,
+                                            debug_name=debug_name)
+
     def set_value(self, node, operand: int, dim_order: Sequence[int], logical_shape: Sequence[Dim]) -> None:
         """Records that ``node``'s result is ``operand`` stored in ``dim_order``."""
         dim_order = tuple(dim_order) or SCALAR_ORDER
@@ -363,13 +394,14 @@ class NnapiGraph:
         are permuted at lowering time instead.
         """
         if node in self.constants:
-            tensor = self.constants[node]
+            codes = self._constant_codes.get(node)
+            tensor = codes.codes if codes is not None else self.constants[node]
             order = (tuple(dim_order) or SCALAR_ORDER) if dim_order is not None else identity(max(tensor.dim(), 1))
             cached = self._values.get(node, {}).get(order)
             if cached is not None:
                 return cached
             physical = tensor.permute(order) if tensor.dim() > 1 else tensor
-            operand = self.emit_constant_tensor(physical, debug_name=str(getattr(node, "name", node)))
+            operand = self.emit_constant_of(node, physical, debug_name=str(getattr(node, "name", node)))
             self._logical_shapes[node] = list(tensor.shape)
             self._values.setdefault(node, {})[order] = TensorValue(operand, order)
             return self._values[node][order]

@@ -7,10 +7,10 @@ from typing import Any, Iterable, Sequence
 import torch
 from torch.fx import Node
 
-from .graph import SCALAR_ORDER, NnapiGraph, identity, merged_shape, permute_shape
+from .graph import SCALAR_ORDER, NnapiGraph, QuantizedCodes, identity, merged_shape, permute_shape
 from .nnapi_codes import FuseCode, OperandCode
 from .node_units import FusedActivationUnit, NodeUnit, QuantizedOpUnit
-from .node_utils import QuantParams, is_quantize, quant_params, tensor_dtype, tensor_shape
+from .node_utils import QuantParams, is_per_channel, is_quantize, quant_params, tensor_dtype, tensor_shape
 
 QUANTIZED_TYPES = {torch.uint8: OperandCode.TENSOR_QUANT8_ASYMM, torch.int8: OperandCode.TENSOR_QUANT8_ASYMM_SIGNED}
 from .shape_program import Dim
@@ -47,13 +47,27 @@ class LoweringContext:
 
     def _add_quantized(self, unit: QuantizedOpUnit) -> None:
         for dq in unit.dequants:
-            if not self.graph.is_constant(dq):  # weights and biases stay constants
+            if not self.graph.is_constant(dq):
                 self.aliases[dq] = dq.args[0]
+            else:
+                self._emit_as_codes(dq)
         for node in (unit.activation, unit.output):
             if node is not None:
                 self.aliases[node] = unit.value
         self._quantized_as[unit.value] = unit.output
         self._quantized_as[unit.op] = unit.output
+
+    def _emit_as_codes(self, dq: Node) -> None:
+        """A dequantized 8-bit constant (a layer scale, a class token, an addend) is emitted as its
+        codes with the dequantize's parameters, as the operation reading it expects. Weights,
+        biases and PRELU's alpha are read by their builders from the codes (quantized_weights.py)."""
+        if is_per_channel(dq) or not self.graph.is_constant(dq.args[0]):
+            return
+        p = quant_params(dq)
+        if p.dtype not in QUANTIZED_TYPES:  # an int32 bias
+            return
+        codes = self.graph.constant(dq.args[0])
+        self.graph.set_constant_codes(dq, QuantizedCodes(codes, QUANTIZED_TYPES[p.dtype], p.scale, p.zero_point))
 
     # ----------------------------------------------------------------- queries
     def resolve(self, node: Node) -> Node:

@@ -53,16 +53,21 @@ def scalar_or_constant(ctx: CheckContext, value: Any) -> bool:
 
 def constant_operand(lc: LoweringContext, value: Any, rank: int, dim_order: Sequence[int]) -> int:
     """A Python scalar, tensor or constant node as an operand broadcastable against a
-    rank-``rank`` tensor stored in ``dim_order`` (permuted at lowering time)."""
+    rank-``rank`` tensor stored in ``dim_order`` (permuted at lowering time); a constant a
+    quantized operation reads is its 8-bit codes."""
     if is_scalar(value):
         tensor = torch.tensor([float(value)], dtype=torch.float32)
         return lc.graph.emit_constant_tensor(tensor)
-    tensor = value if isinstance(value, torch.Tensor) else lc.constant(value)
-    tensor = tensor.to(torch.float32)
+    node = lc.resolve(value) if isinstance(value, Node) else None
+    codes = lc.graph.constant_codes(node)  # an 8-bit constant of a quantized operation
+    if codes is not None:
+        tensor = codes.codes
+    else:
+        tensor = (value if isinstance(value, torch.Tensor) else lc.constant(value)).to(torch.float32)
     if tensor.dim() == 0 or tensor.numel() == 1:
-        return lc.graph.emit_constant_tensor(tensor.reshape(1))
+        return lc.graph.emit_constant_of(node, tensor.reshape(1))
     tensor = tensor.reshape([1] * (rank - tensor.dim()) + list(tensor.shape))
-    return lc.graph.emit_constant_tensor(tensor.permute(tuple(dim_order)).contiguous())
+    return lc.graph.emit_constant_of(node, tensor.permute(tuple(dim_order)).contiguous())
 
 
 def common_order(lc: LoweringContext, node: Node, inputs: Sequence[Any]) -> tuple[int, ...]:

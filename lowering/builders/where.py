@@ -5,8 +5,9 @@ of another shape is brought to it with EXPAND_DIMS (missing leading dims) and TI
 with LOGICAL_OR against ``t < t`` of a full-shape value ``t``, which is false everywhere (NaN
 included) and broadcasts the condition. Everything is in PyTorch's dim order (see bool_values.py).
 
-Quantized (x and y dequantized 8-bit values): SELECT requantizes both to the output's scale and
-zero point; the condition must then have the output's shape (LESS takes no 8-bit operands here).
+Quantized (x and y dequantized 8-bit values, a constant one as its codes): SELECT requantizes
+both to the output's scale and zero point; the condition must then have the output's shape (LESS
+takes no 8-bit operands here).
 
 The where of attention's masked softmax is emitted by builders/masked_softmax.py instead.
 """
@@ -20,7 +21,7 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from ..node_utils import QuantParams, is_dequantize, tensor_dtype, tensor_shape
+from ..node_utils import QuantParams, tensor_dtype, tensor_shape
 from ..shape_program import Dim, is_static
 from .bool_values import check_inputs, emit_result, operand, shape_of
 from .expand import multiples
@@ -49,8 +50,6 @@ class WhereBuilder(NodeBuilder):
         cond, x, y = node.args[:3]
         if shape_of(cond) != tensor_shape(node):
             raise Refused("quantized where whose condition is not of the output's shape (SELECT does not broadcast)")
-        if any(is_dequantize(v) and ctx.is_constant(v.args[0]) for v in (x, y)):
-            raise Refused("quantized where of a constant value")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         cond, x, y = node.args[:3]
@@ -78,7 +77,9 @@ def broadcast_value(lc: LoweringContext, node: Node, x: Any, dtype: torch.dtype,
         return operand(lc, x, dtype)
     aligned = [1] * (len(out_shape) - len(shape)) + list(shape)
     if isinstance(x, Node) and lc.is_constant(x):
-        source = g.emit_constant_tensor(lc.constant(x).to(dtype).reshape([int(d) for d in aligned]))
+        codes = g.constant_codes(lc.resolve(x))  # an 8-bit constant of a quantized where
+        tensor = codes.codes if codes is not None else lc.constant(x).to(dtype)
+        source = g.emit_constant_of(lc.resolve(x), tensor.reshape([int(d) for d in aligned]))
     else:
         source = operand(lc, x, dtype)
         rank = max(len(shape), 1)  # a 0-d value is stored as [1]

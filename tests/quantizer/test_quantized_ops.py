@@ -431,3 +431,49 @@ def test_pad_value_outside_the_code_range_stays_on_cpu_with_reason():
                for r in low.reasons["aten.constant_pad_nd.default"])
     err = (run_pte(low.pte, list(example), 30)[0] - gm(*example)).abs().max().item()
     assert err <= output_step(gm) * 1.0001
+
+
+class ConstantOperand(torch.nn.Module):
+    """conv -> relu, then ``combine(parameter, y, *rest)``: a quantized op reading a dequantized
+    8-bit constant (convnext's layer scale, vit's class token, an addend)."""
+
+    def __init__(self, combine, shape: tuple[int, ...]) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.param = torch.nn.Parameter(torch.rand(shape) + 0.5)
+        self.combine = combine
+
+    def forward(self, x, *rest):
+        return self.combine(self.param, torch.relu(self.conv(x)), *rest)
+
+
+def _class_token_cat(token, y):
+    tokens = y.flatten(2).transpose(1, 2)
+    return torch.cat((token.expand(tokens.shape[0], -1, -1), tokens), dim=1)
+
+
+# name -> (combine, the constant's shape, the operation expected, whether a bool mask is an input)
+CONSTANT_OPERANDS = {
+    "layer_scale_mul": (lambda p, y: p * y, (8, 1, 1), "MUL", False),
+    "class_token_cat": (_class_token_cat, (1, 1, 8), "CONCATENATION", False),
+    "constant_add": (lambda p, y: y + p, (8, 1, 1), "ADD", False),
+    "constant_maximum": (lambda p, y: torch.maximum(y, p), (8, 1, 1), "MAXIMUM", False),
+    # broadcast at lowering time (EXPAND_DIMS / TILE are for run-time values)
+    "constant_where": (lambda p, y, mask: torch.where(mask, y, p), (8, 1, 1), "SELECT", True),
+}
+
+
+@pytest.mark.parametrize("kind", CONSTANT_OPERANDS)
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+def test_constant_operand(kind, signed):
+    """The constant is an 8-bit operand with its own scale and zero point (it once was a float
+    operand of a quantized MUL / ADD / CONCATENATION: a .pte that lowered but failed to load)."""
+    combine, shape, expect, masked = CONSTANT_OPERANDS[kind]
+    torch.manual_seed(0)
+    model = ConstantOperand(combine, shape).eval()
+
+    def inputs():
+        x = torch.randn(1, 3, 8, 8)
+        return (x, torch.randn(1, 8, 8, 8) > 0) if masked else (x,)
+
+    check(model, inputs(), signed=signed, expect=expect, test_inputs=[inputs(), inputs()])
