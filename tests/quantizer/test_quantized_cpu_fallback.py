@@ -33,7 +33,7 @@ CASES = {
     "middle_cumsum": [DEQUANTIZE, "aten.cumsum", QUANTIZE],
     "end_dilated_max_pool": [DEQUANTIZE, "aten.max_pool2d_with_indices", QUANTIZE],
     "channel_shuffle": [DEQUANTIZE, "aten.permute_copy", QUANTIZE],
-    "bilinear_upsample": [DEQUANTIZE, "aten.upsample_bilinear2d", QUANTIZE],
+    "bilinear_upsample_api29": [DEQUANTIZE, "aten.upsample_bilinear2d", QUANTIZE],
 }
 
 
@@ -77,7 +77,7 @@ def test_the_runner_runs_a_quantized_model_with_quantize_and_dequantize_on_the_c
     """nnapi_executor_runner links ExecuTorch's quantized CPU kernels (runtime/CMakeLists.txt)."""
     from executorch_nnapi.runtime.backend_library import runner_path
 
-    lowered = flow("lower", "bilinear_upsample", str(tmp_path))
+    lowered = flow("lower", "bilinear_upsample_api29", str(tmp_path))
     assert lowered.returncode == 0, lowered.stderr[-3000:]
     expected = torch.load(tmp_path / "expected.pt")
     x, want = expected["inputs"][1], expected["expected"][1]
