@@ -76,7 +76,7 @@ def requantize_acc(acc: torch.Tensor, p, channel_axis: int) -> torch.Tensor:
     m, shift = p.q_m.view(shape), p.q_shift.view(shape)
 
     def requantize(a: torch.Tensor) -> torch.Tensor:
-        return (qm.mbqm(qm.wrap32(a), m, shift) + p.q_zp[2]).clamp(*p.q_range).to(p.q_dtype)
+        return (qm.mbqm(a, m, shift) + p.q_zp[2]).clamp(*p.q_range).to(p.q_dtype)
 
     axes = [d for d in range(acc.dim()) if d != channel_axis and acc.shape[d] > 1]
     return qm.by_slices(requantize, acc, axis=axes[0]) if axes else requantize(acc)
@@ -153,7 +153,7 @@ def qadd(a: torch.Tensor, b: torch.Tensor, p) -> torch.Tensor:
     def add(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
         a1 = qm.mbqm((a.to(torch.int64) - za) << ADD_LEFT_SHIFT, m1, sh1)
         b1 = qm.mbqm((b.to(torch.int64) - zb) << ADD_LEFT_SHIFT, m2, sh2)
-        out = qm.mbqm(qm.wrap32(a1 + b1), mo, sho) + zo
+        out = qm.mbqm(a1 + b1, mo, sho) + zo
         return out.clamp(*p.q_range).to(p.q_dtype)
 
     return _broadcast_slices(add, a, b)
@@ -442,6 +442,6 @@ def qprelu(x: torch.Tensor, alpha: torch.Tensor, p) -> torch.Tensor:
     zp_in, zp_alpha, zp_out = p.q_zp
     xi = x.to(torch.int64) - zp_in
     pos = qm.mbqm(xi, *p.q_pos)
-    neg = qm.mbqm(qm.wrap32(xi * (alpha.to(torch.int64) - zp_alpha)), *p.q_neg)
+    neg = qm.mbqm(xi * (alpha.to(torch.int64) - zp_alpha), *p.q_neg)
     lo, hi = qm.QRANGE[x.dtype]
     return (torch.where(xi >= 0, pos, neg) + zp_out).clamp(lo, hi).to(x.dtype)

@@ -115,7 +115,8 @@ def rdbp(x: torch.Tensor, e: Int) -> torch.Tensor:
 def mbqm(x: torch.Tensor, m: Int, shift: Int) -> torch.Tensor:
     """MultiplyByQuantizedMultiplier (double rounding): left shift, SRDHM, rounding right shift.
 
-    `m` and `shift` may be per-channel tensors broadcasting against x.
+    `m` and `shift` may be per-channel tensors broadcasting against x. x is wrapped to int32
+    first (as the C code's int32 argument), so callers pass int64 sums as they are.
     """
     shift = torch.as_tensor(shift, dtype=torch.int64)
     x = wrap32(x << shift.clamp(min=0)) if bool((shift > 0).any()) else wrap32(x)
