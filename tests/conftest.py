@@ -14,8 +14,11 @@ The helpers shared across folders are modules of this directory, which pytest pu
 ``nnapi_rules`` and ``cli_models`` (small models named on the command line).
 """
 
+from __future__ import annotations
+
 import os
 
+import pytest
 import torch
 
 # scripts/dev.sh runs one pytest-xdist worker per core (-n auto). torch's default of one
@@ -24,3 +27,24 @@ import torch
 _WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
 if _WORKERS:
     torch.set_num_threads(max(1, (os.cpu_count() or 1) // _WORKERS))
+
+
+@pytest.fixture(autouse=True)
+def _host_driver_level_restored():
+    """op_harness.run_pte (and some tests) set the host driver's feature level for their run; a
+    worker then kept it for the next test, which failed when it needed a higher level (found by a
+    fresh-clone run: test_method_selection after an API 27 run on the same worker)."""
+    level = _host_level()
+    yield
+    if level is not None or _host_level() is not None:
+        from executorch_nnapi import host_driver
+        host_driver.get_driver().feature_level = 30 if level is None else level
+
+
+def _host_level() -> int | None:
+    """The installed host driver's feature level, None if no test has installed it yet."""
+    from executorch_nnapi import host_driver
+    try:
+        return host_driver.get_driver().feature_level
+    except RuntimeError:
+        return None
