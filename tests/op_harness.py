@@ -28,6 +28,7 @@ class Lowered:
     num_delegates: int
     blobs: list[Any]            # BlobSummary per delegate
     raw_blobs: list[bytes] = dataclasses.field(default_factory=list)  # the delegates' processed bytes
+    edge: Any = None            # the EdgeProgramManager (for delegation_report)
 
     @property
     def nnapi_operations(self) -> list[str]:
@@ -65,7 +66,7 @@ def lower(module: torch.nn.Module, example_inputs: Sequence[torch.Tensor], *, dy
             cpu_ops.append(op_name(node.target))
     blobs = [read_blob(d.processed_bytes) for d in delegates]
     pte = edge.to_executorch().buffer
-    return Lowered(pte, partitioner, cpu_ops, len(delegates), blobs, [d.processed_bytes for d in delegates])
+    return Lowered(pte, partitioner, cpu_ops, len(delegates), blobs, [d.processed_bytes for d in delegates], edge)
 
 
 def run_pte(pte: bytes, inputs: Sequence[torch.Tensor], feature_level: int = 30) -> list[torch.Tensor]:

@@ -9,7 +9,10 @@ from typing import Any, Iterable
 
 import torch
 
-from executorch_nnapi.lowering.node_utils import op_name, source_location
+from executorch_nnapi.lowering.builders.quantized_op import quantization_of
+from executorch_nnapi.lowering.node_units import QuantizedOpUnit
+from executorch_nnapi.lowering.node_utils import aten_op, is_dequantize, is_quantize, op_name, source_location
+from executorch_nnapi.lowering.program_analysis import analyze_program
 from executorch_nnapi.lowering.serialization import read_blob
 
 
@@ -23,6 +26,9 @@ class PartitionInfo:
     # Precision ("8-bit", "float", "edge", "conversion", "weight", "other"; BlobSummary.operation_precisions)
     # -> NNAPI operation -> count.
     precisions: dict[str, dict[str, int]] = dataclasses.field(default_factory=dict)
+    # In a quantized partition: ATen op -> (nodes, why) of the ops computed in float between a
+    # DEQUANTIZE and a QUANTIZE inside it (a float island: NNAPI has no 8-bit form of the op).
+    float_islands: dict[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
 
     @property
     def num_nodes(self) -> int:
@@ -59,6 +65,7 @@ class PartitionInfo:
         if inner:
             text += f"; between 8-bit and float operations inside: {_counts(inner)}"
         lines.append(f"    conversions: {text}")
+        lines.extend(f"    float inside: {op} x{count} -- {why}" for op, (count, why) in sorted(self.float_islands.items()))
         return lines + weight_line
 
 
@@ -121,6 +128,25 @@ def _counts(ops: dict[str, int]) -> str:
     return ", ".join(f"{k} x{v}" for k, v in sorted(ops.items()))
 
 
+def _float_islands(graph: torch.fx.Graph) -> dict[str, tuple[int, str]]:
+    """The compute nodes of a quantized partition that are in no 8-bit unit (dq -> op -> q) and
+    compute in float, and why each stayed float (its builder's 8-bit declaration: none, or a FLOAT
+    one with its reason)."""
+    units = analyze_program(graph, is_known=lambda node: False)
+    in_8bit_unit = {n for u in units.units if isinstance(u, QuantizedOpUnit) for n in u.nodes}
+    found: dict[str, tuple[int, str]] = {}
+    for n in graph.nodes:
+        val = n.meta.get("val")
+        if (n.op != "call_function" or n.target is operator.getitem or is_quantize(n) or is_dequantize(n)
+                or n in in_8bit_unit or not isinstance(val, torch.Tensor) or val.dtype != torch.float32):
+            continue
+        declared = quantization_of(aten_op(n))
+        why = declared.why if declared is not None and declared.why else "NNAPI has no 8-bit form of it"
+        name = op_name(n.target)
+        found[name] = (found.get(name, (0, why))[0] + 1, why)
+    return found
+
+
 def _graph_module(program: Any) -> torch.fx.GraphModule:
     if hasattr(program, "exported_program"):
         program = program.exported_program()
@@ -155,8 +181,11 @@ def delegation_report(program: Any, decisions: Iterable[Any] = ()) -> Delegation
             for op, precision in zip(blob.operation_types, blob.operation_precisions):
                 per_op = precisions.setdefault(precision, {})
                 per_op[op] = per_op.get(op, 0) + 1
-            partitions.append(PartitionInfo(len(partitions), dict(ops), dict(collections.Counter(blob.operation_types)),
-                                            blob.min_feature_level, [s[0] for s in blob.symbols], precisions))
+            info = PartitionInfo(len(partitions), dict(ops), dict(collections.Counter(blob.operation_types)),
+                                 blob.min_feature_level, [s[0] for s in blob.symbols], precisions)
+            if info.is_quantized:
+                info.float_islands = _float_islands(lowered.original_module.graph_module.graph)
+            partitions.append(info)
         elif node.target is operator.getitem:
             continue
         else:

@@ -10,8 +10,10 @@ from typing import Any, Callable
 class PatternContext:
     """``is_known``: whether a node's value is known at lowering time (a constant, or
     computed from constants only). ``fuses_activation``: whether the builder of an
-    ATen op has a fused-activation operand (a builder fact, passed in by the caller
-    so that patterns import no builder)."""
+    ATen op has a fused-activation operand; ``has_8bit_form``: whether NNAPI runs the op on
+    8-bit operands at all (builder facts, passed in by the caller so that patterns import no
+    builder)."""
 
     is_known: Callable[[Any], bool]
     fuses_activation: Callable[[Any], bool]
+    has_8bit_form: Callable[[Any], bool]

@@ -47,7 +47,7 @@ def _back_from(q: Node, ctx: PatternContext, claimed: set[Node]) -> QuantizedOpU
         x = x.args[0]
         if x in claimed or not _only_user(x, value):
             return None
-    if is_dequantize(x) or is_quantize(x):
+    if is_dequantize(x) or is_quantize(x) or not ctx.has_8bit_form(aten_op(x)):
         return None
     tensors = [n for n in x.all_input_nodes if _is_float_tensor(n)]
     # Every float operand must come dequantized, and be read by this op only.

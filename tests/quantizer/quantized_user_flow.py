@@ -54,6 +54,8 @@ CASES = {
     # Annotated in 8 bits by the quantizer, refused by NNAPI (no dilated pool): the quantized
     # max pool, its dequantize and the output's stay on the CPU.
     "end_dilated_max_pool": (lambda: ConvNet(last=lambda y: F.max_pool2d(y, 3, stride=1, padding=1, dilation=2)), 30),
+    "middle_dilated_max_pool": (lambda: ConvNet(middle=lambda y: F.max_pool2d(y, 3, stride=1, padding=1, dilation=2)),
+                                30),
     "channel_shuffle": (lambda: ConvNet(middle=channel_shuffle), 30),
     # From API 30 the quantized bilinear resize is delegated (8-bit RESIZE_BILINEAR); at API 29 it
     # needs API 30's align_corners / half_pixel_centers and stays on the CPU with its quantize pair.
