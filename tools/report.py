@@ -128,6 +128,10 @@ def _counts(ops: dict[str, int]) -> str:
     return ", ".join(f"{k} x{v}" for k, v in sorted(ops.items()))
 
 
+NO_8BIT_LOWERING = "no 8-bit lowering of it (NNAPI has none, or we do not take it yet)"
+BETWEEN_FLOAT_OPS = "between float operations (the quantized model computes it in float)"
+
+
 def _float_islands(graph: torch.fx.Graph) -> dict[str, tuple[int, str]]:
     """The compute nodes of a quantized partition that are in no 8-bit unit (dq -> op -> q) and
     compute in float, and why each stayed float (its builder's 8-bit declaration: none, or a FLOAT
@@ -137,11 +141,17 @@ def _float_islands(graph: torch.fx.Graph) -> dict[str, tuple[int, str]]:
     found: dict[str, tuple[int, str]] = {}
     for n in graph.nodes:
         val = n.meta.get("val")
+        val = val[0] if isinstance(val, (tuple, list)) and val else val  # native_layer_norm's (out, mean, rstd)
         if (n.op != "call_function" or n.target is operator.getitem or is_quantize(n) or is_dequantize(n)
                 or n in in_8bit_unit or not isinstance(val, torch.Tensor) or val.dtype != torch.float32):
             continue
         declared = quantization_of(aten_op(n))
-        why = declared.why if declared is not None and declared.why else "NNAPI has no 8-bit form of it"
+        if declared is None:
+            why = NO_8BIT_LOWERING
+        elif declared.why:
+            why = declared.why
+        else:  # an op NNAPI runs in 8 bits, left float by the quantizer between float ones
+            why = BETWEEN_FLOAT_OPS
         name = op_name(n.target)
         found[name] = (found.get(name, (0, why))[0] + 1, why)
     return found

@@ -69,6 +69,20 @@ def _last_dequantize_step(gm) -> float:
     return float(dqs[-1].args[1])
 
 
+def lower_cases(cases: str, out: Path) -> None:
+    """Lowers each of the comma-separated ``cases`` into ``out/<case>`` (one process for all:
+    each process start imports torch and ExecuTorch anew)."""
+    for case in cases.split(","):
+        (out / case).mkdir(parents=True, exist_ok=True)
+        lower(case, out / case)
+
+
+def run_cases(out: Path) -> None:
+    """Runs every case lowered under ``out``."""
+    for case_dir in sorted(p for p in out.iterdir() if (p / "model.pte").exists()):
+        run(case_dir)
+
+
 def lower(case: str, out: Path) -> None:
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
     from executorch.exir import to_edge_transform_and_lower
@@ -113,6 +127,6 @@ if __name__ == "__main__":
     if sys.argv[1] == "lower-without-quantized-library":
         sys.modules["executorch.kernels.quantized"] = None  # importlib finds no such package
     if sys.argv[1].startswith("lower"):
-        lower(sys.argv[2], Path(sys.argv[3]))
+        lower_cases(sys.argv[2], Path(sys.argv[3]))
     else:
-        run(Path(sys.argv[2]))
+        run_cases(Path(sys.argv[2]))

@@ -11,7 +11,7 @@ import torch
 
 from op_harness import lower, run_pte
 from quantized_reference import output_step, quantize, within_one_step
-from executorch_nnapi.tools.report import delegation_report
+from executorch_nnapi.tools.report import NO_8BIT_LOWERING, delegation_report
 
 
 class ConvThenConv(torch.nn.Module):
@@ -66,9 +66,9 @@ def test_gelu_between_8bit_convs_is_a_float_island_inside_the_partition(signed):
     assert any(p == "float" for _, p in precisions)
     _assert_within_one_step(gm, x, low.pte)
     (partition,) = delegation_report(low.edge, low.partitioner.decisions).partitions
-    assert partition.float_islands == {"aten.gelu.default": (1, "NNAPI has no 8-bit form of it")}
+    assert partition.float_islands == {"aten.gelu.default": (1, NO_8BIT_LOWERING)}
     text = "\n".join(partition.format_operations())
-    assert "float inside: aten.gelu.default x1 -- NNAPI has no 8-bit form of it" in text, text
+    assert f"float inside: aten.gelu.default x1 -- {NO_8BIT_LOWERING}" in text, text
 
 
 def test_op_nnapi_lacks_leaves_only_itself_on_the_cpu():
