@@ -44,3 +44,35 @@ def test_quantized_constant_chain_folds_to_codes_and_loads():
     with torch.no_grad():
         want = gm(*x)
     assert within_one_step(want, got, output_step(gm)) == 1.0, (got - want).abs().max().item()
+
+
+class WindowPartition(torch.nn.Module):
+    """conv -> Swin's window partition (rank-6 view, permute, view) -> linear: convert_pt2e puts a
+    quantize / dequantize pair after each view op, which alone is rank 6."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 1)
+        self.linear = torch.nn.Linear(8, 8)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.conv(x).permute(0, 2, 3, 1)  # N, H, W, C
+        windows = y.view(1, 2, 4, 2, 4, 8).permute(0, 1, 3, 2, 4, 5).contiguous().view(4, 16, 8)
+        return self.linear(windows)
+
+
+def test_rank_6_window_partition_between_8bit_ops_is_one_subgraph():
+    torch.manual_seed(0)
+    model = WindowPartition().eval()
+    x = (torch.randn(1, 3, 8, 8),)
+    gm = quantize(model, x, signed=False, feature_level=30)
+    low = lower(gm, x, feature_level=30)
+    assert low.cpu_ops == [] and low.num_delegates == 1, (low.cpu_ops, low.reasons)
+    (blob,) = low.blobs
+    precisions = dict(zip(blob.operation_types, blob.operation_precisions))
+    assert precisions["CONV_2D"] == "8-bit" and precisions["FULLY_CONNECTED"] == "8-bit", precisions
+    (got,) = run_pte(low.pte, list(x), 30)
+    with torch.no_grad():
+        want = gm(*x)
+    # The removed quantize / dequantize pairs changed no value: the output is convert_pt2e's.
+    assert within_one_step(want, got, output_step(gm)) == 1.0, (got - want).abs().max().item()
