@@ -15,7 +15,10 @@ from .node_utils import aten_op, fake_value
 
 # Largest folded result; bigger ones would bloat the .pte.
 MAX_FOLDED_ELEMENTS = 1 << 24
-_FOLDABLE_DTYPES = (torch.float32, torch.float16, torch.int32, torch.int64, torch.bool)
+# uint8 / int8: the codes of a quantize of a constant (convert_pt2e's q -> dq around a view of a
+# buffer, swin's relative position bias). Left unfolded, the quantize would be an alias of a
+# folded float value, and a DEQUANTIZE reading it a float operand NNAPI refuses at load time.
+_FOLDABLE_DTYPES = (torch.float32, torch.float16, torch.int32, torch.int64, torch.bool, torch.uint8, torch.int8)
 
 
 def _foldable_op(node: Node) -> bool:
