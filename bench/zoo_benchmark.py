@@ -125,7 +125,11 @@ def bench_model(name: str, runs: int) -> Row:
                report.num_nnapi_operations, report.num_transposes, len(report.partitions), len(report.cpu_nodes))
 
 
-QUANTIZED_MODELS = ["mobilenet_v2", "resnet18", "mobilenet_v3_large"]
+# The float zoo's CNNs and transformers (issue 21: the 8-bit path wherever the float one goes).
+QUANTIZED_MODELS = [
+    "mobilenet_v2", "mobilenet_v3_small", "mobilenet_v3_large", "mnasnet0_5", "shufflenet_v2_x0_5", "squeezenet1_1",
+    "resnet18", "regnet_y_400mf", "efficientnet_b0", "googlenet", "densenet121", "vit_b_16", "swin_t", "convnext_tiny",
+]
 FEATURE_LEVEL = 30  # quantized mode: NnapiQuantizer, NnapiPartitioner and the host driver
 
 
