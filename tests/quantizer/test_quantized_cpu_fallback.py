@@ -34,7 +34,7 @@ CASES = {
     # on the CPU: DEQUANTIZE and QUANTIZE are delegated around it, tests/quantizer/test_float_islands.py.)
     "middle_dilated_max_pool": [DEQUANTIZE, "aten.max_pool2d_with_indices", QUANTIZE],
     "end_dilated_max_pool": [DEQUANTIZE, "aten.max_pool2d_with_indices", QUANTIZE],
-    "channel_shuffle": [DEQUANTIZE, "aten.permute_copy", QUANTIZE],
+    "rank5_permute": [DEQUANTIZE, "aten.permute_copy", QUANTIZE],
     "bilinear_upsample_api29": [DEQUANTIZE, "aten.upsample_bilinear2d", QUANTIZE],
 }
 
