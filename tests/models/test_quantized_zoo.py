@@ -15,7 +15,8 @@ mobilenet_v2's operations, and efficientnet_b0 (49 SiLUs) and densenet121 (62 ba
 concatenation) compute those in float inside the partition (float islands,
 tests/quantizer/test_float_islands.py). Measured under heavier load (within one step of
 convert_pt2e; mean SQNR vs float, ours / convert_pt2e's; test time): mobilenet_v3_small 42.3%,
-11.98 / 11.64 dB, 106 s; mnasnet0_5 14.7%, 8.88 / 8.83 dB, 81 s; efficientnet_b0 30.6%,
+11.98 / 11.64 dB, 106 s; mnasnet0_5 14.7%, 8.88 / 8.83 dB, 81 s (then with a float island at its in-place dropout, since
+annotated: test_quantized_cnn_ops.py); efficientnet_b0 30.6%,
 5.00 / 5.63 dB, 97 s; densenet121 25.5%, 13.50 / 13.84 dB, 97 s.
 
 What is compared, and why these bounds. Layer by layer NNAPI's integer arithmetic differs from

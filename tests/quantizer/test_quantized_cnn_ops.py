@@ -6,6 +6,9 @@ goes through a rank-5 tensor. convert_pt2e quantizes each view and the permute w
 input's parameters, so the shuffle is one 8-bit CHANNEL_SHUFFLE (API 29) on the input's codes:
 a data movement, which the host driver computes exactly, so the result equals the convert_pt2e
 model's (the convs around it are within one step, as test_quantized_ops.py checks for them).
+
+MNASNet's classifier has an in-place dropout (aten.dropout_), which the quantizer now annotates like
+aten.dropout, so no float island is left around it.
 """
 
 from __future__ import annotations
@@ -85,6 +88,7 @@ def test_channel_shuffle_moves_codes_exactly(signed):
 
 def test_channel_shuffle_at_api_28_is_reshape_transpose_reshape_on_codes():
     """uint8 at API 28 (no CHANNEL_SHUFFLE before API 29): RESHAPE, TRANSPOSE, RESHAPE of the codes."""
+    torch.manual_seed(0)
     gm, x, low = _lowered(ShuffleBetweenConvs(2), False, level=28)
     assert low.num_delegates == 1, (low.cpu_ops, low.reasons)
     ops = quantized_inside(low.raw_blobs[0])
@@ -93,3 +97,36 @@ def test_channel_shuffle_at_api_28_is_reshape_transpose_reshape_on_codes():
     with torch.no_grad():
         want = gm(*x)
     assert within_one_step(want, got, output_step(gm)) == 1.0, (got - want).abs().max().item()
+
+
+class InplaceDropoutClassifier(torch.nn.Module):
+    """MNASNet's head: conv -> mean over H, W -> Dropout(inplace=True) -> linear (dropout is a
+    no-op in eval mode)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.dropout = torch.nn.Dropout(0.2, inplace=True)
+        self.linear = torch.nn.Linear(8, 4)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.linear(self.dropout(self.conv(x).mean([2, 3])))
+
+
+@pytest.mark.parametrize("signed", SIGNEDNESS)
+def test_inplace_dropout_keeps_its_input_codes(signed):
+    """aten.dropout_ is annotated like aten.dropout (its input's parameters): no DEQUANTIZE /
+    QUANTIZE pair is left around it inside the partition (it was a float island), and the result
+    is the same model's without the dropout, bit for bit."""
+    torch.manual_seed(0)
+    model = InplaceDropoutClassifier()
+    gm, x, low = _lowered(model, signed)
+    assert low.cpu_ops == [] and low.num_delegates == 1, (low.cpu_ops, low.reasons)
+    ops = quantized_inside(low.raw_blobs[0])
+    assert ops.count("QUANTIZE") == 1 and ops.count("DEQUANTIZE") == 1 and "FULLY_CONNECTED" in ops, ops
+    (got,) = run_pte(low.pte, list(x))
+    model.dropout = torch.nn.Identity()
+    gm_without, _, low_without = _lowered(model, signed)
+    (without,) = run_pte(low_without.pte, list(x))
+    assert output_step(gm) == output_step(gm_without)
+    assert torch.equal(got, without)
