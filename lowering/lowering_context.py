@@ -9,7 +9,7 @@ from torch.fx import Node
 
 from .graph import SCALAR_ORDER, NnapiGraph, QuantizedCodes, identity, merged_shape, permute_shape
 from .nnapi_codes import FuseCode, OperandCode
-from .node_units import FusedActivationUnit, NodeUnit, QuantizedOpUnit
+from .node_units import ChannelShuffleUnit, FusedActivationUnit, NodeUnit, QuantizedOpUnit
 from .node_utils import QuantParams, is_per_channel, is_quantize, quant_params, tensor_dtype, tensor_shape
 
 QUANTIZED_TYPES = {torch.uint8: OperandCode.TENSOR_QUANT8_ASYMM, torch.int8: OperandCode.TENSOR_QUANT8_ASYMM_SIGNED}
@@ -44,6 +44,11 @@ class LoweringContext:
                     self.aliases[node] = unit.producer
             elif isinstance(unit, QuantizedOpUnit):
                 self._add_quantized(unit)
+            elif isinstance(unit, ChannelShuffleUnit) and unit.quantize is not None:
+                # The shuffle reads its input's codes and its result has the quantize's parameters.
+                self.aliases[unit.input] = unit.input.args[0]
+                self.aliases[unit.quantize] = unit.merge
+                self._quantized_as[unit.merge] = unit.quantize
 
     def _add_quantized(self, unit: QuantizedOpUnit) -> None:
         for dq in unit.dequants:

@@ -53,9 +53,20 @@ class ChannelShuffleUnit(NodeUnit):
     merge: Node          # view_copy back to the input's shape: the shuffled result
     axis: int
     groups: int
+    # A quantized shuffle (convert_pt2e's ``dq -> view -> q -> dq -> permute ... view -> q``, every
+    # quantize / dequantize of the same parameters): the whole chain in graph order, ``input`` being
+    # its first dequantize and ``quantize`` its last node. Empty for a float shuffle.
+    quantized_chain: tuple[Node, ...] = ()
+
+    @property
+    def quantize(self) -> Node | None:
+        """The quantize of the shuffled result (a quantized shuffle's output parameters)."""
+        return self.quantized_chain[-1] if self.quantized_chain else None
 
     @property
     def nodes(self) -> tuple[Node, ...]:
+        if self.quantized_chain:
+            return self.quantized_chain
         return tuple(n for n in (self.split, self.permute, self.copy, self.merge) if n is not None)
 
 

@@ -38,9 +38,11 @@ class ConvNet(torch.nn.Module):
         return self.last(y) if self.last else y
 
 
-def channel_shuffle(y, groups: int = 2):
+def rank5_permute(y, groups: int = 2):
+    """A channel shuffle that also swaps H and W: its rank-5 permute is no CHANNEL_SHUFFLE (a
+    plain shuffle is one, in 8 bits too: tests/quantizer/test_quantized_cnn_ops.py)."""
     n, c, h, w = y.shape
-    return y.view(n, groups, c // groups, h, w).transpose(1, 2).reshape(n, c, h, w)
+    return y.view(n, groups, c // groups, h, w).permute(0, 2, 1, 4, 3).reshape(n, c, w, h)
 
 
 # name -> (model, NNAPI feature level the quantizer and the partitioner target)
@@ -56,7 +58,7 @@ CASES = {
     "end_dilated_max_pool": (lambda: ConvNet(last=lambda y: F.max_pool2d(y, 3, stride=1, padding=1, dilation=2)), 30),
     "middle_dilated_max_pool": (lambda: ConvNet(middle=lambda y: F.max_pool2d(y, 3, stride=1, padding=1, dilation=2)),
                                 30),
-    "channel_shuffle": (lambda: ConvNet(middle=channel_shuffle), 30),
+    "rank5_permute": (lambda: ConvNet(middle=rank5_permute), 30),
     # From API 30 the quantized bilinear resize is delegated (8-bit RESIZE_BILINEAR); at API 29 it
     # needs API 30's align_corners / half_pixel_centers and stays on the CPU with its quantize pair.
     "bilinear_upsample_api29": (lambda: ConvNet(middle=lambda y: F.interpolate(y, scale_factor=2, mode="bilinear")),
