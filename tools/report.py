@@ -10,7 +10,7 @@ from typing import Any, Iterable
 import torch
 
 from executorch_nnapi.lowering.builders.quantized_op import quantization_of
-from executorch_nnapi.lowering.node_units import QuantizedOpUnit
+from executorch_nnapi.lowering.node_units import ChannelShuffleUnit, QuantizedOpUnit
 from executorch_nnapi.lowering.node_utils import aten_op, is_dequantize, is_quantize, op_name, source_location
 from executorch_nnapi.lowering.program_analysis import analyze_program
 from executorch_nnapi.lowering.serialization import read_blob
@@ -137,7 +137,8 @@ def _float_islands(graph: torch.fx.Graph) -> dict[str, tuple[int, str]]:
     compute in float, and why each stayed float (its builder's 8-bit declaration: none, or a FLOAT
     one with its reason)."""
     units = analyze_program(graph, is_known=lambda node: False)
-    in_8bit_unit = {n for u in units.units if isinstance(u, QuantizedOpUnit) for n in u.nodes}
+    in_8bit_unit = {n for u in units.units for n in u.nodes
+                    if isinstance(u, QuantizedOpUnit) or (isinstance(u, ChannelShuffleUnit) and u.quantized_chain)}
     found: dict[str, tuple[int, str]] = {}
     for n in graph.nodes:
         val = n.meta.get("val")

@@ -7,8 +7,8 @@ reads, so ``dequantize(quantize(v))`` with those same parameters returns ``v`` e
 (``(c - zp) * s`` divided by ``s`` rounds back to ``c - zp``). Left in place, the pairs cut
 Swin's rank-5 / rank-6 window partitions and qkv splits into single ops, and a rank > 4 op
 alone cannot run in NNAPI; without them the ops form one view chain (patterns/view_chain.py)
-between the first dequantize and the next real quantize. Only pairs read by an op of rank > 4
-are removed: a rank <= 4 move (a class token's cat, a flatten) keeps its 8-bit form.
+between the first dequantize and the next real quantize. Only pairs on a value of rank > 4 are
+removed: those on a rank <= 4 value (a cat's result, a class token) keep the ops around them 8-bit.
 """
 
 from __future__ import annotations
@@ -50,11 +50,6 @@ def _rank(node: Node) -> int:
     return val.dim() if isinstance(val, torch.Tensor) else 0
 
 
-def _beyond_rank_4(node: Node) -> bool:
-    """Whether ``node`` reads or makes a tensor of rank > 4."""
-    return max([_rank(node), *map(_rank, _tensor_inputs(node))]) > 4
-
-
 def _tensor_inputs(node: Node) -> list[Node]:
     return [n for n in node.all_input_nodes if isinstance(n.meta.get("val"), torch.Tensor)]
 
@@ -85,14 +80,14 @@ def drop_exact_requantizations(program: ExportedProgram) -> int:
         if not is_quantize(q) or not isinstance(q.args[0], Node):
             continue
         params = tuple(q.args[1:])
-        if not _on_grid(q.args[0], params, {}):
+        # Only pairs on a value of rank > 4, which NNAPI cannot hold outside a view chain: a pair on
+        # a rank <= 4 value (a cat's result, a class token) keeps the ops around it 8-bit.
+        if _rank(q.args[0]) <= 4 or not _on_grid(q.args[0], params, {}):
             continue
         for dq in [u for u in q.users if is_dequantize(u) and not is_per_channel(u) and tuple(u.args[1:]) == params]:
             # Only data-movement readers skip the pair: an op NNAPI runs in 8 bits must still read
             # a dequantize (its quantized unit, patterns/quantized_op.py).
-            # Only around ops of rank > 4, which NNAPI cannot run (in 8 bits or not) outside a view
-            # chain: a rank <= 4 move (a cat, a flatten) stays 8-bit.
-            for user in [u for u in dq.users if _moves_data(u) and _beyond_rank_4(u)]:
+            for user in [u for u in dq.users if _moves_data(u)]:
                 user.replace_input_with(dq, q.args[0])
             if not dq.users:
                 graph.erase_node(dq)

@@ -38,13 +38,6 @@ class ConvNet(torch.nn.Module):
         return self.last(y) if self.last else y
 
 
-def rank5_permute(y, groups: int = 2):
-    """A channel shuffle that also swaps H and W: its rank-5 permute is no CHANNEL_SHUFFLE (a
-    plain shuffle is one, in 8 bits too: tests/quantizer/test_quantized_cnn_ops.py)."""
-    n, c, h, w = y.shape
-    return y.view(n, groups, c // groups, h, w).permute(0, 2, 1, 4, 3).reshape(n, c, w, h)
-
-
 # name -> (model, NNAPI feature level the quantizer and the partitioner target)
 CASES = {
     # Below API 29 NNAPI has no QUANTIZE of a float input: the CPU quantizes after the flip.
@@ -58,7 +51,6 @@ CASES = {
     "end_dilated_max_pool": (lambda: ConvNet(last=lambda y: F.max_pool2d(y, 3, stride=1, padding=1, dilation=2)), 30),
     "middle_dilated_max_pool": (lambda: ConvNet(middle=lambda y: F.max_pool2d(y, 3, stride=1, padding=1, dilation=2)),
                                 30),
-    "rank5_permute": (lambda: ConvNet(middle=rank5_permute), 30),
     # From API 30 the quantized bilinear resize is delegated (8-bit RESIZE_BILINEAR); at API 29 it
     # needs API 30's align_corners / half_pixel_centers and stays on the CPU with its quantize pair.
     "bilinear_upsample_api29": (lambda: ConvNet(middle=lambda y: F.interpolate(y, scale_factor=2, mode="bilinear")),
