@@ -32,7 +32,8 @@ class CloneDimOrderBuilder(NodeBuilder):
                   "float32, rank <= 4, same dtype, any dim_order"),
         OpSupport(aten.clone.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
                   "float32, rank <= 4 (5 inside a channel shuffle), any memory format",
-                  quantized=same_parameters(aten.dropout.default, aten.dropout_.default)),
+                  quantized=same_parameters(aten.clone.default, aten.contiguous.default, aten.dropout.default,
+                                            aten.dropout_.default)),
         OpSupport(aten.alias_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)", "float32, rank <= 4"),
     )
 

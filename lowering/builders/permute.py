@@ -34,7 +34,7 @@ class PermuteBuilder(NodeBuilder):
         OpSupport(aten.permute_copy.default, FeatureLevel.ANDROID_9, "(relabels the dim order; TRANSPOSE where needed)",
                   "float32, rank <= 4; rank 5 only inside a channel shuffle (API 29) or a view chain that reduces "
                   "to rank 4",
-                  quantized=same_parameters(aten.permute.default)),
+                  quantized=same_parameters(aten.permute.default, aten.transpose.int)),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
