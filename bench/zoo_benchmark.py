@@ -278,6 +278,12 @@ def _quantized_model(name: str) -> tuple[torch.nn.Module, int]:
     model = torchvision.models.get_model(name, weights=None, **SMALL_CONFIG.get(name, {})).eval()
     size = SMALL_CONFIG.get(name, {}).get("image_size", 224)
     randomize_batch_norms(model, size)
+    # torchvision zero-initializes ViT's head: an all-zero output would give every backend an
+    # infinite SQNR (as the 2026-11-26 table's vit_b_16 row shows).
+    with torch.no_grad():
+        for p in model.parameters():
+            if p.dim() > 1 and not p.any():
+                p.copy_(torch.randn(p.shape, generator=torch.Generator().manual_seed(1)) * 0.02)
     return model, size
 
 
