@@ -100,6 +100,25 @@ def output_step(gm: GraphModule) -> float:
     return float(dq.args[1])
 
 
+@dataclasses.dataclass(frozen=True)
+class Agreement:
+    """A quantized .pte's result against the convert_pt2e model and the float model."""
+
+    within_one_step: float  # fraction of the outputs within one step of convert_pt2e
+    max_steps: float        # the largest difference from convert_pt2e, in output steps
+    sqnr: float             # mean SQNR of the .pte's result against the float model, dB
+    sqnr_convert_pt2e: float
+
+
+def agreement(gm: GraphModule, model: torch.nn.Module, x: torch.Tensor, got: torch.Tensor) -> Agreement:
+    """How close ``got`` (the .pte's result on ``x``) is to convert_pt2e model ``gm`` and float ``model``."""
+    step = output_step(gm)
+    with torch.no_grad():
+        want, reference = gm(x), model(x)
+    return Agreement(within_one_step(want, got, step), ((got - want).abs().max() / step).item(),
+                     mean_sqnr(reference, got), mean_sqnr(reference, want))
+
+
 def quantized_inside(raw: bytes) -> list[str]:
     """The operations of a blob; asserts that none but an edge QUANTIZE / DEQUANTIZE
     touches a float tensor."""

@@ -28,7 +28,7 @@ from torchvision.models import VisionTransformer
 from torchvision.models.convnext import CNBlockConfig, ConvNeXt
 
 from op_harness import lower, run_pte
-from quantized_reference import mean_sqnr, output_step, quantize, within_one_step
+from quantized_reference import agreement, quantize
 from test_transformer_models import _randomize_zero_weights
 from executorch_nnapi.tools.report import NO_8BIT_LOWERING, delegation_report
 
@@ -74,12 +74,10 @@ def test_quantized_transformer_is_one_subgraph_close_to_convert_pt2e(name):
     for op in NO_8BIT_FORM[name]:
         assert partition.float_islands[op][1] == NO_8BIT_LOWERING, partition.float_islands
     (got,) = run_pte(low.pte, [x])
-    with torch.no_grad():
-        want, reference = gm(x), model(x)
-    close = within_one_step(want, got, output_step(gm))
-    ours, theirs = mean_sqnr(reference, got), mean_sqnr(reference, want)
+    a = agreement(gm, model, x, got)
+    close, ours, theirs = a.within_one_step, a.sqnr, a.sqnr_convert_pt2e
     figures = (f"{name}: {close:.1%} within one step of convert_pt2e, max "
-               f"{((got - want).abs().max() / output_step(gm)).item():.1f} steps; mean SQNR vs float {ours:.2f} dB "
+               f"{a.max_steps:.1f} steps; mean SQNR vs float {ours:.2f} dB "
                f"(convert_pt2e {theirs:.2f} dB); float inside: {sorted(partition.float_islands)}")
     print(figures)
     assert ours >= theirs - 1.0 and close >= 0.5, figures

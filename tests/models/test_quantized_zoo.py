@@ -41,7 +41,7 @@ import torch
 import torchvision
 
 from op_harness import lower, run_pte
-from quantized_reference import mean_sqnr, output_step, quantize, quantized_inside, within_one_step
+from quantized_reference import agreement, quantize, quantized_inside
 from test_model_zoo import calibrate_batch_norms
 
 pytestmark = pytest.mark.slow
@@ -86,10 +86,8 @@ def test_quantized_cnn_is_one_8bit_nnapi_model(name):
     if expected_ops["DEQUANTIZE"] == 1:
         quantized_inside(low.raw_blobs[0])  # no float tensor but at the edges
     (got,) = run_pte(low.pte, [x])
-    with torch.no_grad():
-        want, expected_float = gm(x), model(x)
-    close = within_one_step(want, got, output_step(gm))
-    ours, theirs = mean_sqnr(expected_float, got), mean_sqnr(expected_float, want)
+    a = agreement(gm, model, x, got)
+    close, ours, theirs = a.within_one_step, a.sqnr, a.sqnr_convert_pt2e
     figures = (f"{name}: within one step of convert_pt2e {close:.1%}; mean SQNR vs float over {HELD_OUT} "
                f"inputs {ours:.2f} dB (convert_pt2e {theirs:.2f} dB)")
     print(figures)
