@@ -42,10 +42,6 @@ class ConvNet(torch.nn.Module):
 CASES = {
     # Below API 29 NNAPI has no QUANTIZE of a float input: the CPU quantizes after the flip.
     "start_flip_api28": (lambda: ConvNet(first=lambda x: torch.flip(x, [3])), 28),
-    "start_cumsum": (lambda: ConvNet(first=lambda x: torch.cumsum(x, 3)), 30),
-    "middle_cumsum": (lambda: ConvNet(middle=lambda y: torch.cumsum(y, 3)), 30),
-    "end_cumsum_api28": (lambda: ConvNet(last=lambda y: torch.cumsum(y, 3)), 28),
-    "end_flip": (lambda: ConvNet(last=lambda y: torch.flip(y, [2])), 30),
     # Annotated in 8 bits by the quantizer, refused by NNAPI (no dilated pool): the quantized
     # max pool, its dequantize and the output's stay on the CPU.
     "end_dilated_max_pool": (lambda: ConvNet(last=lambda y: F.max_pool2d(y, 3, stride=1, padding=1, dilation=2)), 30),
