@@ -16,7 +16,7 @@ import torch
 
 from .buffers import BufferPool
 from .errors import DriverError, bad_data, bad_state, op_failed, summarize_exception
-from .model import CONSTANT, TEMPORARY, Model, Operation, merge_dims, validate_operation
+from .model import KNOWN_VALUE, TEMPORARY, Model, Operation, merge_dims, validate_operation
 from .operand_types import TENSOR_FLOAT16, TORCH_DTYPE, OperandType
 from .operations.common import RUN, OperandSource
 
@@ -53,7 +53,7 @@ class RunSource(OperandSource):
         return self.env[idx]
 
     def is_constant(self, idx: int) -> bool:
-        return self.model.operands[idx].lifetime == CONSTANT
+        return self.model.operands[idx].lifetime in KNOWN_VALUE
 
 
 class Step:
@@ -92,7 +92,7 @@ class Plan:
         self.model = model
         env: list[Any] = [None] * len(model.operands)
         for idx, o in enumerate(model.operands):
-            if o.lifetime == CONSTANT:
+            if o.lifetime in KNOWN_VALUE:
                 env[idx] = model.values[idx]
         self.env_template = env
         self.steps = [self._step(model.operations[k]) for k in model.order]
@@ -108,7 +108,8 @@ class Plan:
         half_in = any(model.operands[i].type.type == TENSOR_FLOAT16 for i in op.ins)
         half_out = tuple(model.operands[i].type.type == TENSOR_FLOAT16 for i in op.outs)
         into = getattr(op.module, "compute_into", None)
-        if half_in or any(half_out):
+        # IF / WHILE hand values to referenced models as they are.
+        if (half_in or any(half_out)) and not getattr(op.module, "RUNS_REFERENCED_MODELS", False):
             fn, into = _via_float32(fn, half_out), None
         params = model.params[op.index]
         shapes = None if params is None else tuple(model.shapes[i] for i in op.outs)
@@ -150,7 +151,9 @@ class Plan:
             # Validated now that the shapes/values are known (raises BAD_DATA).
             c = validate_operation(op, model.level, RunSource(model, env))
             p = c.p
-            shapes = tuple(merge_dims(op, j, idx, model.operands[idx].type.dims, c.out_dims[j])
+            # None: known only from the result (IF / WHILE), checked below.
+            shapes = tuple(None if c.out_dims[j] is None else
+                           merge_dims(op, j, idx, model.operands[idx].type.dims, c.out_dims[j])
                            for j, idx in enumerate(op.outs))
         ins = [env[i] for i in st.ins]
         try:
@@ -168,7 +171,9 @@ class Plan:
         except Exception as e:  # a kernel failure is the execution's failure
             logger.debug("%s (operation #%d) failed", op.name, op.index, exc_info=True)
             raise op_failed(f"{op.name} (operation #{op.index}) failed: {summarize_exception(e, 1)}") from e
-        for o, t, s, dt in zip(st.outs, results, shapes, st.dtypes):
+        for j, (o, t, s, dt) in enumerate(zip(st.outs, results, shapes, st.dtypes)):
+            if s is None:
+                s = merge_dims(op, j, o, model.operands[o].type.dims, tuple(t.shape))
             if t.shape != s or t.dtype != dt:
                 raise op_failed(f"host driver bug: {op.name} (operation #{op.index}) produced "
                                 f"{t.dtype}{list(t.shape)} for operand {o}, expected {dt}{list(s)}")

@@ -10,6 +10,7 @@ import torch
 
 from . import cmem
 from .compilation import Compilation
+from .operations._referenced import LOOP_TIMEOUT_NS
 from .errors import (
     NO_ERROR, OUTPUT_INSUFFICIENT_SIZE, DriverError, bad_data, bad_state,
 )
@@ -180,7 +181,11 @@ class Execution:
                 env[idx] = b.view if b.type.type != TENSOR_BOOL8 else b.view != 0
             else:
                 env[idx] = decode_scalar(b.type.type, cmem.read_bytes(b.address, ELEMENT_SIZE[b.type.type]))
-        plan.run(env)
+        token = LOOP_TIMEOUT_NS.set(self.loop_timeout_ns)
+        try:
+            plan.run(env)
+        finally:
+            LOOP_TIMEOUT_NS.reset(token)
         code, message = NO_ERROR, ""
         for j, (idx, b) in enumerate(zip(model.outputs, self.outputs)):
             value = env[idx]

@@ -13,11 +13,14 @@ from .operand_types import (
     decode_scalar, is_tensor, type_name, validate_operand_type,
 )
 from .operations import OPERATION_NAMES, OPERATIONS
-from .operations.common import ADD, FINISH, Ctx, Deferred, OperandSource, Params
+from .operations.common import ADD, FINISH, RUN, Ctx, Deferred, OperandSource, Params
 
 # Operand lifetimes.
-TEMPORARY, MODEL_INPUT, MODEL_OUTPUT, CONSTANT, NO_VALUE = range(5)
-_LIFETIME_NAMES = ("a temporary", "a model input", "a model output", "a constant", "an omitted operand")
+TEMPORARY, MODEL_INPUT, MODEL_OUTPUT, CONSTANT, NO_VALUE, SUBGRAPH = range(6)
+_LIFETIME_NAMES = ("a temporary", "a model input", "a model output", "a constant", "an omitted operand",
+                   "a referenced model")
+# Lifetimes whose value is known once the model is finished.
+KNOWN_VALUE = (CONSTANT, SUBGRAPH)
 
 # setOperandValue copies values up to this size; longer ones are only referenced (docs/nnapi_facts.md §5.1).
 MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES = 128
@@ -89,12 +92,12 @@ class _FinishSource(_AddSource):
         return self.model.operands[idx].lifetime == NO_VALUE
 
     def value(self, idx: int) -> Any:
-        if self.model.operands[idx].lifetime != CONSTANT:
+        if self.model.operands[idx].lifetime not in KNOWN_VALUE:
             raise Deferred  # computed or fed at run time
         return self.model.values[idx]
 
     def is_constant(self, idx: int) -> bool:
-        return self.model.operands[idx].lifetime == CONSTANT
+        return self.model.operands[idx].lifetime in KNOWN_VALUE
 
 
 def merge_dims(op: Operation, j: int, idx: int, declared: Optional[tuple[int, ...]],
@@ -114,7 +117,8 @@ def validate_operation(op: Operation, level: int, src: OperandSource) -> Ctx:
     op.module.validate(c)
     if src.stage != ADD:
         missing = [j for j, d in enumerate(c.out_dims) if d is None]
-        if missing:
+        # IF / WHILE know their outputs' dims only once the referenced model has run.
+        if missing and not (src.stage == RUN and getattr(op.module, "RUNS_REFERENCED_MODELS", False)):
             raise DriverError(OP_FAILED, f"host driver bug: {op.name} did not infer outputs {missing}")
         c.quant_params()
     return c
@@ -194,6 +198,23 @@ class Model:
         else:
             # The caller keeps the buffer alive and unchanged; it is read at Model_finish.
             op.data, op.ref = None, (address, length)
+
+    def set_operand_value_from_model(self, index: int, referenced: "Model") -> None:
+        """setOperandValueFromModel: a MODEL operand (the body of an IF or WHILE) refers to a finished
+        model, which the caller keeps alive. A model cannot refer to itself, and since only finished
+        models can be referred to, references cannot form a cycle."""
+        self._modifiable()
+        op = self._operand(index)
+        where = f"operand {index} ({op.type.describe()})"
+        if op.type.type != MODEL:
+            raise bad_data(f"{where}: setOperandValueFromModel needs an operand of type MODEL")
+        if op.lifetime in (MODEL_INPUT, MODEL_OUTPUT):
+            raise bad_data(f"{where} is {_LIFETIME_NAMES[op.lifetime]}; it cannot get a value")
+        if referenced is self:
+            raise bad_data(f"{where}: a model cannot refer to itself")
+        if not referenced.finished:
+            raise bad_data(f"{where}: the referenced model must be finished first (Model_finish)")
+        op.lifetime, op.data, op.ref = SUBGRAPH, None, referenced
 
     def set_operand_value_from_memory(self, index: int, memory: Any, offset: int, length: int) -> None:
         self._modifiable()
@@ -324,6 +345,9 @@ class Model:
                                    f"{op.name} (operation #{op.index})")
                 producer[idx] = op.index
         for idx, o in enumerate(self.operands):
+            if o.type.type == MODEL and o.lifetime != SUBGRAPH:
+                raise bad_data(f"operand {idx} is of type MODEL but setOperandValueFromModel was not called "
+                               "for it")
             if o.lifetime in (TEMPORARY, MODEL_OUTPUT) and idx not in producer:
                 raise bad_data(f"operand {idx} ({o.type.describe()}) is {_LIFETIME_NAMES[o.lifetime]} that no "
                                "operation writes (every operand must be a model input, a constant or an "
@@ -331,9 +355,6 @@ class Model:
             if o.type.type == TENSOR_QUANT8_SYMM_PER_CHANNEL and o.channel_quant is None:
                 raise bad_data(f"operand {idx} is TENSOR_QUANT8_SYMM_PER_CHANNEL but "
                                "setOperandSymmPerChannelQuantParams was not called for it")
-            if o.type.type == MODEL:
-                raise bad_data(f"operand {idx}: MODEL operands (control flow) are not supported by the host "
-                               "driver")
         # Topological order (Kahn); anything left over is on a cycle.
         waiting = [sum(1 for i in op.ins if i in producer) for op in self.operations]
         consumers: dict[int, list[int]] = {}
@@ -359,6 +380,9 @@ class Model:
     def _load_constants(self) -> None:
         values: list[Any] = [None] * len(self.operands)
         for idx, o in enumerate(self.operands):
+            if o.lifetime == SUBGRAPH:
+                values[idx] = o.ref  # the referenced (finished) Model
+                continue
             if o.lifetime != CONSTANT:
                 continue
             if o.data is not None:

@@ -198,8 +198,8 @@ class CApi:
 
     @_c(30, c_int, c_void_p, c_int32, c_void_p)
     def ANeuralNetworksModel_setOperandValueFromModel(self, model, index, value):
-        self._model(model)
-        raise _unsupported("control flow (MODEL operands)")
+        referenced = self.d.lookup(value, Model, "referenced model")
+        self._model(model).set_operand_value_from_model(_index(index, "operand index"), referenced)
 
     @_c(27, c_int, c_void_p, c_int32, c_uint32, c_void_p, c_uint32, c_void_p)
     def ANeuralNetworksModel_addOperation(self, model, code, n_in, ins, n_out, outs):

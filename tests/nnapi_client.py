@@ -26,6 +26,8 @@ NO_ERROR, UNEXPECTED_NULL, BAD_DATA, OP_FAILED, BAD_STATE, OUTPUT_INSUFFICIENT_S
 # TENSOR_BOOL8).
 FLOAT32, INT32, BOOL = 0, 1, 6
 TF32, TI32, QA8, TF16, TB8 = 3, 4, 5, 8, 9
+# ANEURALNETWORKS_MODEL: an operand referring to another model (IF / WHILE bodies).
+MODEL_TYPE = 15
 # Operation name -> code, from the driver's own table.
 OP = {name: code for code, name in OPERATION_NAMES.items()}
 # ANEURALNETWORKS_FEATURE_LEVEL_6.
@@ -49,6 +51,8 @@ def declare_signatures(lib: ctypes.CDLL) -> None:
         "ANeuralNetworksModel_addOperand": (p, POINTER(OperandType)),
         "ANeuralNetworksModel_setOperandValue": (p, c_int32, p, c_size_t),
         "ANeuralNetworksModel_setOperandValueFromMemory": (p, c_int32, p, c_size_t, c_size_t),
+        "ANeuralNetworksModel_setOperandValueFromModel": (p, c_int32, p),
+        "ANeuralNetworksExecution_setLoopTimeout": (p, ctypes.c_uint64),
         "ANeuralNetworksMemory_createFromFd": (c_size_t, c_int, c_int, c_size_t, p),
         "ANeuralNetworksMemory_free": (p,),
         "ANeuralNetworksExecution_setInputFromMemory": (p, c_int32, POINTER(OperandType), p, c_size_t, c_size_t),
@@ -168,6 +172,14 @@ class Model:
         """Adds a BOOL constant."""
         idx = self.operand(BOOL)
         self.set_value(idx, bytes([1 if v else 0]))
+        return idx
+
+    def reference(self, model: "Model", expect: int = NO_ERROR) -> int:
+        """Adds a MODEL operand referring to the finished ``model`` (setOperandValueFromModel)."""
+        idx = self.operand(MODEL_TYPE)
+        self.keep.append(model)
+        rc = self.lib.ANeuralNetworksModel_setOperandValueFromModel(self.handle, idx, model.handle)
+        assert rc == expect, last_error(self.lib)
         return idx
 
     def omitted(self, type_: int, dims=None) -> int:
