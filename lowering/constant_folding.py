@@ -23,8 +23,8 @@ _FOLDABLE_DTYPES = (torch.float32, torch.float16, torch.int32, torch.int64, torc
 
 def _foldable_op(node: Node) -> bool:
     """The node's own conditions: a deterministic op yielding small static tensors."""
-    if node.op != "call_function":
-        return False
+    if node.op != "call_function" or isinstance(node.target, torch._ops.HigherOrderOperator):
+        return False  # control flow runs its bodies on NNAPI (or the CPU), never at lowering time
     op = aten_op(node)
     if isinstance(op, torch._ops.OpOverload) and torch.Tag.nondeterministic_seeded in op.tags:
         return False

@@ -47,6 +47,8 @@ class Operand:
     debug_name: str = ""
     per_channel_dim: int | None = None
     per_channel_scales: list[float] | None = None
+    # A MODEL operand's referenced model: its index in the main graph's ``subgraphs``.
+    subgraph: int | None = None
 
 
 @dataclasses.dataclass
@@ -178,6 +180,23 @@ class NnapiGraph:
         self._scalar_cache: dict[tuple, int] = {}
         # (FX node, merged dims) -> operand: the views of rank > 4 values made so far.
         self._merged_views: dict[tuple[Any, tuple[int, ...]], int] = {}
+        # The models IF / WHILE refer to, kept by the main graph (a referenced model shares its list,
+        # shape program and named data); ``main`` is the graph the blob is written from.
+        self.subgraphs: list[NnapiGraph] = []
+        self.main: NnapiGraph = self
+
+    def new_subgraph(self) -> tuple[int, "NnapiGraph"]:
+        """A new, empty referenced model and its index (for ``emit_model_reference``)."""
+        sub = NnapiGraph(self.feature_level, self.shape_program)
+        sub.main, sub.subgraphs, sub.named_data = self.main, self.main.subgraphs, self.main.named_data
+        self.main.subgraphs.append(sub)
+        return len(self.main.subgraphs) - 1, sub
+
+    def emit_model_reference(self, subgraph: int) -> int:
+        """A MODEL operand referring to referenced model ``subgraph`` (setOperandValueFromModel)."""
+        self.require_feature_level(FeatureLevel.ANDROID_11)
+        self.operands.append(Operand(OperandCode.MODEL, [], source=ValueSource.SUBGRAPH, subgraph=subgraph))
+        return len(self.operands) - 1
 
     # ----------------------------------------------------------------- operands
     def emit_operand(
@@ -315,6 +334,8 @@ class NnapiGraph:
         if level > self.feature_level:
             raise LoweringError(f"emitted form needs {FeatureLevel(level).label}, target is {self.feature_level.label}")
         self.min_feature_level = max(self.min_feature_level, FeatureLevel(level))
+        if self.main is not self:
+            self.main.require_feature_level(level)  # the blob's level covers its referenced models
 
     # ------------------------------------------------------------------- values
     def logical_shape(self, node) -> list[Dim]:

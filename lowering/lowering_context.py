@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+import dataclasses
+from typing import Any, Callable, Iterable, Sequence
 
 import torch
 from torch.fx import Node
@@ -14,6 +15,15 @@ from .node_utils import QuantParams, is_per_channel, is_quantize, quant_params, 
 
 QUANTIZED_TYPES = {torch.uint8: OperandCode.TENSOR_QUANT8_ASYMM, torch.int8: OperandCode.TENSOR_QUANT8_ASYMM_SIGNED}
 from .shape_program import Dim
+
+
+@dataclasses.dataclass(frozen=True)
+class BodyInput:
+    """What one placeholder of a control-flow body receives: an operand of the outer model
+    (passed to IF / WHILE), or a value known at lowering time (emitted inside the body)."""
+
+    operand: int | None = None
+    constant: torch.Tensor | None = None
 
 
 class LoweringContext:
@@ -36,6 +46,9 @@ class LoweringContext:
         self.aliases: dict[Node, Node] = {}
         # node -> the quantize node whose parameters its result has
         self._quantized_as: dict[Node, Node] = {}
+        # Set by the backend: emits a control-flow body (GraphModule, one BodyInput per placeholder,
+        # a name) as a new referenced model with the same builders; returns its subgraph index.
+        self.lower_body: Callable[[torch.fx.GraphModule, Sequence[BodyInput], str], int] | None = None
         for unit in units:
             for node in unit.nodes:
                 self._unit_of[node] = unit

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import logging
-from typing import final
+from typing import Sequence, final
 
 import torch
 from torch.export import ExportedProgram
@@ -17,9 +18,9 @@ from executorch.exir.backend.compile_spec_schema import CompileSpec
 from . import constant_folding
 from .builders import get_builder, get_unit_builder
 from .compile_specs import NnapiCompileOptions, ranges_from_compile_specs
-from .graph import LoweringError, NnapiGraph, merged_shape, permute_shape
+from .graph import SCALAR_ORDER, LoweringError, NnapiGraph, identity, merged_shape, permute_shape
 from .layout_analysis import nhwc_values, nhwc_wanted, preferred_input_order
-from .lowering_context import QUANTIZED_TYPES, LoweringContext
+from .lowering_context import QUANTIZED_TYPES, BodyInput, LoweringContext
 from .nnapi_codes import OperationCode
 from .node_utils import aten_op, is_dequantize, is_per_channel, op_name, quant_params, tensor_shape
 from .patterns import PatternAnalysis
@@ -40,16 +41,68 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
         if node.op == "placeholder" and is_param_node(edge_program, node):
             graph.set_constant(node, get_param_tensor(edge_program, node))
     input_args = _declare_inputs(graph, edge_program)
+    # Constants first (in _emit_graph), so that the matchers see folded values as known.
+    lc = _emit_graph(graph, edge_program, fx_graph)
+    return graph, input_args, _declare_outputs(lc, fx_graph)
+
+
+def _emit_graph(graph: NnapiGraph, edge_program: ExportedProgram, fx_graph: torch.fx.Graph) -> LoweringContext:
+    """Folds the constant nodes of ``fx_graph``, then emits the others into ``graph`` (a partition's
+    model or a control-flow body's referenced model) with their builders."""
     nodes = [n for n in fx_graph.nodes if n.op == "call_function"]
-    # Constants first, so that the matchers see folded values as known.
     foldable = constant_folding.foldable_nodes(fx_graph, graph.is_constant)
     for node in nodes:
         if node in foldable:
             graph.set_constant(node, constant_folding.evaluate(node, graph.constant))
     analysis = analyze_program(fx_graph, lambda n: isinstance(n, Node) and graph.is_constant(n))
     lc = LoweringContext(graph, edge_program, analysis.units)
+    lc.lower_body = functools.partial(_lower_body, graph, edge_program)
     _emit_nodes(lc, nodes, analysis)
-    return graph, input_args, _declare_outputs(lc, fx_graph)
+    return lc
+
+
+def _lower_body(outer: NnapiGraph, edge_program: ExportedProgram, gm: torch.fx.GraphModule,
+                inputs: Sequence[BodyInput], name: str) -> int:
+    """Emits a control-flow body (a branch of cond, the condition or body of while_loop) as a new
+    referenced model: its placeholders are model inputs typed like the outer operands passed (or
+    constants), its results model outputs in PyTorch's dim order. Returns the model's index."""
+    index, graph = outer.new_subgraph()
+    fx_graph = gm.graph
+    placeholders = [n for n in fx_graph.nodes if n.op == "placeholder"]
+    for node, source in zip(placeholders, inputs):
+        if source.constant is not None:
+            graph.set_constant(node, source.constant)
+            continue
+        o = outer.operands[source.operand]
+        operand = graph.emit_operand(o.type, o.dims, scale=o.scale, zero_point=o.zero_point, debug_name=node.name)
+        graph.model_inputs.append(operand)
+        shape = tensor_shape(node)
+        graph.set_value(node, operand, identity(len(shape)) if shape else SCALAR_ORDER, shape)
+    for node in fx_graph.nodes:
+        if node.op == "get_attr" and isinstance(getattr(gm, node.target), torch.Tensor):
+            graph.set_constant(node, getattr(gm, node.target))
+    lc = _emit_graph(graph, edge_program, fx_graph)
+    output_node = next(n for n in fx_graph.nodes if n.op == "output")
+    for out in output_node.args[0]:
+        shape = tensor_shape(out)
+        operand = graph.operand_of(lc.resolve(out), identity(len(shape)) if shape else SCALAR_ORDER)
+        graph.model_outputs.append(_distinct_output(graph, operand, f"{name}.{out.name}"))
+    if not graph.model_inputs:
+        raise LoweringError(f"{name}: a referenced model needs at least one input (every value it reads is constant)")
+    return index
+
+
+def _distinct_output(graph: NnapiGraph, operand: int, name: str) -> int:
+    """``operand``, or a copy of it when it cannot be a model output: NNAPI outputs must be
+    distinct operations' results, neither inputs nor constants."""
+    if operand not in graph.model_outputs and operand not in graph.model_inputs and \
+            graph.operands[operand].source == 0:
+        return operand
+    src = graph.operands[operand]
+    copy = graph.emit_operand(src.type, src.dims, scale=src.scale, zero_point=src.zero_point, debug_name=f"{name}.copy")
+    graph.emit_operation(OperationCode.RESHAPE, [operand, graph.emit_int32_vector(src.dims)], [copy],
+                         debug_name=f"{name} (output copy)")
+    return copy
 
 
 def _declare_inputs(graph: NnapiGraph, edge_program: ExportedProgram) -> list[tuple]:
@@ -150,7 +203,6 @@ def _declare_outputs(lc: LoweringContext, fx_graph: torch.fx.Graph) -> list[tupl
     graph = lc.graph
     output_node = next(n for n in fx_graph.nodes if n.op == "output")
     output_args = []
-    used_as_output: set[int] = set()
     for out in output_node.args[0]:
         if not isinstance(out, Node):
             raise LoweringError(f"partition output {out!r} is not a tensor")
@@ -158,17 +210,7 @@ def _declare_outputs(lc: LoweringContext, fx_graph: torch.fx.Graph) -> list[tupl
         # The runtime permutes outputs back to PyTorch's order while copying out.
         order = graph.produced_order(source)
         value = graph.value(source, order)
-        operand = value.operand
-        if operand in used_as_output or operand in graph.model_inputs or graph.operands[operand].source != 0:
-            # NNAPI outputs must be distinct non-constant, non-input operands: copy.
-            src = graph.operands[operand]
-            copy = graph.emit_operand(src.type, src.dims, scale=src.scale, zero_point=src.zero_point,
-                                      debug_name=f"{out.name}.copy")
-            graph.emit_operation(OperationCode.RESHAPE,
-                                 [operand, graph.emit_int32_vector(graph.operands[operand].dims)], [copy],
-                                 debug_name=f"{out.name} (output copy)")
-            operand = copy
-        used_as_output.add(operand)
+        operand = _distinct_output(graph, value.operand, out.name)
         graph.model_outputs.append(operand)
         view = (None, value.merged, graph.logical_shape(source)) if value.merged is not None else (order,)
         output_args.append((ArgumentKind.TENSOR, operand, scalar_type_code(out.meta["val"].dtype), *view))

@@ -65,6 +65,8 @@ class OperandCode(enum.IntEnum):
     TENSOR_QUANT16_ASYMM = 12
     TENSOR_QUANT8_SYMM = 13
     TENSOR_QUANT8_ASYMM_SIGNED = 14
+    # A reference to another model: the branches of IF, the condition and body of WHILE (API 30).
+    MODEL = 15
 
 
 # The feature levels of the 8-bit operand types beyond TENSOR_QUANT8_ASYMM (API 27).
@@ -160,6 +162,8 @@ class OperationCode(enum.IntEnum):
     TILE = 89
     TRANSPOSE_CONV_2D = 91
     RESIZE_NEAREST_NEIGHBOR = 94
+    IF = 96
+    WHILE = 97
     ELU = 98
     HARD_SWISH = 99
     FILL = 100

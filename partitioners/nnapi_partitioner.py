@@ -56,16 +56,37 @@ class NodeDecision:
 class NnapiOperatorSupport(OperatorSupportBase):
     """Answers "can NNAPI at ``feature_level`` run this node?" with a reason when not."""
 
-    def __init__(self, exported_program: ExportedProgram, feature_level: FeatureLevel) -> None:
+    def __init__(self, exported_program: ExportedProgram, feature_level: FeatureLevel, *,
+                 body: Optional[torch.fx.GraphModule] = None, ctx: Optional[CheckContext] = None) -> None:
+        """``body`` / ``ctx``: decide the nodes of a control-flow body (with its BodyCheckContext)
+        instead of the program's."""
         super().__init__()
-        self.ctx = CheckContext(feature_level, exported_program)
+        self.ctx = ctx if ctx is not None else CheckContext(feature_level, exported_program)
+        # A control-flow node's builder asks, through its context, whether its bodies run whole.
+        self.ctx.body_refusal = self._body_refusal
+        graph = body.graph if body is not None else exported_program.graph
         self.table = table_by_op()
         self.decisions: dict[Node, NodeDecision] = {}
-        self.foldable = constant_folding.foldable_nodes(exported_program.graph, self.ctx.is_constant)
-        self.patterns = analyze_program(exported_program.graph, self.ctx.is_foldable)
+        # Per control-flow body decided: its name and the ops it holds (the delegation report lists them).
+        self.bodies: dict[str, list[str]] = {}
+        self.foldable = constant_folding.foldable_nodes(graph, self.ctx.is_constant)
+        self.patterns = analyze_program(graph, self.ctx.is_foldable)
         self._unit_refusals: dict[int, Optional[str]] = {}
         # API 27 has no TRANSPOSE: find the values that will be NHWC to refuse readers needing another order.
-        self.nhwc = nhwc_values(exported_program.graph) if feature_level < FeatureLevel.ANDROID_9 else None
+        self.nhwc = nhwc_values(graph) if feature_level < FeatureLevel.ANDROID_9 else None
+
+    def _body_refusal(self, name: str, body: torch.fx.GraphModule, ctx: CheckContext) -> Optional[str]:
+        """Why NNAPI cannot run a control-flow body whole: its first node refused, decided as the
+        program's nodes are (the same table, patterns and builders), else None."""
+        support = NnapiOperatorSupport(self.ctx.exported_program, self.ctx.feature_level, body=body, ctx=ctx)
+        for node in body.graph.nodes:
+            if node.op == "call_function" and not support.is_node_supported({}, node):
+                d = support.decisions[node]
+                return f"{d.node} ({d.op}): {d.reason}"
+        ops = [d.op for d in support.decisions.values() if d.op != "getitem"]
+        self.bodies[name] = ops
+        self.bodies.update(support.bodies)
+        return None
 
     def refusal(self, node: Node) -> Optional[str]:
         """None if NNAPI takes ``node``, else the reason it does not."""
@@ -277,6 +298,10 @@ class NnapiPartitioner(Partitioner):
             tag = f"nnapi_{partition_id}"
             for node in nodes:
                 node.meta["delegation_tag"] = tag
+                # A delegated IF / WHILE takes its bodies (get_attr nodes) into the partition.
+                for arg in node.args:
+                    if isinstance(arg, Node) and arg.op == "get_attr" and len(arg.users) == 1:
+                        arg.meta["delegation_tag"] = tag
             tags[tag] = spec
         tag_constant_data(exported_program)
         stop_at_nodes_without_cpu_kernel(support)

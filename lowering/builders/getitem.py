@@ -24,6 +24,8 @@ PROVIDED_OUTPUTS = {
     aten.native_layer_norm.default: {0},
     aten.split_with_sizes_copy.default: None,  # every index
     aten.split_copy.Tensor: None,
+    torch.ops.higher_order.cond: None,
+    torch.ops.higher_order.while_loop: None,
 }
 
 
@@ -31,7 +33,7 @@ PROVIDED_OUTPUTS = {
 class GetItemBuilder(NodeBuilder):
     ops = (
         OpSupport(operator.getitem, FeatureLevel.ANDROID_8_1, "(output selection)", "output 0 of batch norm / layer norm / "
-                  "max_pool2d_with_indices / max_pool3d_with_indices; any output of split"),
+                  "max_pool2d_with_indices / max_pool3d_with_indices; any output of split, cond, while_loop"),
     )
     layout = LayoutClass.ORDER_PRESERVING
 

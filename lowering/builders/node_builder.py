@@ -79,6 +79,10 @@ class CheckContext:
         self.feature_level = FeatureLevel(feature_level)
         self.exported_program = exported_program
         self._foldable: dict[Any, set[Node]] = {}  # FX graph -> nodes computable from constants
+        # Set by the partitioner: why NNAPI cannot run a control-flow body (a branch of cond, the
+        # condition or body of while_loop) whole, node by node as it decides a program's nodes
+        # (None: it can). Arguments: a name for the body, its GraphModule and its BodyCheckContext.
+        self.body_refusal: Any = None
 
     def require(self, level: FeatureLevel, what: str) -> None:
         """Refuses with "``what`` needs API N" if the target level is lower."""
@@ -140,6 +144,27 @@ class CheckContext:
         if not self.is_constant(node):
             return None
         return get_param_tensor(self.exported_program, node)
+
+
+class BodyCheckContext(CheckContext):
+    """The CheckContext of a control-flow body: its placeholders are the values the outer
+    node passes (constant when those are), its get_attr nodes constants of its own module."""
+
+    def __init__(self, outer: CheckContext, inputs: dict[Node, Any]) -> None:
+        super().__init__(outer.feature_level, outer.exported_program)
+        self.outer, self.inputs, self.body_refusal = outer, inputs, outer.body_refusal
+
+    def is_constant(self, node: Any) -> bool:
+        if isinstance(node, Node) and node.op == "placeholder":
+            return node in self.inputs and self.outer.is_foldable(self.inputs[node])
+        return isinstance(node, Node) and node.op == "get_attr"
+
+    def constant(self, node: Node) -> torch.Tensor | None:
+        if not self.is_constant(node):
+            return None
+        if node.op == "placeholder":
+            return self.outer.folded_value(self.inputs[node])
+        return getattr(node.graph.owning_module, node.target)
 
 
 def _first_line(cls: type) -> str:

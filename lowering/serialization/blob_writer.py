@@ -35,6 +35,8 @@ SCHEMA_VERSION = 1
 # Blobs binding a tensor at a lower rank (Argument.merged_dims), which a version-1
 # runtime would misread; the others keep version 1, so older runtimes still run them.
 MERGED_DIMS_SCHEMA_VERSION = 2
+# Blobs with referenced models (IF / WHILE); the others keep their version.
+CONTROL_FLOW_SCHEMA_VERSION = 3
 FILE_IDENTIFIER = b"NNAB"
 # vtable slot of Blob.crc32 (11th field: 4 + 2 * 10).
 CRC32_VTABLE_OFFSET = 24
@@ -85,7 +87,23 @@ def _operand(op: Operand, program: ShapeProgramBuilder) -> OperandT:
         namedDataKey=op.named_data_key or None,
         valueExprs=[program.expression(v) for v in op.value_exprs] if op.value_exprs is not None else None,
         debugName=op.debug_name or None,
+        subgraph=op.subgraph or 0,
     )
+
+
+def _model_tables(graph: NnapiGraph, program: ShapeProgramBuilder) -> BlobT:
+    """A referenced model as the schema stores it: a Blob of operands, operations and model I/O."""
+    return BlobT(
+        operands=[_operand(op, program) for op in graph.operands],
+        operations=_operations(graph),
+        modelInputs=list(graph.model_inputs),
+        modelOutputs=list(graph.model_outputs),
+    )
+
+
+def _operations(graph: NnapiGraph) -> list[OperationT]:
+    return [OperationT(type=int(op.type), inputs=list(op.inputs), outputs=list(op.outputs),
+                       debugName=op.debug_name or None) for op in graph.operations]
 
 
 def _argument(arg: tuple, program: ShapeProgramBuilder) -> ArgumentT:
@@ -146,14 +164,16 @@ def serialize_graph(
     operands = [_operand(op, program) for op in graph.operands]
     input_args = [_argument(a, program) for a in inputs]
     output_args = [_argument(a, program) for a in outputs]
+    subgraphs = [_model_tables(sub, program) for sub in graph.subgraphs]
     if any(a.mergedDims for a in input_args + output_args):
         schema_version = max(schema_version, MERGED_DIMS_SCHEMA_VERSION)
+    if subgraphs:
+        schema_version = max(schema_version, CONTROL_FLOW_SCHEMA_VERSION)
     blob = BlobT(
         schemaVersion=schema_version,
         minFeatureLevel=int(graph.min_feature_level),
         operands=operands,
-        operations=[OperationT(type=int(op.type), inputs=list(op.inputs), outputs=list(op.outputs),
-                               debugName=op.debug_name or None) for op in graph.operations],
+        operations=_operations(graph),
         modelInputs=list(graph.model_inputs),
         modelOutputs=list(graph.model_outputs),
         inputs=input_args,
@@ -161,8 +181,9 @@ def serialize_graph(
         shapeProgram=_shape_program(program),
         relaxFp32ToFp16=bool(relax_fp32_to_fp16),
         crc32=_CRC32_PLACEHOLDER,
+        subgraphs=subgraphs or None,
     )
-    b = _Builder(1024 + sum(len(op.data or b"") for op in graph.operands))
+    b = _Builder(1024 + sum(len(op.data or b"") for g in (graph, *graph.subgraphs) for op in g.operands))
     b.Finish(blob.Pack(b), file_identifier=FILE_IDENTIFIER)
     return seal(bytes(b.Output()))
 

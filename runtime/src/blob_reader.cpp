@@ -45,6 +45,18 @@ Error load_blob(FreeableBuffer* processed, const NamedDataMap* named_data,
   if (err == Error::Ok) {
     err = check_model_io(loaded->root_);
   }
+  // The referenced models (IF / WHILE): the same checks, then an order to
+  // build them in.
+  for (uint32_t k = 0; err == Error::Ok && k < vsize(loaded->root_->subgraphs());
+       ++k) {
+    err = check_operations(loaded->subgraph(k));
+    if (err == Error::Ok) {
+      err = check_model_io(loaded->subgraph(k));
+    }
+  }
+  if (err == Error::Ok) {
+    err = loaded->order_subgraphs();
+  }
   std::vector<int> input_ranks;
   if (err == Error::Ok) {
     err = loaded->load_arguments(&input_ranks);

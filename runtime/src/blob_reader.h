@@ -21,8 +21,9 @@
 namespace executorch_nnapi {
 
 /// Highest blob schema_version this runtime reads.
-/// (2: arguments may bind a tensor at a lower rank, Argument.merged_dims.)
-constexpr uint32_t kSupportedSchemaVersion = 2;
+/// (2: arguments may bind a tensor at a lower rank, Argument.merged_dims;
+/// 3: referenced models for IF / WHILE, Blob.subgraphs.)
+constexpr uint32_t kSupportedSchemaVersion = 3;
 
 /// What the runtime needs to know about one operand, derived at init.
 struct OperandInfo {
@@ -81,15 +82,31 @@ class LoadedBlob {
   const std::vector<ArgumentInfo>& outputs() const { return outputs_; }
   const ShapeProgram& shape_program() const { return shape_program_; }
 
-  /// A short description of operand `index` for messages: "operand 3
-  /// (conv1_weight)" when the blob carries a debug name.
-  std::string describe_operand(uint32_t index) const;
+  /// The models IF / WHILE operations refer to (Blob.subgraphs): each a Blob
+  /// table of operands, operations and model inputs/outputs, in the order to
+  /// build them (every model after the ones it refers to).
+  const blob::Blob* subgraph(uint32_t k) const {
+    return root_->subgraphs()->Get(k);
+  }
+  const std::vector<uint32_t>& subgraph_build_order() const {
+    return subgraph_order_;
+  }
+  /// The operands' info of `model`: root() or one of the subgraphs.
+  const std::vector<OperandInfo>& operands_of(const blob::Blob* model) const;
 
-  /// The dimensions of operand `index` for the evaluated shape expressions
-  /// `values`. Fails (message in *error) when a dynamic dimension evaluates
-  /// to something NNAPI cannot represent (< 1 or > UINT32_MAX).
+  /// A short description of operand `index` of `model` (null: the main
+  /// model) for messages: "operand 3 (conv1_weight)" when the blob carries a
+  /// debug name, "referenced model 1 operand 3 (...)" in a referenced model.
+  std::string describe_operand(uint32_t index,
+                               const blob::Blob* model = nullptr) const;
+
+  /// The dimensions of operand `index` (of `model`, null: the main one) for
+  /// the evaluated shape expressions `values`. Fails (message in *error) when
+  /// a dynamic dimension evaluates to something NNAPI cannot represent (< 1
+  /// or > UINT32_MAX).
   bool operand_dims(uint32_t index, const std::vector<int64_t>& values,
-                    std::vector<uint32_t>* dims, std::string* error) const;
+                    std::vector<uint32_t>* dims, std::string* error,
+                    const blob::Blob* model = nullptr) const;
 
   /// The ExecuTorch sizes of tensor argument `arg` for the evaluated shape
   /// expressions `values`: its operand's dims in the tensor's dim order, or
@@ -100,7 +117,7 @@ class LoadedBlob {
   /// Byte size of an operand with the given dims (element size x product).
   /// Returns false if it does not fit NNAPI's 32-bit size limit.
   bool byte_size(uint32_t index, const std::vector<uint32_t>& dims,
-                 size_t* size) const;
+                 size_t* size, const blob::Blob* model = nullptr) const;
 
   /// The dims of each tensor input argument as exported (static dims and the
   /// export-time sizes of dynamic ones), for evaluating a program without
@@ -119,6 +136,11 @@ class LoadedBlob {
   executorch::runtime::Error align_data(const uint8_t** data, size_t size);
   executorch::runtime::Error load_operands(
       const executorch::runtime::NamedDataMap* named_data);
+  executorch::runtime::Error load_model_operands(
+      const blob::Blob* model,
+      const executorch::runtime::NamedDataMap* named_data,
+      std::vector<OperandInfo>* infos);
+  executorch::runtime::Error order_subgraphs();
   executorch::runtime::Error load_arguments(std::vector<int>* input_ranks);
 
   // Owns an aligned copy when the processed buffer was not 16-byte aligned.
@@ -129,6 +151,9 @@ class LoadedBlob {
   // are rebuilt from them at execute time.
   std::vector<executorch::runtime::FreeableBuffer> named_data_;
   std::vector<OperandInfo> operands_;
+  // Per referenced model, its operands' info, and the order to build them in.
+  std::vector<std::vector<OperandInfo>> subgraph_operands_;
+  std::vector<uint32_t> subgraph_order_;
   std::vector<ArgumentInfo> inputs_;
   std::vector<ArgumentInfo> outputs_;
   ShapeProgram shape_program_;

@@ -11,9 +11,29 @@
 
 namespace executorch_nnapi {
 
-std::string LoadedBlob::describe_operand(uint32_t index) const {
+const std::vector<OperandInfo>& LoadedBlob::operands_of(
+    const blob::Blob* model) const {
+  for (uint32_t k = 0; k < subgraph_operands_.size(); ++k) {
+    if (model == subgraph(k)) {
+      return subgraph_operands_[k];
+    }
+  }
+  return operands_;
+}
+
+std::string LoadedBlob::describe_operand(uint32_t index,
+                                         const blob::Blob* model) const {
   std::string out = format_message("operand %u", index);
-  const blob::Operand* op = root_->operands()->Get(index);
+  if (model != nullptr && model != root_) {
+    for (uint32_t k = 0; k < vsize(root_->subgraphs()); ++k) {
+      if (model == subgraph(k)) {
+        out = format_message("referenced model %u ", k) + out;
+      }
+    }
+  } else {
+    model = root_;
+  }
+  const blob::Operand* op = model->operands()->Get(index);
   if (op->debug_name() != nullptr && op->debug_name()->size() > 0) {
     out += " (" + op->debug_name()->str() + ")";
   }
@@ -23,8 +43,10 @@ std::string LoadedBlob::describe_operand(uint32_t index) const {
 bool LoadedBlob::operand_dims(uint32_t index,
                               const std::vector<int64_t>& values,
                               std::vector<uint32_t>* dims,
-                              std::string* error) const {
-  const blob::Operand* op = root_->operands()->Get(index);
+                              std::string* error,
+                              const blob::Blob* model) const {
+  const blob::Operand* op =
+      (model != nullptr ? model : root_)->operands()->Get(index);
   const auto* static_dims = op->dims();
   const auto* exprs = op->dim_exprs();
   const size_t rank = vsize(static_dims);
@@ -43,7 +65,7 @@ bool LoadedBlob::operand_dims(uint32_t index,
           "%s dimension %zu = %s evaluates to %" PRId64
           " for these input sizes; NNAPI needs a size in [1, 4294967295] "
           "(empty tensors cannot be represented)",
-          describe_operand(index).c_str(), d,
+          describe_operand(index, model).c_str(), d,
           shape_program_.expression_text(static_cast<size_t>(e)).c_str(), v);
       return false;
     }
@@ -88,8 +110,9 @@ bool LoadedBlob::tensor_dims(const ArgumentInfo& arg,
 }
 
 bool LoadedBlob::byte_size(uint32_t index, const std::vector<uint32_t>& dims,
-                           size_t* size) const {
-  return checked_byte_size(operands_[index].element_size, dims.data(),
+                           size_t* size, const blob::Blob* model) const {
+  const auto& infos = model != nullptr ? operands_of(model) : operands_;
+  return checked_byte_size(infos[index].element_size, dims.data(),
                            dims.size(), size);
 }
 

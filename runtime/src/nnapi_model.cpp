@@ -21,8 +21,8 @@ Error build_error(int code) {
       : Error::DelegateInvalidCompatibility;
 }
 
-std::string describe_operation(const blob::Blob* root, uint32_t index) {
-  const blob::Operation* op = root->operations()->Get(index);
+std::string describe_operation(const blob::Blob* tables, uint32_t index) {
+  const blob::Operation* op = tables->operations()->Get(index);
   std::string out =
       format_message("operation %u (NNAPI type %d", index, op->type());
   if (op->debug_name() != nullptr && op->debug_name()->size() > 0) {
@@ -70,6 +70,24 @@ CompiledModel::~CompiledModel() {
   if (model_ != nullptr) {
     api_->ANeuralNetworksModel_free(model_);
   }
+  for (ANeuralNetworksModel* referenced : subgraph_models_) {
+    if (referenced != nullptr) {
+      api_->ANeuralNetworksModel_free(referenced);
+    }
+  }
+}
+
+// Number of SHAPE_EXPRESSIONS values among a model's operands.
+static size_t count_shape_values(const blob::Blob* tables) {
+  size_t total = 0;
+  const uint32_t n = tables->operands() != nullptr ? tables->operands()->size() : 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const blob::Operand* op = tables->operands()->Get(i);
+    if (op->source() == blob::ValueSource::SHAPE_EXPRESSIONS) {
+      total += op->value_exprs()->size();
+    }
+  }
+  return total;
 }
 
 Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
@@ -89,16 +107,25 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
   }
   c->api_ = std::move(api);
   c->options_ = options;
+  // Storage for every SHAPE_EXPRESSIONS value of every model, sized up front
+  // so that it does not move afterwards (NNAPI keeps pointers to values over
+  // 128 bytes).
+  size_t total_shape_values = count_shape_values(blob.root());
+  const auto& order = blob.subgraph_build_order();
+  for (uint32_t k : order) {
+    total_shape_values += count_shape_values(blob.subgraph(k));
+  }
+  c->shape_values_.resize(total_shape_values);
+  // The referenced models first: a MODEL operand's value is a finished model.
   // On failure `c` frees whatever was created so far.
-  Error err = c->create_model();
-  if (err == Error::Ok) {
-    err = c->add_operands(blob, values);
+  c->subgraph_models_.assign(order.size(), nullptr);
+  Error err = Error::Ok;
+  for (size_t n = 0; n < order.size() && err == Error::Ok; ++n) {
+    err = c->build_model(blob, blob.subgraph(order[n]), values,
+                         &c->subgraph_models_[order[n]]);
   }
   if (err == Error::Ok) {
-    err = c->add_operations(blob.root());
-  }
-  if (err == Error::Ok) {
-    err = c->finish_model(blob.root());
+    err = c->build_model(blob, blob.root(), values, &c->model_);
   }
   if (err == Error::Ok) {
     err = c->compile(model_digest, values);
@@ -113,10 +140,28 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
   return Error::Ok;
 }
 
-Error CompiledModel::create_model() {
-  const int rc = api_->ANeuralNetworksModel_create(&model_);
+Error CompiledModel::build_model(const LoadedBlob& blob,
+                                 const blob::Blob* tables,
+                                 const std::vector<int64_t>& values,
+                                 ANeuralNetworksModel** model) {
+  Error err = create_model(model);
+  if (err == Error::Ok) {
+    err = add_operands(*model, blob, tables, values);
+  }
+  if (err == Error::Ok) {
+    err = add_operations(*model, tables);
+  }
+  if (err == Error::Ok) {
+    // A referenced model takes the main model's relaxation (NNAPI).
+    err = finish_model(*model, tables, tables == blob.root());
+  }
+  return err;
+}
+
+Error CompiledModel::create_model(ANeuralNetworksModel** model) {
+  const int rc = api_->ANeuralNetworksModel_create(model);
   if (rc != ANEURALNETWORKS_NO_ERROR) {
-    model_ = nullptr;
+    *model = nullptr;
     NNAPI_LOG_ERROR("ANeuralNetworksModel_create failed: %s",
                     nnapi_describe_result(*api_, rc).c_str());
     return build_error(rc);
@@ -126,34 +171,25 @@ Error CompiledModel::create_model() {
 
 // Every operand in index order (NNAPI numbers them as they are added): its
 // type for these sizes, then its quantization parameters and value.
-Error CompiledModel::add_operands(const LoadedBlob& blob,
+Error CompiledModel::add_operands(ANeuralNetworksModel* model,
+                                  const LoadedBlob& blob,
+                                  const blob::Blob* tables,
                                   const std::vector<int64_t>& values) {
-  // Storage for every SHAPE_EXPRESSIONS value, sized up front so that it does
-  // not move afterwards (NNAPI keeps pointers to values over 128 bytes).
-  const uint32_t num_operands = static_cast<uint32_t>(blob.operands().size());
-  size_t total_shape_values = 0;
-  for (uint32_t i = 0; i < num_operands; ++i) {
-    const blob::Operand* op = blob.root()->operands()->Get(i);
-    if (op->source() == blob::ValueSource::SHAPE_EXPRESSIONS) {
-      total_shape_values += op->value_exprs()->size();
-    }
-  }
-  shape_values_.resize(total_shape_values);
-  size_t next_shape_value = 0;
-
+  const uint32_t num_operands =
+      static_cast<uint32_t>(blob.operands_of(tables).size());
   std::vector<uint32_t> dims;
   std::string error;
   for (uint32_t i = 0; i < num_operands; ++i) {
-    if (!blob.operand_dims(i, values, &dims, &error)) {
+    if (!blob.operand_dims(i, values, &dims, &error, tables)) {
       NNAPI_LOG_ERROR_STR(error);
       return Error::InvalidArgument;
     }
-    Error err = add_operand(blob, i, dims);
+    Error err = add_operand(model, blob, tables, i, dims);
     if (err == Error::Ok) {
-      err = set_per_channel_params(blob, i, dims);
+      err = set_per_channel_params(model, blob, tables, i, dims);
     }
     if (err == Error::Ok) {
-      err = set_operand_value(blob, i, dims, values, &next_shape_value);
+      err = set_operand_value(model, blob, tables, i, dims, values);
     }
     if (err != Error::Ok) {
       return err;
@@ -162,32 +198,36 @@ Error CompiledModel::add_operands(const LoadedBlob& blob,
   return Error::Ok;
 }
 
-Error CompiledModel::add_operand(const LoadedBlob& blob, uint32_t i,
+Error CompiledModel::add_operand(ANeuralNetworksModel* model,
+                                 const LoadedBlob& blob,
+                                 const blob::Blob* tables, uint32_t i,
                                  const std::vector<uint32_t>& dims) {
-  const blob::Operand* op = blob.root()->operands()->Get(i);
-  const OperandInfo& info = blob.operands()[i];
+  const blob::Operand* op = tables->operands()->Get(i);
+  const OperandInfo& info = blob.operands_of(tables)[i];
   ANeuralNetworksOperandType type;
   type.type = info.type;
   type.dimensionCount = static_cast<uint32_t>(dims.size());
   type.dimensions = dims.empty() ? nullptr : dims.data();
   type.scale = op->scale();
   type.zeroPoint = op->zero_point();
-  const int rc = api_->ANeuralNetworksModel_addOperand(model_, &type);
+  const int rc = api_->ANeuralNetworksModel_addOperand(model, &type);
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     NNAPI_LOG_ERROR("ANeuralNetworksModel_addOperand failed for %s (type "
                     "%d, rank %zu): %s",
-                    blob.describe_operand(i).c_str(), info.type, dims.size(),
+                    blob.describe_operand(i, tables).c_str(), info.type, dims.size(),
                     nnapi_describe_result(*api_, rc).c_str());
     return build_error(rc);
   }
   return Error::Ok;
 }
 
-Error CompiledModel::set_per_channel_params(const LoadedBlob& blob, uint32_t i,
+Error CompiledModel::set_per_channel_params(ANeuralNetworksModel* model,
+                                            const LoadedBlob& blob,
+                                            const blob::Blob* tables,
+                                            uint32_t i,
                                             const std::vector<uint32_t>& dims) {
   const NnapiApi& nn = *api_;
-  const blob::PerChannelQuant* pc =
-      blob.root()->operands()->Get(i)->per_channel();
+  const blob::PerChannelQuant* pc = tables->operands()->Get(i)->per_channel();
   if (pc == nullptr) {
     return Error::Ok;
   }
@@ -197,14 +237,14 @@ Error CompiledModel::set_per_channel_params(const LoadedBlob& blob, uint32_t i,
         "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams "
         "(NNAPI feature level 29); this NNAPI (level %s) does not have "
         "it",
-        blob.describe_operand(i).c_str(),
+        blob.describe_operand(i, tables).c_str(),
         nnapi_feature_level_name(nn.feature_level).c_str());
     return Error::DelegateInvalidCompatibility;
   }
   // A dynamic channel dim is only known now.
   if (pc->scales()->size() != dims[pc->channel_dim()]) {
     NNAPI_LOG_ERROR("%s has %u per-channel scales for %u channels",
-                    blob.describe_operand(i).c_str(), pc->scales()->size(),
+                    blob.describe_operand(i, tables).c_str(), pc->scales()->size(),
                     dims[pc->channel_dim()]);
     return Error::InvalidProgram;
   }
@@ -213,11 +253,11 @@ Error CompiledModel::set_per_channel_params(const LoadedBlob& blob, uint32_t i,
   params.scaleCount = pc->scales()->size();
   params.scales = pc->scales()->data();
   const int rc = nn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
-      model_, static_cast<int32_t>(i), &params);
+      model, static_cast<int32_t>(i), &params);
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     NNAPI_LOG_ERROR("ANeuralNetworksModel_setOperandSymmPerChannelQuant"
                     "Params failed for %s: %s",
-                    blob.describe_operand(i).c_str(),
+                    blob.describe_operand(i, tables).c_str(),
                     nnapi_describe_result(nn, rc).c_str());
     return build_error(rc);
   }
@@ -225,12 +265,12 @@ Error CompiledModel::set_per_channel_params(const LoadedBlob& blob, uint32_t i,
 }
 
 // Evaluates operand i's SHAPE_EXPRESSIONS into shape_values_ at
-// *next_shape_value (advanced past them); *value points at them.
+// next_shape_value_ (advanced past them); *value points at them.
 Error CompiledModel::evaluate_value_expressions(
-    const LoadedBlob& blob, uint32_t i, const std::vector<int64_t>& values,
-    size_t* next_shape_value, const int32_t** value) {
-  const auto* exprs = blob.root()->operands()->Get(i)->value_exprs();
-  int32_t* dst = shape_values_.data() + *next_shape_value;
+    const LoadedBlob& blob, const blob::Blob* tables, uint32_t i,
+    const std::vector<int64_t>& values, const int32_t** value) {
+  const auto* exprs = tables->operands()->Get(i)->value_exprs();
+  int32_t* dst = shape_values_.data() + next_shape_value_;
   for (uint32_t k = 0; k < exprs->size(); ++k) {
     const size_t e = static_cast<size_t>(exprs->Get(k));
     const int64_t v = values[e];
@@ -239,36 +279,37 @@ Error CompiledModel::evaluate_value_expressions(
       NNAPI_LOG_ERROR("%s value %u = %s is %" PRId64
                       " for these input sizes, which does not fit NNAPI's "
                       "int32",
-                      blob.describe_operand(i).c_str(), k,
+                      blob.describe_operand(i, tables).c_str(), k,
                       blob.shape_program().expression_text(e).c_str(), v);
       return Error::InvalidArgument;
     }
     dst[k] = static_cast<int32_t>(v);
   }
-  *next_shape_value += exprs->size();
+  next_shape_value_ += exprs->size();
   *value = dst;
   return Error::Ok;
 }
 
 // Operand i's constant value, if it has one (NONE: a temporary or a model
 // input/output; OMITTED: NULL/0, which marks an omitted optional operand).
-Error CompiledModel::set_operand_value(const LoadedBlob& blob, uint32_t i,
+Error CompiledModel::set_operand_value(ANeuralNetworksModel* model,
+                                       const LoadedBlob& blob,
+                                       const blob::Blob* tables, uint32_t i,
                                        const std::vector<uint32_t>& dims,
-                                       const std::vector<int64_t>& values,
-                                       size_t* next_shape_value) {
-  const blob::Operand* op = blob.root()->operands()->Get(i);
-  const OperandInfo& info = blob.operands()[i];
+                                       const std::vector<int64_t>& values) {
+  const blob::Operand* op = tables->operands()->Get(i);
+  const OperandInfo& info = blob.operands_of(tables)[i];
   const void* value = nullptr;
   size_t value_size = 0;
   switch (op->source()) {
     case blob::ValueSource::INLINE:
     case blob::ValueSource::NAMED_DATA: {
       size_t expected = 0;
-      if (!blob.byte_size(i, dims, &expected) ||
+      if (!blob.byte_size(i, dims, &expected, tables) ||
           expected != info.value_size) {
         NNAPI_LOG_ERROR("%s holds %zu bytes of data, but its type for "
                         "these sizes needs %zu",
-                        blob.describe_operand(i).c_str(), info.value_size,
+                        blob.describe_operand(i, tables).c_str(), info.value_size,
                         expected);
         return Error::InvalidProgram;
       }
@@ -278,8 +319,8 @@ Error CompiledModel::set_operand_value(const LoadedBlob& blob, uint32_t i,
     }
     case blob::ValueSource::SHAPE_EXPRESSIONS: {
       const int32_t* evaluated = nullptr;
-      const Error err = evaluate_value_expressions(
-          blob, i, values, next_shape_value, &evaluated);
+      const Error err =
+          evaluate_value_expressions(blob, tables, i, values, &evaluated);
       if (err != Error::Ok) {
         return err;
       }
@@ -289,34 +330,65 @@ Error CompiledModel::set_operand_value(const LoadedBlob& blob, uint32_t i,
     }
     case blob::ValueSource::OMITTED:
       break;
+    case blob::ValueSource::SUBGRAPH:
+      return set_referenced_model(model, blob, tables, i);
     case blob::ValueSource::NONE:
       return Error::Ok;
     default:
       return Error::Ok;  // Rejected by load_blob.
   }
   const int rc = api_->ANeuralNetworksModel_setOperandValue(
-      model_, static_cast<int32_t>(i), value, value_size);
+      model, static_cast<int32_t>(i), value, value_size);
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     NNAPI_LOG_ERROR("ANeuralNetworksModel_setOperandValue failed for %s "
                     "(%zu bytes): %s",
-                    blob.describe_operand(i).c_str(), value_size,
+                    blob.describe_operand(i, tables).c_str(), value_size,
                     nnapi_describe_result(*api_, rc).c_str());
     return build_error(rc);
   }
   return Error::Ok;
 }
 
-Error CompiledModel::add_operations(const blob::Blob* root) {
+// A MODEL operand's value: the referenced model, already built and finished
+// (build follows LoadedBlob::subgraph_build_order).
+Error CompiledModel::set_referenced_model(ANeuralNetworksModel* model,
+                                          const LoadedBlob& blob,
+                                          const blob::Blob* tables,
+                                          uint32_t i) {
+  const NnapiApi& nn = *api_;
+  if (nn.ANeuralNetworksModel_setOperandValueFromModel == nullptr) {
+    NNAPI_LOG_ERROR("%s refers to a model (control flow), which needs "
+                    "ANeuralNetworksModel_setOperandValueFromModel (NNAPI "
+                    "feature level 30); this NNAPI (level %s) does not have it",
+                    blob.describe_operand(i, tables).c_str(),
+                    nnapi_feature_level_name(nn.feature_level).c_str());
+    return Error::DelegateInvalidCompatibility;
+  }
+  const uint32_t k = tables->operands()->Get(i)->subgraph();
+  const int rc = nn.ANeuralNetworksModel_setOperandValueFromModel(
+      model, static_cast<int32_t>(i), subgraph_models_[k]);
+  if (rc != ANEURALNETWORKS_NO_ERROR) {
+    NNAPI_LOG_ERROR("ANeuralNetworksModel_setOperandValueFromModel failed for "
+                    "%s (referenced model %u): %s",
+                    blob.describe_operand(i, tables).c_str(), k,
+                    nnapi_describe_result(nn, rc).c_str());
+    return build_error(rc);
+  }
+  return Error::Ok;
+}
+
+Error CompiledModel::add_operations(ANeuralNetworksModel* model,
+                                    const blob::Blob* tables) {
   const uint32_t num_operations =
-      root->operations() != nullptr ? root->operations()->size() : 0;
+      tables->operations() != nullptr ? tables->operations()->size() : 0;
   for (uint32_t i = 0; i < num_operations; ++i) {
-    const blob::Operation* op = root->operations()->Get(i);
+    const blob::Operation* op = tables->operations()->Get(i);
     const int rc = api_->ANeuralNetworksModel_addOperation(
-        model_, op->type(), list_size(op->inputs()), list_data(op->inputs()),
+        model, op->type(), list_size(op->inputs()), list_data(op->inputs()),
         list_size(op->outputs()), list_data(op->outputs()));
     if (rc != ANEURALNETWORKS_NO_ERROR) {
       NNAPI_LOG_ERROR("ANeuralNetworksModel_addOperation failed for %s: %s",
-                      describe_operation(root, i).c_str(),
+                      describe_operation(tables, i).c_str(),
                       nnapi_describe_result(*api_, rc).c_str());
       return build_error(rc);
     }
@@ -324,29 +396,31 @@ Error CompiledModel::add_operations(const blob::Blob* root) {
   return Error::Ok;
 }
 
-// Names the model's inputs and outputs, allows fp16 if the blob asks, and
-// finishes the model.
-Error CompiledModel::finish_model(const blob::Blob* root) {
+// Names the model's inputs and outputs, allows fp16 if the blob asks (`relax`:
+// the main model, whose setting NNAPI applies to the models it refers to),
+// and finishes the model.
+Error CompiledModel::finish_model(ANeuralNetworksModel* model,
+                                  const blob::Blob* tables, bool relax_allowed) {
   const NnapiApi& nn = *api_;
   int rc = nn.ANeuralNetworksModel_identifyInputsAndOutputs(
-      model_, list_size(root->model_inputs()), list_data(root->model_inputs()),
-      list_size(root->model_outputs()), list_data(root->model_outputs()));
+      model, list_size(tables->model_inputs()), list_data(tables->model_inputs()),
+      list_size(tables->model_outputs()), list_data(tables->model_outputs()));
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     NNAPI_LOG_ERROR("ANeuralNetworksModel_identifyInputsAndOutputs failed: %s",
                     nnapi_describe_result(nn, rc).c_str());
     return build_error(rc);
   }
   // A load-time relax_fp32_to_fp16 overrides the blob's (lowering) choice.
-  const bool relax = options_.relax_fp32_to_fp16 >= 0
-                         ? options_.relax_fp32_to_fp16 == 1
-                         : root->relax_fp32_to_fp16();
+  const bool relax = relax_allowed && (options_.relax_fp32_to_fp16 >= 0
+                                           ? options_.relax_fp32_to_fp16 == 1
+                                           : tables->relax_fp32_to_fp16());
   if (relax) {
     if (nn.ANeuralNetworksModel_relaxComputationFloat32toFloat16 == nullptr) {
       // Only a permission to be less precise: running in fp32 is correct.
       NNAPI_LOG_WARNING("this NNAPI has no relaxComputationFloat32toFloat16; "
                         "computing in float32");
     } else {
-      rc = nn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(model_,
+      rc = nn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(model,
                                                                    true);
       if (rc != ANEURALNETWORKS_NO_ERROR) {
         NNAPI_LOG_ERROR(
@@ -356,7 +430,7 @@ Error CompiledModel::finish_model(const blob::Blob* root) {
       }
     }
   }
-  rc = nn.ANeuralNetworksModel_finish(model_);
+  rc = nn.ANeuralNetworksModel_finish(model);
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     NNAPI_LOG_ERROR("ANeuralNetworksModel_finish failed: %s",
                     nnapi_describe_result(nn, rc).c_str());

@@ -69,22 +69,41 @@ class CompiledModel {
  private:
   CompiledModel() = default;
 
-  // The stages of build, in order; each logs its failure.
-  executorch::runtime::Error create_model();
-  executorch::runtime::Error add_operands(const LoadedBlob& blob,
+  // The stages of build, in order; each logs its failure. Each model (the
+  // referenced ones first, then the main one) is created, gets the operands
+  // and operations of its Blob table `tables`, and is finished.
+  executorch::runtime::Error build_model(const LoadedBlob& blob,
+                                         const blob::Blob* tables,
+                                         const std::vector<int64_t>& values,
+                                         ANeuralNetworksModel** model);
+  executorch::runtime::Error create_model(ANeuralNetworksModel** model);
+  executorch::runtime::Error add_operands(ANeuralNetworksModel* model,
+                                          const LoadedBlob& blob,
+                                          const blob::Blob* tables,
                                           const std::vector<int64_t>& values);
-  executorch::runtime::Error add_operand(const LoadedBlob& blob, uint32_t i,
+  executorch::runtime::Error add_operand(ANeuralNetworksModel* model,
+                                         const LoadedBlob& blob,
+                                         const blob::Blob* tables, uint32_t i,
                                          const std::vector<uint32_t>& dims);
   executorch::runtime::Error set_per_channel_params(
-      const LoadedBlob& blob, uint32_t i, const std::vector<uint32_t>& dims);
+      ANeuralNetworksModel* model, const LoadedBlob& blob,
+      const blob::Blob* tables, uint32_t i, const std::vector<uint32_t>& dims);
   executorch::runtime::Error set_operand_value(
-      const LoadedBlob& blob, uint32_t i, const std::vector<uint32_t>& dims,
-      const std::vector<int64_t>& values, size_t* next_shape_value);
+      ANeuralNetworksModel* model, const LoadedBlob& blob,
+      const blob::Blob* tables, uint32_t i, const std::vector<uint32_t>& dims,
+      const std::vector<int64_t>& values);
+  executorch::runtime::Error set_referenced_model(ANeuralNetworksModel* model,
+                                                  const LoadedBlob& blob,
+                                                  const blob::Blob* tables,
+                                                  uint32_t i);
   executorch::runtime::Error evaluate_value_expressions(
-      const LoadedBlob& blob, uint32_t i, const std::vector<int64_t>& values,
-      size_t* next_shape_value, const int32_t** value);
-  executorch::runtime::Error add_operations(const blob::Blob* root);
-  executorch::runtime::Error finish_model(const blob::Blob* root);
+      const LoadedBlob& blob, const blob::Blob* tables, uint32_t i,
+      const std::vector<int64_t>& values, const int32_t** value);
+  executorch::runtime::Error add_operations(ANeuralNetworksModel* model,
+                                            const blob::Blob* tables);
+  executorch::runtime::Error finish_model(ANeuralNetworksModel* model,
+                                          const blob::Blob* tables,
+                                          bool relax_allowed);
   executorch::runtime::Error create_compilation();
   executorch::runtime::Error select_devices(
       std::vector<const ANeuralNetworksDevice*>* devices);
@@ -100,6 +119,9 @@ class CompiledModel {
   std::shared_ptr<const NnapiApi> api_;
   RuntimeOptions options_;
   ANeuralNetworksModel* model_ = nullptr;
+  // The referenced models (IF / WHILE bodies), by subgraph index; they must
+  // outlive model_, which refers to them, and are freed after it.
+  std::vector<ANeuralNetworksModel*> subgraph_models_;
   ANeuralNetworksCompilation* compilation_ = nullptr;
   // Created at the first execute when options_.use_burst; freed before the
   // compilation it belongs to.
@@ -110,6 +132,8 @@ class CompiledModel {
   // Evaluated SHAPE_EXPRESSIONS values; NNAPI may reference (not copy) them,
   // so they live as long as the model.
   std::vector<int32_t> shape_values_;
+  // Where the next operand's SHAPE_EXPRESSIONS values go in shape_values_.
+  size_t next_shape_value_ = 0;
   std::vector<std::vector<uint32_t>> input_dims_;
   std::vector<std::vector<uint32_t>> output_dims_;
   std::vector<std::vector<int64_t>> input_tensor_dims_;

@@ -57,8 +57,13 @@ bool nnapi_type_info(int32_t type, uint32_t* element_size, bool* is_tensor) {
       *element_size = 1;
       *is_tensor = true;
       return true;
+    case ANEURALNETWORKS_MODEL:
+      // A referenced model (IF / WHILE): no bytes of its own.
+      *element_size = 0;
+      *is_tensor = false;
+      return true;
     default:
-      // MODEL (control flow) and vendor/OEM types are not supported.
+      // Vendor/OEM types are not supported.
       return false;
   }
 }
@@ -97,30 +102,31 @@ struct OperandShape {
 
 // An operand's type and dims: a supported type, no dims on scalars, dim
 // expressions that exist, and a static size within NNAPI's limit.
-Error load_operand_shape(const LoadedBlob& loaded, uint32_t i,
+Error load_operand_shape(const LoadedBlob& loaded, const blob::Blob* model,
+    uint32_t i,
                          OperandInfo* info, OperandShape* shape) {
-  const blob::Operand* op = loaded.root()->operands()->Get(i);
+  const blob::Operand* op = model->operands()->Get(i);
   const uint32_t num_expressions = num_shape_expressions(loaded.root());
   info->type = op->type();
   if (!nnapi_type_info(info->type, &info->element_size, &info->is_tensor)) {
     return reject(Error::InvalidProgram,
                   format_message("%s has NNAPI operand type %d, which this "
                                  "runtime does not support",
-                                 loaded.describe_operand(i).c_str(),
+                                 loaded.describe_operand(i, model).c_str(),
                                  info->type));
   }
   const uint32_t rank = vsize(op->dims());
   if (!info->is_tensor && rank != 0) {
     return reject(Error::InvalidProgram,
                   format_message("%s is a scalar but has %u dimensions",
-                                 loaded.describe_operand(i).c_str(), rank));
+                                 loaded.describe_operand(i, model).c_str(), rank));
   }
   const uint32_t num_dim_exprs = vsize(op->dim_exprs());
   if (num_dim_exprs != 0 && num_dim_exprs != rank) {
     return reject(
         Error::InvalidProgram,
         format_message("%s has %u dimensions but %u dimension expressions",
-                       loaded.describe_operand(i).c_str(), rank,
+                       loaded.describe_operand(i, model).c_str(), rank,
                        num_dim_exprs));
   }
   bool all_known = true;
@@ -132,7 +138,7 @@ Error load_operand_shape(const LoadedBlob& loaded, uint32_t i,
             Error::InvalidProgram,
             format_message("%s dimension %u uses shape expression %d, but "
                            "there are %u",
-                           loaded.describe_operand(i).c_str(), d, e,
+                           loaded.describe_operand(i, model).c_str(), d, e,
                            num_expressions));
       }
       info->has_dynamic_dims = true;
@@ -140,7 +146,7 @@ Error load_operand_shape(const LoadedBlob& loaded, uint32_t i,
       return reject(Error::InvalidProgram,
                     format_message("%s dimension %u has expression index "
                                    "%d (must be -1 or an index)",
-                                   loaded.describe_operand(i).c_str(), d, e));
+                                   loaded.describe_operand(i, model).c_str(), d, e));
     } else if (op->dims()->Get(d) == 0) {
       all_known = false;  // NNAPI "unknown" size (a temporary).
     }
@@ -153,16 +159,17 @@ Error load_operand_shape(const LoadedBlob& loaded, uint32_t i,
                          &shape->static_bytes)) {
     return reject(Error::InvalidProgram,
                   format_message("%s is larger than NNAPI's 4 GiB limit",
-                                 loaded.describe_operand(i).c_str()));
+                                 loaded.describe_operand(i, model).c_str()));
   }
   return Error::Ok;
 }
 
 // Per-channel quantization parameters, if any: only on the per-channel type,
 // with a channel dim inside the rank and (when static) one scale a channel.
-Error check_per_channel(const LoadedBlob& loaded, uint32_t i,
+Error check_per_channel(const LoadedBlob& loaded, const blob::Blob* model,
+    uint32_t i,
                         const OperandInfo& info, uint32_t rank) {
-  const blob::Operand* op = loaded.root()->operands()->Get(i);
+  const blob::Operand* op = model->operands()->Get(i);
   const blob::PerChannelQuant* pc = op->per_channel();
   if (pc == nullptr) {
     return Error::Ok;
@@ -171,7 +178,7 @@ Error check_per_channel(const LoadedBlob& loaded, uint32_t i,
     return reject(Error::InvalidProgram,
                   format_message(
                       "%s has per-channel parameters but type %d (needs %d)",
-                      loaded.describe_operand(i).c_str(), info.type,
+                      loaded.describe_operand(i, model).c_str(), info.type,
                       ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL));
   }
   if (pc->scales() == nullptr || pc->channel_dim() >= rank) {
@@ -179,7 +186,7 @@ Error check_per_channel(const LoadedBlob& loaded, uint32_t i,
                   format_message("%s has per-channel parameters with no "
                                  "scales or channel_dim %u outside its "
                                  "rank %u",
-                                 loaded.describe_operand(i).c_str(),
+                                 loaded.describe_operand(i, model).c_str(),
                                  pc->channel_dim(), rank));
   }
   const bool channel_static = vsize(op->dim_exprs()) == 0 ||
@@ -189,7 +196,7 @@ Error check_per_channel(const LoadedBlob& loaded, uint32_t i,
     return reject(Error::InvalidProgram,
                   format_message("%s has %u per-channel scales for %u "
                                  "channels",
-                                 loaded.describe_operand(i).c_str(),
+                                 loaded.describe_operand(i, model).c_str(),
                                  pc->scales()->size(),
                                  op->dims()->Get(pc->channel_dim())));
   }
@@ -197,19 +204,20 @@ Error check_per_channel(const LoadedBlob& loaded, uint32_t i,
 }
 
 // An INLINE value: present, and of the operand's size when that is static.
-Error load_inline_value(const LoadedBlob& loaded, uint32_t i,
+Error load_inline_value(const LoadedBlob& loaded, const blob::Blob* model,
+    uint32_t i,
                         const OperandShape& shape, OperandInfo* info) {
-  const blob::Operand* op = loaded.root()->operands()->Get(i);
+  const blob::Operand* op = model->operands()->Get(i);
   if (op->data() == nullptr) {
     return reject(Error::InvalidProgram,
                   format_message("%s is INLINE but has no data",
-                                 loaded.describe_operand(i).c_str()));
+                                 loaded.describe_operand(i, model).c_str()));
   }
   if (shape.fully_static && op->data()->size() != shape.static_bytes) {
     return reject(Error::InvalidProgram,
                   format_message("%s holds %u bytes of data but its type needs "
                                  "%zu",
-                                 loaded.describe_operand(i).c_str(),
+                                 loaded.describe_operand(i, model).c_str(),
                                  op->data()->size(), shape.static_bytes));
   }
   info->value = op->data()->data();
@@ -219,15 +227,16 @@ Error load_inline_value(const LoadedBlob& loaded, uint32_t i,
 
 // A NAMED_DATA value: looked up in the program's named data, checked like an
 // inline one, and its buffer appended to *buffers (which keeps it alive).
-Error load_named_value(const LoadedBlob& loaded, uint32_t i,
+Error load_named_value(const LoadedBlob& loaded, const blob::Blob* model,
+    uint32_t i,
                        const OperandShape& shape,
                        const NamedDataMap* named_data, OperandInfo* info,
                        std::vector<FreeableBuffer>* buffers) {
-  const blob::Operand* op = loaded.root()->operands()->Get(i);
+  const blob::Operand* op = model->operands()->Get(i);
   if (op->named_data_key() == nullptr || op->named_data_key()->size() == 0) {
     return reject(Error::InvalidProgram,
                   format_message("%s is NAMED_DATA but has no key",
-                                 loaded.describe_operand(i).c_str()));
+                                 loaded.describe_operand(i, model).c_str()));
   }
   const std::string key = op->named_data_key()->str();
   if (named_data == nullptr) {
@@ -235,7 +244,7 @@ Error load_named_value(const LoadedBlob& loaded, uint32_t i,
                   format_message("%s needs the named data '%s', but the "
                                  "program provides no named data map (load "
                                  "the .ptd file with the program)",
-                                 loaded.describe_operand(i).c_str(),
+                                 loaded.describe_operand(i, model).c_str(),
                                  key.c_str()));
   }
   auto buffer = named_data->get_data(key);
@@ -244,7 +253,7 @@ Error load_named_value(const LoadedBlob& loaded, uint32_t i,
                   format_message("%s needs the named data '%s', which is not "
                                  "in the program's named data (error 0x%x); "
                                  "was the matching .ptd file loaded?",
-                                 loaded.describe_operand(i).c_str(),
+                                 loaded.describe_operand(i, model).c_str(),
                                  key.c_str(),
                                  static_cast<unsigned>(buffer.error())));
   }
@@ -258,7 +267,7 @@ Error load_named_value(const LoadedBlob& loaded, uint32_t i,
     return reject(Error::InvalidProgram,
                   format_message("%s: named data '%s' has %zu bytes but the "
                                  "operand's type needs %zu",
-                                 loaded.describe_operand(i).c_str(),
+                                 loaded.describe_operand(i, model).c_str(),
                                  key.c_str(), buffer->size(),
                                  shape.static_bytes));
   }
@@ -270,10 +279,11 @@ Error load_named_value(const LoadedBlob& loaded, uint32_t i,
 
 // SHAPE_EXPRESSIONS values (evaluated at build time): an INT32 type, one
 // expression an element of a static shape, every index in range.
-Error check_value_expressions(const LoadedBlob& loaded, uint32_t i,
+Error check_value_expressions(const LoadedBlob& loaded, const blob::Blob* model,
+    uint32_t i,
                               const OperandShape& shape,
                               const OperandInfo& info) {
-  const blob::Operand* op = loaded.root()->operands()->Get(i);
+  const blob::Operand* op = model->operands()->Get(i);
   const uint32_t num_expressions = num_shape_expressions(loaded.root());
   const uint32_t count = vsize(op->value_exprs());
   if (info.type != ANEURALNETWORKS_INT32 &&
@@ -281,7 +291,7 @@ Error check_value_expressions(const LoadedBlob& loaded, uint32_t i,
     return reject(Error::InvalidProgram,
                   format_message("%s has SHAPE_EXPRESSIONS values but type "
                                  "%d (must be INT32 or TENSOR_INT32)",
-                                 loaded.describe_operand(i).c_str(),
+                                 loaded.describe_operand(i, model).c_str(),
                                  info.type));
   }
   const size_t elements =
@@ -291,7 +301,7 @@ Error check_value_expressions(const LoadedBlob& loaded, uint32_t i,
     return reject(Error::InvalidProgram,
                   format_message("%s has %u value expressions but static "
                                  "shape with %zu elements is required",
-                                 loaded.describe_operand(i).c_str(), count,
+                                 loaded.describe_operand(i, model).c_str(), count,
                                  elements));
   }
   for (uint32_t k = 0; k < count; ++k) {
@@ -300,7 +310,7 @@ Error check_value_expressions(const LoadedBlob& loaded, uint32_t i,
       return reject(Error::InvalidProgram,
                     format_message("%s value %u uses shape expression %d, "
                                    "but there are %u",
-                                   loaded.describe_operand(i).c_str(), k, e,
+                                   loaded.describe_operand(i, model).c_str(), k, e,
                                    num_expressions));
     }
   }
@@ -308,25 +318,38 @@ Error check_value_expressions(const LoadedBlob& loaded, uint32_t i,
 }
 
 // An operand's value, by its source.
-Error load_operand_value(const LoadedBlob& loaded, uint32_t i,
+Error load_operand_value(const LoadedBlob& loaded, const blob::Blob* model,
+    uint32_t i,
                          const OperandShape& shape,
                          const NamedDataMap* named_data, OperandInfo* info,
                          std::vector<FreeableBuffer>* buffers) {
-  const blob::Operand* op = loaded.root()->operands()->Get(i);
+  const blob::Operand* op = model->operands()->Get(i);
   switch (op->source()) {
     case blob::ValueSource::NONE:
     case blob::ValueSource::OMITTED:
       return Error::Ok;
     case blob::ValueSource::INLINE:
-      return load_inline_value(loaded, i, shape, info);
+      return load_inline_value(loaded, model, i, shape, info);
     case blob::ValueSource::NAMED_DATA:
-      return load_named_value(loaded, i, shape, named_data, info, buffers);
+      return load_named_value(loaded, model, i, shape, named_data, info,
+                              buffers);
     case blob::ValueSource::SHAPE_EXPRESSIONS:
-      return check_value_expressions(loaded, i, shape, *info);
+      return check_value_expressions(loaded, model, i, shape, *info);
+    case blob::ValueSource::SUBGRAPH:
+      if (info->type != ANEURALNETWORKS_MODEL ||
+          op->subgraph() >= vsize(loaded.root()->subgraphs())) {
+        return reject(Error::InvalidProgram,
+                      format_message("%s refers to referenced model %u, but "
+                                     "it is of type %d and there are %u",
+                                     loaded.describe_operand(i, model).c_str(),
+                                     op->subgraph(), info->type,
+                                     vsize(loaded.root()->subgraphs())));
+      }
+      return Error::Ok;
     default:
       return reject(Error::InvalidProgram,
                     format_message("%s has unknown value source %d",
-                                   loaded.describe_operand(i).c_str(),
+                                   loaded.describe_operand(i, model).c_str(),
                                    static_cast<int>(op->source())));
   }
 }
@@ -381,24 +404,89 @@ Error check_model_io(const blob::Blob* root) {
   return Error::Ok;
 }
 
-// Stage 4: each operand's type, dims, quantization and value, in index order.
+// Stage 4: each operand's type, dims, quantization and value, in index order,
+// of the main model and of every referenced model.
 Error LoadedBlob::load_operands(const NamedDataMap* named_data) {
-  const uint32_t num_operands = vsize(root_->operands());
-  operands_.resize(num_operands);
+  Error err = load_model_operands(root_, named_data, &operands_);
+  const uint32_t num_subgraphs = vsize(root_->subgraphs());
+  subgraph_operands_.resize(num_subgraphs);
+  for (uint32_t k = 0; k < num_subgraphs && err == Error::Ok; ++k) {
+    err = load_model_operands(root_->subgraphs()->Get(k), named_data,
+                              &subgraph_operands_[k]);
+  }
+  return err;
+}
+
+Error LoadedBlob::load_model_operands(const blob::Blob* model,
+                                      const NamedDataMap* named_data,
+                                      std::vector<OperandInfo>* infos) {
+  const uint32_t num_operands = vsize(model->operands());
+  infos->resize(num_operands);
   for (uint32_t i = 0; i < num_operands; ++i) {
-    OperandInfo& info = operands_[i];
+    OperandInfo& info = (*infos)[i];
     OperandShape shape;
-    Error err = load_operand_shape(*this, i, &info, &shape);
+    Error err = load_operand_shape(*this, model, i, &info, &shape);
     if (err == Error::Ok) {
-      err = check_per_channel(*this, i, info, shape.rank);
+      err = check_per_channel(*this, model, i, info, shape.rank);
+    }
+    if (err == Error::Ok && info.type == ANEURALNETWORKS_MODEL &&
+        model->operands()->Get(i)->source() != blob::ValueSource::SUBGRAPH) {
+      err = reject(Error::InvalidProgram,
+                   format_message("%s is of type MODEL but refers to no "
+                                  "referenced model",
+                                  describe_operand(i, model).c_str()));
     }
     if (err == Error::Ok) {
-      err = load_operand_value(*this, i, shape, named_data, &info,
+      err = load_operand_value(*this, model, i, shape, named_data, &info,
                                &named_data_);
     }
     if (err != Error::Ok) {
       return err;
     }
+  }
+  return Error::Ok;
+}
+
+// Stage 7: the order to build referenced models in, each after the models it
+// refers to; a cycle of references (which NNAPI cannot express: a model can
+// only refer to finished models) is refused rather than followed.
+Error LoadedBlob::order_subgraphs() {
+  const uint32_t n = vsize(root_->subgraphs());
+  std::vector<std::vector<uint32_t>> referrers(n);
+  std::vector<uint32_t> pending(n, 0);
+  for (uint32_t k = 0; k < n; ++k) {
+    const blob::Blob* model = root_->subgraphs()->Get(k);
+    for (uint32_t i = 0; i < vsize(model->operands()); ++i) {
+      const blob::Operand* op = model->operands()->Get(i);
+      if (op->source() == blob::ValueSource::SUBGRAPH) {
+        referrers[op->subgraph()].push_back(k);
+        ++pending[k];
+      }
+    }
+  }
+  subgraph_order_.clear();
+  for (uint32_t k = 0; k < n; ++k) {
+    if (pending[k] == 0) {
+      subgraph_order_.push_back(k);
+    }
+  }
+  for (size_t next = 0; next < subgraph_order_.size(); ++next) {
+    for (uint32_t r : referrers[subgraph_order_[next]]) {
+      if (--pending[r] == 0) {
+        subgraph_order_.push_back(r);
+      }
+    }
+  }
+  if (subgraph_order_.size() != n) {
+    uint32_t stuck = 0;
+    while (pending[stuck] == 0) {
+      ++stuck;
+    }
+    return reject(Error::InvalidProgram,
+                  format_message("referenced model %u is on a cycle of "
+                                 "references (a model cannot refer to "
+                                 "itself, directly or not)",
+                                 stuck));
   }
   return Error::Ok;
 }
