@@ -82,8 +82,8 @@ def _lower_body(outer: NnapiGraph, edge_program: ExportedProgram, gm: torch.fx.G
         if node.op == "get_attr" and isinstance(getattr(gm, node.target), torch.Tensor):
             graph.set_constant(node, getattr(gm, node.target))
     lc = _emit_graph(graph, edge_program, fx_graph)
-    output_node = next(n for n in fx_graph.nodes if n.op == "output")
-    for out in output_node.args[0]:
+    results = next(n for n in fx_graph.nodes if n.op == "output").args[0]
+    for out in results if isinstance(results, (tuple, list)) else [results]:  # a loop condition: one bool
         shape = tensor_shape(out)
         operand = graph.operand_of(lc.resolve(out), identity(len(shape)) if shape else SCALAR_ORDER)
         graph.model_outputs.append(_distinct_output(graph, operand, f"{name}.{out.name}"))

@@ -51,19 +51,20 @@ def scalar_or_constant(ctx: CheckContext, value: Any) -> bool:
     return is_scalar(value) or ctx.is_constant(value)
 
 
-def constant_operand(lc: LoweringContext, value: Any, rank: int, dim_order: Sequence[int]) -> int:
-    """A Python scalar, tensor or constant node as an operand broadcastable against a
-    rank-``rank`` tensor stored in ``dim_order`` (permuted at lowering time); a constant a
-    quantized operation reads is its 8-bit codes."""
+def constant_operand(lc: LoweringContext, value: Any, rank: int, dim_order: Sequence[int],
+                     dtype: torch.dtype = torch.float32) -> int:
+    """A Python scalar, tensor or constant node as an operand of ``dtype`` (float32, or int32 for
+    integer arithmetic) broadcastable against a rank-``rank`` tensor stored in ``dim_order``
+    (permuted at lowering time); a constant a quantized operation reads is its 8-bit codes."""
     if is_scalar(value):
-        tensor = torch.tensor([float(value)], dtype=torch.float32)
+        tensor = torch.tensor([value], dtype=dtype)
         return lc.graph.emit_constant_tensor(tensor)
     node = lc.resolve(value) if isinstance(value, Node) else None
     codes = lc.graph.constant_codes(node)  # an 8-bit constant of a quantized operation
     if codes is not None:
         tensor = codes.codes
     else:
-        tensor = (value if isinstance(value, torch.Tensor) else lc.constant(value)).to(torch.float32)
+        tensor = (value if isinstance(value, torch.Tensor) else lc.constant(value)).to(dtype)
     if tensor.dim() == 0 or tensor.numel() == 1:
         return lc.graph.emit_constant_of(node, tensor.reshape(1))
     tensor = tensor.reshape([1] * (rank - tensor.dim()) + list(tensor.shape))
@@ -88,13 +89,15 @@ def elementwise_operands(lc: LoweringContext, node: Node, inputs: Sequence[Any])
     """Operands of an elementwise op's inputs, all in one dim order."""
     order = common_order(lc, node, inputs)
     rank = len(order)
+    # Integer arithmetic (int32 ADD / SUB / MUL, API 30) takes int32 constants.
+    dtype = torch.int32 if lc.dtype(node) == torch.int32 else torch.float32
     operands = []
     for x in inputs:
         if isinstance(x, Node) and not lc.is_constant(x):
             xr = len(lc.shape(x))
             operands.append(lc.operand(x, order if xr == rank else identity(xr)))
         else:
-            operands.append(constant_operand(lc, x, rank, order))
+            operands.append(constant_operand(lc, x, rank, order, dtype))
     return operands, order
 
 

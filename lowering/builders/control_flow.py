@@ -48,8 +48,9 @@ def _check_tensors(values: Sequence[Any], what: str) -> None:
             raise Refused(f"{what} {v!r} is not a tensor (NNAPI passes tensors between models)")
 
 
-def _check_body(node: Node, ctx: CheckContext, arg: Any, outer_values: Sequence[Node], what: str) -> None:
-    """Refuses unless NNAPI can run the body ``arg`` whole (the partitioner decides its nodes)."""
+def _check_body(node: Node, ctx: CheckContext, arg: Any, outer_values: Sequence[Node | None], what: str) -> None:
+    """Refuses unless NNAPI can run the body ``arg`` whole (the partitioner decides its nodes);
+    ``outer_values``: per placeholder, the outer node passed (None: a value carried by a loop)."""
     gm = body_module(node, arg)
     placeholders = _placeholders(gm)
     if len(placeholders) != len(outer_values):
@@ -149,7 +150,7 @@ class WhileLoopBuilder(NodeBuilder):
             raise Refused("the loop carries no value (NNAPI's WHILE returns the carried values)")
         _check_tensors(carried, "carried value")
         _check_tensors(additional, "input")
-        values = [*carried, *additional]
+        values = [*(None for _ in carried), *additional]  # carried values are never constants
         _check_body(node, ctx, cond_gm, values, "condition")
         _check_body(node, ctx, body_gm, values, "body")
 

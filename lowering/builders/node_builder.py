@@ -156,7 +156,9 @@ class BodyCheckContext(CheckContext):
 
     def is_constant(self, node: Any) -> bool:
         if isinstance(node, Node) and node.op == "placeholder":
-            return node in self.inputs and self.outer.is_foldable(self.inputs[node])
+            # None: a value that changes between runs of the body (a loop's carried value).
+            outer = self.inputs.get(node)
+            return outer is not None and self.outer.is_foldable(outer)
         return isinstance(node, Node) and node.op == "get_attr"
 
     def constant(self, node: Node) -> torch.Tensor | None:
