@@ -559,7 +559,7 @@ SEMANTIC_CASES = {
     "check_out_of_range": (
         lambda s: setattr(s, "checks", [(3, 0, 0)]), "refers to input 3 dimension 0"),
     "unsupported_operand_type": (
-        lambda s: setattr(s.operands[1], "type", 15), "NNAPI operand type 15"),
+        lambda s: setattr(s.operands[1], "type", 16), "NNAPI operand type 16"),
     # Binding a tensor to an operand of another rank (Argument.merged_dims).
     "merged_dims_not_one_per_operand_dim": (
         lambda s: setattr(s, "inputs", [(0, 0, FLOAT_SCALAR_TYPE, ArgView([2], [3, 4], [0, -1]))]),
