@@ -42,6 +42,8 @@ class BlobSummary:
     # QUANTIZE / DEQUANTIZE between two operations of the partition), "weight" (a DEQUANTIZE
     # of an 8-bit constant, weight-only int8) or "other".
     operation_precisions: list[str] = dataclasses.field(default_factory=list)
+    # Per referenced model (the bodies of IF / WHILE, Blob.subgraphs): its operations.
+    subgraph_operation_types: list[list[str]] = dataclasses.field(default_factory=list)
 
     def count(self, name: str) -> int:
         return sum(1 for t in self.operation_types if t == name)
@@ -83,6 +85,8 @@ def read_blob(buffer: bytes) -> BlobSummary:
         input_types=[_types(blob.Inputs(i), operands) for i in range(blob.InputsLength())],
         output_types=[_types(blob.Outputs(i), operands) for i in range(blob.OutputsLength())],
         operation_precisions=[_precision(blob, op, operands) for op in ops],
+        subgraph_operation_types=[[_op_name(sub.Operations(i).Type()) for i in range(sub.OperationsLength())]
+                                  for sub in (blob.Subgraphs(k) for k in range(blob.SubgraphsLength()))],
     )
 
 
