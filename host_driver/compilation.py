@@ -18,6 +18,7 @@ from .buffers import BufferPool
 from .errors import DriverError, bad_data, bad_state, op_failed, summarize_exception
 from .model import KNOWN_VALUE, TEMPORARY, Model, Operation, merge_dims, validate_operation
 from .operand_types import TENSOR_FLOAT16, TORCH_DTYPE, OperandType
+from .operations import _referenced
 from .operations.common import RUN, OperandSource
 
 logger = logging.getLogger("executorch_nnapi.host_driver")
@@ -179,6 +180,10 @@ class Plan:
                                 f"{t.dtype}{list(t.shape)} for operand {o}, expected {dt}{list(s)}")
             env[o] = t
             pool.adopt(t)
+
+
+# IF / WHILE run their referenced models with plans of their own.
+_referenced.plan_factory = Plan
 
 
 class Compilation:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextvars
 import weakref
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 
@@ -22,6 +22,10 @@ from .common import Ctx
 LOOP_TIMEOUT_NS: contextvars.ContextVar[int] = contextvars.ContextVar("loop_timeout_ns", default=2_000_000_000)
 
 _plans: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+
+# Makes the plan that runs a finished model: compilation.py's Plan, set there (compilation imports
+# the operations, so this module cannot import it).
+plan_factory: Callable[[Any], Any] | None = None
 
 
 def check_model_operand(c: Ctx, i: int, what: str) -> None:
@@ -54,10 +58,9 @@ def check_operands(c: Ctx, model: Any, side: str, which: str, outer: Sequence[in
 
 def run_referenced(model: Any, values: Sequence[Any]) -> list[Any]:
     """Run the finished ``model`` on ``values`` (one per model input); returns its outputs."""
-    from ..compilation import Plan  # compilation imports the operations: import when first run
     plan = _plans.get(model)
     if plan is None:
-        plan = _plans[model] = Plan(model)
+        plan = _plans[model] = plan_factory(model)
     env = plan.env_template.copy()
     for k, (idx, value) in enumerate(zip(model.inputs, values)):
         declared = model.operands[idx].type.dims
