@@ -29,6 +29,9 @@ class PartitionInfo:
     # In a quantized partition: ATen op -> (nodes, why) of the ops computed in float between a
     # DEQUANTIZE and a QUANTIZE inside it (a float island: NNAPI has no 8-bit form of the op).
     float_islands: dict[str, tuple[int, str]] = dataclasses.field(default_factory=dict)
+    # Per control-flow body delegated with its IF / WHILE (a branch, a loop's condition or body):
+    # its name, its ATen ops and the NNAPI operations of its referenced model.
+    bodies: list[tuple[str, dict[str, int], dict[str, int]]] = dataclasses.field(default_factory=list)
 
     @property
     def num_nodes(self) -> int:
@@ -67,6 +70,11 @@ class PartitionInfo:
         lines.append(f"    conversions: {text}")
         lines.extend(f"    float inside: {op} x{count} -- {why}" for op, (count, why) in sorted(self.float_islands.items()))
         return lines + weight_line
+
+    def format_bodies(self) -> list[str]:
+        """One line per control-flow body: what it holds in ATen ops and in NNAPI operations."""
+        return [f"    {name}: aten {_counts(aten) or '-'} -> nnapi {_counts(nnapi) or '-'}"
+                for name, aten, nnapi in self.bodies]
 
 
 @dataclasses.dataclass
@@ -116,6 +124,7 @@ class DelegationReport:
                          f"({p.num_transposes} TRANSPOSE), needs feature level {p.min_feature_level}{sym}")
             lines.append("    aten: " + ", ".join(f"{k} x{v}" for k, v in sorted(p.aten_ops.items())))
             lines.extend(p.format_operations())
+            lines.extend(p.format_bodies())
         if self.cpu_nodes:
             lines.append("  on the CPU (portable kernels):")
             for n in self.cpu_nodes:
@@ -158,6 +167,27 @@ def _float_islands(graph: torch.fx.Graph) -> dict[str, tuple[int, str]]:
     return found
 
 
+# The bodies of each control-flow op, as the lowering emits them (referenced models in this order).
+_BODIES = {torch.ops.higher_order.cond: ("IF", ((1, "true branch"), (2, "false branch"))),
+           torch.ops.higher_order.while_loop: ("WHILE", ((0, "condition"), (1, "body")))}
+
+
+def _bodies(gm: torch.fx.GraphModule) -> list[tuple[str, dict[str, int]]]:
+    """(name, ATen ops) of every control-flow body in ``gm``, nested ones after the body holding
+    them (the order in which the lowering numbers referenced models)."""
+    found = []
+    for node in gm.graph.nodes:
+        operation, bodies = _BODIES.get(aten_op(node), ("", ())) if node.op == "call_function" else ("", ())
+        for position, what in bodies:
+            body = getattr(gm, node.args[position].target)
+            ops = collections.Counter(op_name(n.target) for n in body.graph.nodes
+                                      if n.op == "call_function" and n.target is not operator.getitem)
+            found.append((f"{operation} {node.name}: {what} ({node.args[position].target})",
+                          dict(ops)))
+            found.extend(_bodies(body))
+    return found
+
+
 def _graph_module(program: Any) -> torch.fx.GraphModule:
     if hasattr(program, "exported_program"):
         program = program.exported_program()
@@ -196,6 +226,8 @@ def delegation_report(program: Any, decisions: Iterable[Any] = ()) -> Delegation
                                  blob.min_feature_level, [s[0] for s in blob.symbols], precisions)
             if info.is_quantized:
                 info.float_islands = _float_islands(lowered.original_module.graph_module.graph)
+            info.bodies = [(name, aten, dict(collections.Counter(nnapi))) for (name, aten), nnapi in
+                           zip(_bodies(lowered.original_module.graph_module), blob.subgraph_operation_types)]
             partitions.append(info)
         elif node.target is operator.getitem:
             continue

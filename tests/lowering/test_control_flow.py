@@ -128,3 +128,15 @@ def test_while_loop_with_an_op_nnapi_lacks_stops_lowering_naming_it():
     assert "\n" not in message
     assert "body (submodule_1): aten_cumsum_default (aten.cumsum.default): NNAPI has no " \
            "cumulative-sum operation" in message
+
+
+def test_delegation_report_names_each_body_and_what_it_holds():
+    from executorch_nnapi.tools.report import delegation_report
+
+    x, b = torch.randn(2, 3), torch.randn(2, 3)
+    lowered = lower(CountingLoop(), (_count(3), x, b))
+    text = delegation_report(lowered.edge, lowered.partitioner.decisions).format()
+    assert "    WHILE while_loop: condition (submodule_0): aten aten.any.dims x1, aten.logical_not.default x2, " \
+           "aten.lt.Tensor x1 -> nnapi LESS x1, LOGICAL_NOT x2, REDUCE_ANY x1" in text
+    assert "    WHILE while_loop: body (submodule_1): aten aten.add.Tensor x2, aten.mul.Tensor x1, " \
+           "dim_order_ops._to_dim_order_copy.default x1 -> nnapi ADD x2, MUL x1" in text
