@@ -70,6 +70,8 @@ class NnapiCompileOptions:
         cache_dir: NNAPI compilation cache directory (Compilation_setCaching, API 29).
         compilation_timeout_ms, execution_timeout_ms: NNAPI timeouts (API 30; they
             need exactly one selected device, e.g. accelerator_name).
+        loop_timeout_ms: the longest a WHILE loop may run before the execution is
+            aborted (Execution_setLoopTimeout, API 30; 0: NNAPI's default, 2 s).
         use_burst: run repeated executions through one NNAPI burst (API 29).
 
     Options a device's feature level lacks are skipped at run time with a log line.
@@ -86,6 +88,7 @@ class NnapiCompileOptions:
     cache_dir: Optional[str] = None
     compilation_timeout_ms: int = 0
     execution_timeout_ms: int = 0
+    loop_timeout_ms: int = 0
     use_burst: bool = False
 
     def __post_init__(self) -> None:
@@ -95,7 +98,7 @@ class NnapiCompileOptions:
         _check_choice("execution_preference", self.execution_preference, EXECUTION_PREFERENCES)
         _check_choice("priority", self.priority, PRIORITIES)
         _check_choice("accelerator_type", self.accelerator_type, ACCELERATOR_TYPES)
-        for name in ("compilation_timeout_ms", "execution_timeout_ms"):
+        for name in ("compilation_timeout_ms", "execution_timeout_ms", "loop_timeout_ms"):
             if not 0 <= getattr(self, name) <= 2**31 - 1:
                 raise ValueError(f"{name} must be between 0 and 2**31 - 1 milliseconds")
 
@@ -117,7 +120,7 @@ class NnapiCompileOptions:
         for key in ("disallow_nnapi_cpu", "use_burst"):
             if getattr(self, key):
                 specs.append(CompileSpec(key, struct.pack("<?", True)))
-        for key in ("compilation_timeout_ms", "execution_timeout_ms"):
+        for key in ("compilation_timeout_ms", "execution_timeout_ms", "loop_timeout_ms"):
             if getattr(self, key):
                 specs.append(_int_spec(key, getattr(self, key)))
         return specs
@@ -140,7 +143,7 @@ class NnapiCompileOptions:
                 values[spec.key] = bytes(spec.value).decode()
             elif spec.key in ("disallow_nnapi_cpu", "use_burst"):
                 values[spec.key] = struct.unpack("<?", spec.value)[0]
-            elif spec.key in ("compilation_timeout_ms", "execution_timeout_ms"):
+            elif spec.key in ("compilation_timeout_ms", "execution_timeout_ms", "loop_timeout_ms"):
                 values[spec.key] = struct.unpack("<i", spec.value)[0]
         return cls(**values)
 

@@ -211,7 +211,7 @@ class NnapiPartitioner(Partitioner):
             ``nnapi_executor_runner --option`` can override each at load time):
             ``execution_preference``, ``priority``, ``accelerator_name``,
             ``accelerator_type``, ``disallow_nnapi_cpu``, ``cache_dir``,
-            ``compilation_timeout_ms``, ``execution_timeout_ms``, ``use_burst``; see
+            ``compilation_timeout_ms``, ``execution_timeout_ms``, ``loop_timeout_ms``, ``use_burst``; see
             :class:`~executorch_nnapi.lowering.compile_specs.NnapiCompileOptions`.
     """
 

@@ -708,6 +708,17 @@ Error CompiledModel::execute(const LoadedBlob& blob,
       }
     }
   }
+  if (options_.loop_timeout_ms != 0 &&
+      nn.ANeuralNetworksExecution_setLoopTimeout != nullptr) {
+    rc = nn.ANeuralNetworksExecution_setLoopTimeout(
+        guard.execution,
+        static_cast<uint64_t>(options_.loop_timeout_ms) * 1000000u);
+    if (rc != ANEURALNETWORKS_NO_ERROR) {
+      NNAPI_LOG_ERROR("ANeuralNetworksExecution_setLoopTimeout failed: %s",
+                      nnapi_describe_result(nn, rc).c_str());
+      return Error::Internal;
+    }
+  }
   return run(guard.execution, &guard.event);
 }
 

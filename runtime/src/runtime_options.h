@@ -39,6 +39,8 @@ struct RuntimeOptions {
   /// Milliseconds; 0 = no timeout.
   int32_t compilation_timeout_ms = 0;
   int32_t execution_timeout_ms = 0;
+  /// Milliseconds a WHILE loop may run; 0 = NNAPI's default (2 s).
+  int32_t loop_timeout_ms = 0;
   /// Run repeated executions through one ANeuralNetworksBurst.
   bool use_burst = false;
 

@@ -140,3 +140,19 @@ def test_delegation_report_names_each_body_and_what_it_holds():
            "aten.lt.Tensor x1 -> nnapi LESS x1, LOGICAL_NOT x2, REDUCE_ANY x1" in text
     assert "    WHILE while_loop: body (submodule_1): aten aten.add.Tensor x2, aten.mul.Tensor x1, " \
            "dim_order_ops._to_dim_order_copy.default x1 -> nnapi ADD x2, MUL x1" in text
+
+
+def test_loop_timeout_option_aborts_a_loop_that_runs_too_long():
+    from torch.export import export
+    from executorch.exir import to_edge_transform_and_lower
+    from executorch.runtime import Runtime
+    from executorch_nnapi.partitioners import NnapiPartitioner
+
+    x, b = torch.randn(2, 3), torch.randn(2, 3)
+    ep = export(CountingLoop(), (_count(3), x, b))
+    pte = to_edge_transform_and_lower(ep, partitioner=[NnapiPartitioner(loop_timeout_ms=500)]).to_executorch()
+    program = Runtime.get().load_program(pte.buffer)
+    method = program.load_method("forward")
+    torch.testing.assert_close(method.execute([_count(3), x, b])[1], CountingLoop()(_count(3), x, b)[1])
+    with pytest.raises(RuntimeError):
+        method.execute([_count(2**31 - 1), x, b])  # about 2**31 iterations: far beyond 500 ms
