@@ -74,10 +74,10 @@ def _sources(lc: LoweringContext, values: Sequence[Node]) -> list[BodyInput]:
     return sources
 
 
-def _model_signature(lc: LoweringContext, index: int, outputs: bool) -> list[tuple]:
+def _output_signature(lc: LoweringContext, index: int) -> list[tuple]:
+    """(type, dims, scale, zero point) of each output of referenced model ``index``."""
     sub = lc.graph.main.subgraphs[index]
-    return [(o.type, tuple(o.dims), o.scale, o.zero_point)
-            for o in (sub.operands[i] for i in (sub.model_outputs if outputs else sub.model_inputs))]
+    return [(o.type, tuple(o.dims), o.scale, o.zero_point) for o in (sub.operands[i] for i in sub.model_outputs)]
 
 
 @register_builder
@@ -106,7 +106,7 @@ class CondBuilder(NodeBuilder):
         sources = _sources(lc, operands)
         branches = [lc.lower_body(body_module(node, arg), sources, f"{node.name}.{arg.target}")
                     for arg in (true_gm, false_gm)]
-        if _model_signature(lc, branches[0], True) != _model_signature(lc, branches[1], True):
+        if _output_signature(lc, branches[0]) != _output_signature(lc, branches[1]):
             raise LoweringError(f"{node.name}: the two branches produce results of different NNAPI types")
         g = lc.graph
         results = _emit_outputs_like(lc, node, branches[0])
@@ -162,12 +162,12 @@ class WhileLoopBuilder(NodeBuilder):
         sources = [*carried_sources, *_sources(lc, additional)]
         cond = lc.lower_body(body_module(node, cond_gm), sources, f"{node.name}.{cond_gm.target}")
         body = lc.lower_body(body_module(node, body_gm), sources, f"{node.name}.{body_gm.target}")
-        flag = _model_signature(lc, cond, True)
+        flag = _output_signature(lc, cond)
         if len(flag) != 1 or flag[0][0] != OperandCode.TENSOR_BOOL8:
             raise LoweringError(f"{node.name}: the loop condition does not produce one bool")
         carried_types = [(o.type, tuple(o.dims), o.scale, o.zero_point)
                          for o in (g.operands[s.operand] for s in carried_sources)]
-        if _model_signature(lc, body, True) != carried_types:
+        if _output_signature(lc, body) != carried_types:
             raise LoweringError(f"{node.name}: the loop body's results differ from the carried values in "
                                 "NNAPI type or shape")
         results = _emit_outputs_like(lc, node, body)
