@@ -36,6 +36,7 @@ CPU_FILL, CPU_BORDER, IO_FILL = "#eeeeee", "#c62828", "#ffffff"
 NODE_WIDTH, LINE_HEIGHT, GAP_X, GAP_Y, MARGIN = 250, 14, 24, 34, 20
 REASON_CHARS, REASON_LINES = 38, 4
 TITLE_CHARS, SUB_CHARS = 20, 37  # what fits beside the shape / in the box
+TITLE_CHAR_WIDTH, SHAPE_CHAR_WIDTH = 7.2, 6.1  # px per character of a title (12px bold) and a shape (10px mono)
 _ASSETS = pathlib.Path(__file__).with_name("graph_page_assets")
 
 
@@ -67,8 +68,9 @@ class _Box:
 
 def _box_lines(node: GraphNode, graph: ProgramGraph, rows: dict) -> list[tuple[str, str]]:
     if node.kind in ("input", "output"):
-        return [("title", _clip(f"{node.kind} {node.op if node.kind == 'input' else node.id.split('_')[-1]}", TITLE_CHARS))]
-    lines = [("title", _clip(_short_op(node.op), TITLE_CHARS)), ("sub", _clip(node.id, SUB_CHARS))]
+        return [("title", _clip(node.op if node.kind == "output" else f"input {node.op}", TITLE_CHARS))]
+    title_chars = max(8, int((NODE_WIDTH - 24 - SHAPE_CHAR_WIDTH * len(node.shape)) / TITLE_CHAR_WIDTH))
+    lines = [("title", _clip(_short_op(node.op), title_chars)), ("sub", _clip(node.id, SUB_CHARS))]
     if node.kind == "cpu":
         wrapped = textwrap.wrap(f"CPU: {node.reason or 'not delegated'}", REASON_CHARS) or [""]
         if len(wrapped) > REASON_LINES:
@@ -163,7 +165,7 @@ def _node_svg(box: _Box) -> str:
              f'fill="{fill}" stroke="{"#d50000" if divergent else stroke}" stroke-width="{3 if divergent else 1.2}"/>']
     if n.shape:
         parts.append(f'<text x="{box.x + NODE_WIDTH - 8:.0f}" y="{box.y + 17:.0f}" class="shape" '
-                     f'text-anchor="end">{html.escape(_clip(n.shape, SUB_CHARS - TITLE_CHARS + 6))}</text>')
+                     f'text-anchor="end">{html.escape(_clip(n.shape, SUB_CHARS))}</text>')
     for k, (cls, text) in enumerate(box.lines):
         parts.append(f'<text x="{box.x + 8:.0f}" y="{box.y + 17 + k * LINE_HEIGHT:.0f}" class="{cls}">'
                      f"{html.escape(text)}</text>")

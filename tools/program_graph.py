@@ -77,17 +77,25 @@ class ProgramGraph:
     operations: list[NnapiOperation]
     """Every NNAPI operation of every partition, partition by partition, in execution order."""
     report: DelegationReport
+    _nodes_by_id: dict[str, GraphNode] = dataclasses.field(default_factory=dict, repr=False, compare=False)
+    _operations_by_key: dict[tuple[int, int], NnapiOperation] = dataclasses.field(default_factory=dict, repr=False,
+                                                                                 compare=False)
 
     @property
     def partitions(self) -> list[PartitionInfo]:
         return self.report.partitions
 
     def node(self, node_id: str) -> GraphNode:
-        return next(n for n in self.nodes if n.id == node_id)
+        """The node with that id (KeyError if none)."""
+        if len(self._nodes_by_id) != len(self.nodes):
+            self._nodes_by_id = {n.id: n for n in self.nodes}
+        return self._nodes_by_id[node_id]
 
     def operation(self, partition: int, index: int) -> Optional[NnapiOperation]:
         """The NNAPI operation ``index`` of ``partition``'s model, or None if there is none."""
-        return next((o for o in self.operations if o.partition == partition and o.index == index), None)
+        if len(self._operations_by_key) != len(self.operations):
+            self._operations_by_key = {(o.partition, o.index): o for o in self.operations}
+        return self._operations_by_key.get((partition, index))
 
 
 def _shape_of(node: torch.fx.Node) -> str:
@@ -113,6 +121,7 @@ class _Builder:
         self.sources: dict[str, list[str]] = {}
         self.delegate_outputs: dict[str, list[list[str]]] = {}
         self.partition_count = 0
+        self.taken: set[str] = set()
 
     def _inputs_of(self, node: torch.fx.Node, sources: dict[str, list[str]]) -> list[str]:
         found: list[str] = []
@@ -127,8 +136,9 @@ class _Builder:
         for node in self.gm.graph.nodes:
             if node.op == "placeholder":
                 if node.name in user_inputs:
-                    self.nodes.append(GraphNode(node.name, "input", node.name, [], _shape_of(node)))
-                    self.sources[node.name] = [node.name]
+                    node_id = self._unique(node.name)
+                    self.nodes.append(GraphNode(node_id, "input", node.name, [], _shape_of(node)))
+                    self.sources[node.name] = [node_id]
             elif node.op == "output":
                 self._add_outputs(node)
             elif node.op != "call_function":
@@ -139,10 +149,11 @@ class _Builder:
                 self._add_getitem(node)
             else:
                 cpu = self.reasons.get(node.name)
+                node_id = self._unique(node.name)
                 self.nodes.append(GraphNode(
-                    node.name, "cpu", op_name(node.target), self._inputs_of(node, self.sources), _shape_of(node),
+                    node_id, "cpu", op_name(node.target), self._inputs_of(node, self.sources), _shape_of(node),
                     source_location(node), reason=cpu.reason if cpu else ""))
-                self.sources[node.name] = [node.name]
+                self.sources[node.name] = [node_id]
 
     def _add_getitem(self, node: torch.fx.Node) -> None:
         parent, index = node.args[0], node.args[1]
@@ -155,15 +166,16 @@ class _Builder:
         outputs = node.args[0] if isinstance(node.args[0], (tuple, list)) else [node.args[0]]
         for i, value in enumerate(outputs):
             if isinstance(value, torch.fx.Node):
-                self.nodes.append(GraphNode(f"output_{i}", "output", f"output {i}", list(self.sources.get(value.name, [])),
+                self.nodes.append(GraphNode(self._unique(f"output_{i}"), "output", f"output {i}", list(self.sources.get(value.name, [])),
                                             _shape_of(value)))
 
     def _add_delegate(self, node: torch.fx.Node) -> None:
         lowered = getattr(self.gm, node.args[0].target)
         if lowered.backend_id != NNAPI_BACKEND_ID:  # another backend's delegate: one opaque CPU-side node
-            self.nodes.append(GraphNode(node.name, "cpu", f"{lowered.backend_id} delegate",
+            node_id = self._unique(node.name)
+            self.nodes.append(GraphNode(node_id, "cpu", f"{lowered.backend_id} delegate",
                                         self._inputs_of(node, self.sources), reason=f"lowered by {lowered.backend_id}"))
-            self.sources[node.name] = [node.name]
+            self.sources[node.name] = [node_id]
             self.delegate_outputs[node.name] = []
             return
         partition = self.partition_count
@@ -199,10 +211,10 @@ class _Builder:
         self.sources[node.name] = [s for out in outputs for s in out]
 
     def _unique(self, name: str) -> str:
-        taken = {n.id for n in self.nodes}
         candidate, k = name, 1
-        while candidate in taken:
+        while candidate in self.taken:
             candidate, k = f"{name}__{k}", k + 1
+        self.taken.add(candidate)
         return candidate
 
 
