@@ -34,6 +34,7 @@ __all__ = ["PARTITION_COLOURS", "graph_page_html", "partition_colour", "write_gr
 PARTITION_COLOURS = ("#cfe8ff", "#d4f5d4", "#ffe7c2", "#ead9ff", "#ffd6e7", "#d2f4f0", "#f6f0c2", "#e0e0ff")
 CPU_FILL, CPU_BORDER, IO_FILL = "#eeeeee", "#c62828", "#ffffff"
 NODE_WIDTH, LINE_HEIGHT, GAP_X, GAP_Y, MARGIN = 250, 14, 24, 34, 20
+SKIP_EDGE_BULGE = 110  # how far right of its ends an edge that skips layers curves
 REASON_CHARS, REASON_LINES = 38, 4
 TITLE_CHARS, SUB_CHARS = 20, 37  # what fits beside the shape / in the box
 TITLE_CHAR_WIDTH, SHAPE_CHAR_WIDTH = 7.2, 6.1  # px per character of a title (12px bold) and a shape (10px mono)
@@ -116,7 +117,7 @@ def _layers(nodes: list[GraphNode]) -> list[list[GraphNode]]:
 def _layout(graph: ProgramGraph, rows: dict) -> tuple[dict[str, _Box], float, float]:
     layers = _layers(graph.nodes)
     widest = max((len(layer) for layer in layers), default=1)
-    width = 2 * MARGIN + widest * NODE_WIDTH + (widest - 1) * GAP_X
+    width = 2 * (MARGIN + SKIP_EDGE_BULGE) + widest * NODE_WIDTH + (widest - 1) * GAP_X
     boxes: dict[str, _Box] = {}
     y = MARGIN + 16  # room for the first partition's label
     for layer in layers:
@@ -193,7 +194,12 @@ def _svg(graph: ProgramGraph, rows: dict) -> str:
             sx, sy = source.x + NODE_WIDTH / 2, source.y + source.height
             tx, ty = box.x + NODE_WIDTH / 2, box.y
             bend = max(GAP_Y / 2, (ty - sy) / 3)
-            edges.append(f'<path class="edge" d="M{sx:.0f},{sy:.0f} C{sx:.0f},{sy + bend:.0f} {tx:.0f},'
+            side = 0.0
+            if ty - sy > GAP_Y * 1.5 and abs(sx - tx) < NODE_WIDTH / 2:
+                # An edge that skips layers in one column leaves and enters at the boxes' right
+                # and bulges past the nodes between them.
+                sx, tx, side = sx + NODE_WIDTH / 2 - 24, tx + NODE_WIDTH / 2 - 24, SKIP_EDGE_BULGE
+            edges.append(f'<path class="edge" d="M{sx:.0f},{sy:.0f} C{sx + side:.0f},{sy + bend:.0f} {tx + side:.0f},'
                          f'{ty - bend:.0f} {tx:.0f},{ty - 2:.0f}" marker-end="url(#arrow)"/>')
     defs = ('<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
             'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#6b7785"/></marker></defs>')
