@@ -180,6 +180,11 @@ def test_debug_rows_are_shown_on_their_operations_and_the_first_divergence_is_ma
     assert (f"First divergent NNAPI operation: DEPTHWISE_CONV_2D #{divergent.index} of subgraph "
             f"{divergent.partition} ({divergent.aten_node})") in text
     assert f"→ DEPTHWISE_CONV_2D #{divergent.index}  max abs 0.5" in " ".join(page.svg_text)
+    # A node that emitted no operation of its own but is named in a row's aten_nodes says which it is part of.
+    fused = _rows(graph, None)
+    fused[0]["aten_nodes"] = ["aten_convolution_default", "aten__native_batch_norm_legit_no_training_default",
+                              "aten_relu_default"]
+    assert "part of CONV_2D #0" in " ".join(_Page(graph_page_html(graph, debug_rows=fused)).svg_text)
     clean = graph_page_html(graph, debug_rows=_rows(graph, None))
     assert f"Debug rows for {len(graph.operations)} NNAPI operation(s): none past tolerance." in clean
     assert "first-divergent" not in clean.split("<style>")[0] + clean.split("</style>")[1].split("<script>")[0]
