@@ -147,10 +147,14 @@ def to_nnapi_program(
         programs[CPU_METHOD_NAME] = exported_program
         partitioners[CPU_METHOD_NAME] = _cpu_partitioners(cpu_method)
     progress = progress or Progress(enabled=False)
-    progress.start("partition")
-    with _lower_stage_after_partition(partitioner, progress):
-        edge = to_edge_transform_and_lower(programs, partitioner=partitioners)
-    report = delegation_report(edge.exported_program(NNAPI_METHOD_NAME), partitioner.decisions)
-    graph = program_graph(edge.exported_program(NNAPI_METHOD_NAME), report)
-    progress.start("serialize")
-    return LoweredProgram(edge.to_executorch(), report, partitioner, cpu_method, graph)
+    try:
+        progress.start("partition")
+        with _lower_stage_after_partition(partitioner, progress):
+            edge = to_edge_transform_and_lower(programs, partitioner=partitioners)
+        report = delegation_report(edge.exported_program(NNAPI_METHOD_NAME), partitioner.decisions)
+        graph = program_graph(edge.exported_program(NNAPI_METHOD_NAME), report)
+        progress.start("serialize")
+        return LoweredProgram(edge.to_executorch(), report, partitioner, cpu_method, graph)
+    except BaseException:
+        progress.finish(failed=True)
+        raise
