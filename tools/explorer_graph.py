@@ -7,6 +7,10 @@ operations and debug figures as attributes. The file is a Model Explorer graph c
 (``{"label": ..., "graphs": [...]}``, the fields of ``model_explorer.graph_builder``), which
 Model Explorer opens as a ``.json`` model: ``model-explorer model_graph.json``, or its web
 page's "Add model" button. Model Explorer itself is not needed to write it.
+
+With ``executorch-nnapi debug`` rows, :func:`write_explorer_node_data` writes Model Explorer
+"node data" (``model-explorer graph.json --node_data_paths=errors.json``): each node's error
+figure as a value Model Explorer colours from green (smallest) to red (largest).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from .debug_rows import FIGURES, DebugRows, format_figure, match_debug_rows
 from .graph_page import CPU_BORDER, CPU_FILL, partition_colour
 from .program_graph import GraphNode, ProgramGraph
 
-__all__ = ["explorer_graph_collection", "write_explorer_graph"]
+__all__ = ["explorer_graph_collection", "explorer_node_data", "write_explorer_graph", "write_explorer_node_data"]
 
 
 def _namespace(partition: Optional[int]) -> str:
@@ -103,3 +107,44 @@ def write_explorer_graph(path: "str | os.PathLike[str]", graph: ProgramGraph, de
     """Writes :func:`explorer_graph_collection` to ``path`` as JSON."""
     collection = explorer_graph_collection(graph, debug_rows, label)
     pathlib.Path(path).write_text(json.dumps(collection, indent=1), encoding="utf-8")
+
+
+def _node_figure(rows: dict) -> str:
+    """The figure the node data shows: output steps for an 8-bit program's rows, else max abs."""
+    return "steps" if any(row.get("steps") is not None for row in rows.values()) else "max_abs"
+
+
+def explorer_node_data(graph: ProgramGraph, debug_rows: DebugRows, figure: Optional[str] = None) -> dict[str, Any]:
+    """Model Explorer node data (a JSON-ready dict, the fields of
+    ``model_explorer.node_data_builder.ModelNodeData``) of one debug figure per node.
+
+    Args:
+        graph: the program's graph.
+        debug_rows: ``executorch-nnapi debug`` rows (a list of dicts or its ``--json`` path).
+        figure: the row key to show (``max_abs``, ``max_rel``, ``steps``, ``sqnr_db``,
+            ``time_us``); default ``steps`` if the rows have them (8-bit), else ``max_abs``.
+            A node's value is the largest over the operations it emitted or, through a row's
+            ``aten_nodes``, is part of.
+    """
+    rows = match_debug_rows(graph, debug_rows)
+    figure = figure or _node_figure(rows)
+    results: dict[str, dict[str, float]] = {}
+    partition_of = {n.id: n.partition for n in graph.nodes}
+    for (partition, index), row in rows.items():
+        value = row.get(figure)
+        if value is None:
+            continue
+        owner = graph.operation(partition, index).aten_node
+        for node_id in dict.fromkeys([owner, *(row.get("aten_nodes") or [])]):
+            if node_id and partition_of.get(node_id, -1) == partition:
+                best = results.get(node_id, {}).get("value")
+                results[node_id] = {"value": float(value) if best is None else max(best, float(value))}
+    gradient = [{"stop": 0, "bgColor": "#c8e6c9"}, {"stop": 0.5, "bgColor": "#fff59d"}, {"stop": 1, "bgColor": "#ef9a9a"}]
+    return {"forward": {"name": figure, "results": results, "gradient": gradient}}
+
+
+def write_explorer_node_data(path: "str | os.PathLike[str]", graph: ProgramGraph, debug_rows: DebugRows,
+                             figure: Optional[str] = None) -> None:
+    """Writes :func:`explorer_node_data` to ``path`` as JSON."""
+    pathlib.Path(path).write_text(json.dumps(explorer_node_data(graph, debug_rows, figure), indent=1),
+                                  encoding="utf-8")

@@ -12,7 +12,7 @@ import torch
 
 from executorch_nnapi.tools.cli import main
 from executorch_nnapi.tools.debug_rows import match_debug_rows
-from executorch_nnapi.tools.explorer_graph import explorer_graph_collection, write_explorer_graph
+from executorch_nnapi.tools.explorer_graph import write_explorer_graph, write_explorer_node_data
 from executorch_nnapi.tools.export import to_nnapi_program
 from executorch_nnapi.tools.graph_page import graph_page_html, write_graph_page
 
@@ -238,6 +238,29 @@ def test_model_explorer_classes_accept_the_graph(graphs, name, tmp_path):
     # What Model Explorer's server sends its page for an adapter's graphs.
     sent = json.loads(json.dumps(convert_adapter_response({"graphCollections": [collection]})))
     assert _dataclass_subset(data, sent["graphCollections"][0])
+
+
+def test_model_explorer_node_data_colours_nodes_by_their_error(graphs, tmp_path):
+    """Node data for `model-explorer --node_data_paths`: Model Explorer's own classes take it, one
+    value per node, the largest of the operations it emitted or is part of."""
+    import dacite
+    from model_explorer import node_data_builder
+
+    graph = graphs["cnn_with_cpu_fallback"]
+    rows = _rows(graph, (1, 1))
+    rows[0]["aten_nodes"] = ["aten_convolution_default", "aten_relu_default"]  # relu fused into CONV_2D #0
+    write_explorer_node_data(tmp_path / "errors.json", graph, rows)
+    data = json.loads((tmp_path / "errors.json").read_text())
+    node_data = node_data_builder.ModelNodeData(graphsData={
+        graph_id: dacite.from_dict(node_data_builder.GraphNodeData, value, config=dacite.Config(strict=True))
+        for graph_id, value in data.items()})
+    assert _dataclass_subset(data, json.loads(node_data.to_json_string()))
+    results = node_data.graphsData["forward"].results
+    by_operation = {(r["partition"], r["nnapi_index"]): r["max_abs"] for r in rows}
+    assert results["aten_relu_default"].value == results["aten_convolution_default"].value == by_operation[(0, 0)]
+    assert results["aten_convolution_default_1"].value == max(by_operation.values()) == 0.5
+    assert "aten_cumsum_default" not in results  # a CPU node has no NNAPI figure
+    assert node_data.graphsData["forward"].name == "max_abs"
 
 
 def test_cli_writes_both_pictures_of_a_cpu_fallback(tmp_path, capsys, monkeypatch):
