@@ -36,6 +36,7 @@ CPU_FILL, CPU_BORDER, IO_FILL = "#eeeeee", "#c62828", "#ffffff"
 NODE_WIDTH, LINE_HEIGHT, GAP_X, GAP_Y, MARGIN = 250, 14, 24, 34, 20
 SKIP_EDGE_BULGE = 110  # how far right of its ends an edge that skips layers curves
 REASON_CHARS, REASON_LINES = 38, 4
+OPERATION_LINES = 6  # a node's NNAPI operations drawn in its box (all are in the table and details)
 TITLE_CHARS, SUB_CHARS = 20, 37  # what fits beside the shape / in the box
 TITLE_CHAR_WIDTH, SHAPE_CHAR_WIDTH = 7.2, 6.1  # px per character of a title (12px bold) and a shape (10px mono)
 _ASSETS = pathlib.Path(__file__).with_name("graph_page_assets")
@@ -61,13 +62,24 @@ class _Box:
     lines: list[tuple[str, str]]  # (css class, text)
     x: float = 0.0
     y: float = 0.0
+    divergent: bool = False
+    """Whether it emitted the first divergent NNAPI operation of the debug rows."""
 
     @property
     def height(self) -> float:
         return 10 + LINE_HEIGHT * len(self.lines)
 
 
-def _box_lines(node: GraphNode, graph: ProgramGraph, rows: dict) -> list[tuple[str, str]]:
+def _parts_of(rows: dict) -> dict[tuple[int, str], list[int]]:
+    """(partition, ATen node) -> the operations whose debug rows list the node in aten_nodes."""
+    parts: dict[tuple[int, str], list[int]] = {}
+    for (partition, index), row in rows.items():
+        for name in row.get("aten_nodes") or []:
+            parts.setdefault((partition, name), []).append(index)
+    return parts
+
+
+def _box_lines(node: GraphNode, graph: ProgramGraph, rows: dict, parts: dict) -> list[tuple[str, str]]:
     if node.kind in ("input", "output"):
         return [("title", _clip(node.op if node.kind == "output" else f"input {node.op}", TITLE_CHARS))]
     title_chars = max(8, int((NODE_WIDTH - 24 - SHAPE_CHAR_WIDTH * len(node.shape)) / TITLE_CHAR_WIDTH))
@@ -77,12 +89,14 @@ def _box_lines(node: GraphNode, graph: ProgramGraph, rows: dict) -> list[tuple[s
         if len(wrapped) > REASON_LINES:
             wrapped = wrapped[:REASON_LINES - 1] + [wrapped[REASON_LINES - 1][: REASON_CHARS - 1] + "…"]
         return lines + [("reason", w) for w in wrapped]
-    shared = [key for key, row in rows.items() if key[0] == node.partition and key[1] not in node.operations
-              and node.id in (row.get("aten_nodes") or [])]
+    shared = [i for i in parts.get((node.partition, node.id), []) if i not in node.operations]
     if not node.operations:
-        lines.append(("sub", "part of " + ", ".join(f"{graph.operation(*key).op} #{key[1]}" for key in shared)
+        lines.append(("sub", "part of " + ", ".join(f"{graph.operation(node.partition, i).op} #{i}" for i in shared)
                       if shared else "no NNAPI operation of its own"))
-    for index in node.operations:
+    for k, index in enumerate(node.operations):
+        if k == OPERATION_LINES - 1 and len(node.operations) > OPERATION_LINES:
+            lines.append(("nnapi", f"… and {len(node.operations) - k} more NNAPI operations"))
+            break
         operation = graph.operation(node.partition, index)
         row = rows.get((node.partition, index))
         text = f"→ {operation.op} #{index}"
@@ -116,6 +130,7 @@ def _layers(nodes: list[GraphNode]) -> list[list[GraphNode]]:
 
 def _layout(graph: ProgramGraph, rows: dict) -> tuple[dict[str, _Box], float, float]:
     layers = _layers(graph.nodes)
+    parts = _parts_of(rows)
     widest = max((len(layer) for layer in layers), default=1)
     width = 2 * (MARGIN + SKIP_EDGE_BULGE) + widest * NODE_WIDTH + (widest - 1) * GAP_X
     boxes: dict[str, _Box] = {}
@@ -125,7 +140,8 @@ def _layout(graph: ProgramGraph, rows: dict) -> tuple[dict[str, _Box], float, fl
         x = (width - row_width) / 2
         layer_height = 0.0
         for n in layer:
-            box = _Box(n, _box_lines(n, graph, rows), x, y)
+            divergent = any(rows.get((n.partition, i), {}).get("first_divergent") for i in n.operations)
+            box = _Box(n, _box_lines(n, graph, rows, parts), x, y, divergent)
             boxes[n.id] = box
             x += NODE_WIDTH + GAP_X
             layer_height = max(layer_height, box.height)
@@ -157,7 +173,7 @@ def _node_svg(box: _Box) -> str:
     n = box.node
     fill = IO_FILL if n.kind in ("input", "output") else partition_colour(n.partition)
     stroke = CPU_BORDER if n.kind == "cpu" else "#4a5a6a"
-    divergent = any(cls == "divergent" for cls, _ in box.lines)
+    divergent = box.divergent
     classes = f"node {n.kind}" + (" first-divergent" if divergent else "")
     partition = "" if n.partition is None else f' data-partition="{n.partition}"'
     parts = [f'<g class="{classes}" data-id="{html.escape(n.id)}"{partition} tabindex="0">',
@@ -209,7 +225,8 @@ def _svg(graph: ProgramGraph, rows: dict) -> str:
 
 
 def _cell(text: Any, cls: str = "") -> str:
-    return f'<td{f" class={chr(34)}{cls}{chr(34)}" if cls else ""}>{html.escape(str(text))}</td>'
+    attribute = f' class="{cls}"' if cls else ""
+    return f"<td{attribute}>{html.escape(str(text))}</td>"
 
 
 def _partition_table(graph: ProgramGraph) -> str:

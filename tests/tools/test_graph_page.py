@@ -275,3 +275,25 @@ def test_cli_writes_both_pictures_of_a_cpu_fallback(tmp_path, capsys, monkeypatc
     nodes = json.loads((tmp_path / "c.json").read_text())["graphs"][0]["nodes"]
     cumsum = next(n for n in nodes if n["id"] == "aten_cumsum_default")
     assert {"key": "why_not_nnapi", "value": "NNAPI has no cumulative-sum operation"} in cumsum["attrs"]
+
+
+def test_a_node_with_many_operations_draws_the_first_and_a_count():
+    """A node that emitted more operations than its box shows lists the rest as a count, and its
+    border still marks a first divergent operation beyond them."""
+    from executorch_nnapi.tools.program_graph import GraphNode, NnapiOperation, ProgramGraph
+    from executorch_nnapi.tools.report import DelegationReport, PartitionInfo
+
+    count = 9
+    operations = [NnapiOperation(0, i, "MUL", "float", "aten_big") for i in range(count)]
+    nodes = [GraphNode("x", "input", "x", []),
+             GraphNode("aten_big", "nnapi", "aten.big.default", ["x"], partition=0, operations=list(range(count))),
+             GraphNode("output_0", "output", "output 0", ["aten_big"])]
+    report = DelegationReport([PartitionInfo(0, {"aten.big.default": 1}, {"MUL": count}, 27, [])], [])
+    graph = ProgramGraph(nodes, operations, report)
+    rows = [{"nnapi_op": "MUL", "nnapi_index": i, "partition": 0, "max_abs": 0.1,
+             "first_divergent": i == count - 1} for i in range(count)]
+    page = _Page(graph_page_html(graph, debug_rows=rows))
+    drawn = [t for t in page.svg_text if t.startswith("→ MUL")]
+    assert len(drawn) == 5 and f"… and {count - 5} more NNAPI operations" in page.svg_text
+    assert [a["data-id"] for a in page.with_class("first-divergent") if "node" in a["class"].split()] == ["aten_big"]
+    assert len([a for a in page.with_class("operation")]) == count  # all in the operations table
