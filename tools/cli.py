@@ -352,12 +352,13 @@ def _verify_quantized(model, quantized, pte: bytes, method_names: Sequence[str],
             sqnr_pte, sqnr_reference = sqnr(want, got), sqnr(want, reference)
             ok = within or sqnr_pte >= sqnr_reference - SQNR_MARGIN_DB
             failures += not ok
-            progress.print(f"{label} {what}: max difference from convert_pt2e {text}; SQNR vs float: .pte {sqnr_pte:.1f} dB, "
-                  f"convert_pt2e {sqnr_reference:.1f} dB; host run {run_ms:.1f} ms{'' if ok else '  <- FAIL'}")
+            progress.print(f"{label} {what}: max difference from convert_pt2e {text}; SQNR vs float: .pte "
+                           f"{sqnr_pte:.1f} dB, convert_pt2e {sqnr_reference:.1f} dB; host run {run_ms:.1f} ms"
+                           f"{'' if ok else '  <- FAIL'}")
     unit = "output step(s)" if step else "relative error"
-    progress.print(f"verify: {'PASS' if not failures else 'FAIL'} (worst {worst:.1f} {unit} from convert_pt2e; passes within "
-          f"one step, or beyond it with an SQNR vs float at most {SQNR_MARGIN_DB:g} dB below convert_pt2e's: "
-          "NNAPI's integer rounding differs from convert_pt2e's float arithmetic at near-ties)")
+    progress.print(f"verify: {'PASS' if not failures else 'FAIL'} (worst {worst:.1f} {unit} from convert_pt2e; "
+                   f"passes within one step, or beyond it with an SQNR vs float at most {SQNR_MARGIN_DB:g} dB below "
+                   "convert_pt2e's: NNAPI's integer rounding differs from convert_pt2e's float arithmetic at near-ties)")
     return 0 if not failures else 1
 
 
