@@ -151,6 +151,8 @@ class OperationCode(enum.IntEnum):
     REDUCE_MIN = 78
     REDUCE_PROD = 79
     REDUCE_SUM = 80
+    ROI_ALIGN = 81
+    ROI_POOLING = 82
     RSQRT = 83
     SELECT = 84
     SIN = 85

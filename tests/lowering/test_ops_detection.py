@@ -1,0 +1,167 @@
+"""torchvision's detection ops on NNAPI: roi_align -> ROI_ALIGN and roi_pool -> ROI_POOLING
+(API 29). Each accepted form is lowered, delegated, run through the C++ backend on the host
+driver and compared with torchvision's own op; each refused form is checked for its wording,
+and since ExecuTorch has no CPU kernel for either op, a refused one stops lowering."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn as nn
+from torchvision.ops import roi_align, roi_pool
+
+from executorch_nnapi.partitioners import NoCpuKernelError
+from op_harness import check_delegated_and_matches, lower, run_pte
+
+
+def random_rois(count: int, batches: int, height: float, width: float, seed: int, min_size: float = 0.0):
+    """[count, 5] regions (batch index, x1, y1, x2, y2) inside an image of height x width."""
+    g = torch.Generator().manual_seed(seed)
+    xs = torch.rand(count, 2, generator=g) * width
+    ys = torch.rand(count, 2, generator=g) * height
+    x1, x2 = xs.min(1).values, (xs.max(1).values + min_size).clamp(max=width)
+    y1, y2 = ys.min(1).values, (ys.max(1).values + min_size).clamp(max=height)
+    batch = torch.randint(0, batches, (count,), generator=g).float()
+    return torch.stack([batch, x1, y1, x2, y2], dim=1)
+
+
+class RoiAlign(nn.Module):
+    def __init__(self, size, scale, ratio, aligned=False):
+        super().__init__()
+        self.size, self.scale, self.ratio, self.aligned = size, scale, ratio, aligned
+
+    def forward(self, x, rois):
+        return roi_align(x, rois, self.size, spatial_scale=self.scale, sampling_ratio=self.ratio,
+                         aligned=self.aligned)
+
+
+class RoiPool(nn.Module):
+    def __init__(self, size, scale):
+        super().__init__()
+        self.size, self.scale = size, scale
+
+    def forward(self, x, rois):
+        return roi_pool(x, rois, self.size, spatial_scale=self.scale)
+
+
+FEATURES = torch.randn(2, 6, 12, 16, generator=torch.Generator().manual_seed(1))
+# Regions in image pixels; the feature map is the image at 1/4 (48 x 64).
+ROIS = random_rois(7, 2, 48.0, 64.0, seed=2)
+# Degenerate regions: zero width, zero height, a point, regions narrower than one cell,
+# the whole image, a corner.
+SMALL = torch.tensor([[0, 10.0, 4.0, 10.0, 20.0], [1, 3.0, 9.0, 30.0, 9.0], [0, 5.0, 5.0, 5.0, 5.0],
+                      [1, 40.0, 30.0, 41.5, 32.0], [0, 56.5, 42.0, 58.0, 43.0], [1, 0.0, 0.0, 64.0, 48.0],
+                      [0, 0.0, 0.0, 0.5, 0.5]])
+
+ALIGN_FORMS = [
+    ("fixed_ratio", RoiAlign((4, 3), 0.25, 2)),
+    ("adaptive_ratio", RoiAlign(5, 0.25, 0)),
+    ("negative_ratio_is_adaptive", RoiAlign(3, 0.25, -1)),
+    ("ratio_1_non_power_of_two_scale", RoiAlign(2, 0.2, 1)),
+]
+
+
+@pytest.mark.parametrize("name,module", ALIGN_FORMS, ids=[f[0] for f in ALIGN_FORMS])
+def test_roi_align_matches_torchvision(name, module):
+    if name == "ratio_1_non_power_of_two_scale":
+        rois = random_rois(7, 2, 12 / 0.2, 16 / 0.2, seed=4)
+    else:
+        rois = ROIS
+    lowered = check_delegated_and_matches(module, (FEATURES, rois), run_inputs=[(FEATURES, rois), (FEATURES, SMALL)],
+                                          expect_operations=["ROI_ALIGN"], tolerance=1e-5)
+    assert lowered.num_delegates == 1
+
+
+def test_roi_pool_matches_torchvision():
+    module = RoiPool((3, 4), 0.25)
+    check_delegated_and_matches(module, (FEATURES, ROIS), run_inputs=[(FEATURES, ROIS), (FEATURES, SMALL)],
+                                expect_operations=["ROI_POOLING"], tolerance=1e-6)
+
+
+def test_roi_pool_rounds_halves_away_from_zero_like_torchvision():
+    # Scaled corners at exact halves (x 0.5 = .5 cells) and regions ending on the last cell.
+    rois = torch.tensor([[0, 1.0, 3.0, 5.0, 7.0], [1, 3.0, 1.0, 31.0, 23.0], [0, 0.0, 0.0, 32.0, 24.0],
+                         [1, 29.0, 21.0, 32.0, 24.0]])
+    features = torch.randn(2, 3, 12, 16)
+    check_delegated_and_matches(RoiPool(2, 0.5), (features, rois), expect_operations=["ROI_POOLING"],
+                                tolerance=1e-6)
+
+
+def test_constant_regions_need_no_split():
+    class Fixed(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("rois", ROIS.clone())
+
+        def forward(self, x):
+            return roi_align(x, self.rois, 3, spatial_scale=0.25, sampling_ratio=2)
+
+    lowered = check_delegated_and_matches(Fixed(), (FEATURES,), expect_operations=["ROI_ALIGN"], tolerance=1e-5)
+    assert "CAST" not in lowered.nnapi_operations
+
+
+def test_list_of_boxes_form_is_delegated_whole():
+    class PerImage(nn.Module):
+        def forward(self, x, a, b):
+            return roi_align(x, [a, b], (2, 2), spatial_scale=0.25, sampling_ratio=2)
+
+    a, b = ROIS[:3, 1:].contiguous(), ROIS[3:, 1:].contiguous()
+    check_delegated_and_matches(PerImage(), (FEATURES, a, b), expect_operations=["ROI_ALIGN"], tolerance=1e-5)
+
+
+class TwoStageHead(nn.Module):
+    """A backbone, roi_align on given boxes and a box head (class scores and box deltas)."""
+
+    def __init__(self, classes: int = 4):
+        super().__init__()
+        self.backbone = nn.Sequential(nn.Conv2d(3, 8, 3, stride=2, padding=1), nn.ReLU(),
+                                      nn.Conv2d(8, 16, 3, stride=2, padding=1), nn.ReLU())
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(16 * 5 * 5, 32), nn.ReLU())
+        self.scores = nn.Linear(32, classes)
+        self.deltas = nn.Linear(32, classes * 4)
+
+    def forward(self, image, rois):
+        features = self.backbone(image)
+        pooled = roi_align(features, rois, (5, 5), spatial_scale=0.25, sampling_ratio=2)
+        hidden = self.head(pooled)
+        return self.scores(hidden).softmax(-1), self.deltas(hidden)
+
+
+def test_two_stage_detector_head_is_one_subgraph():
+    torch.manual_seed(0)
+    image = torch.randn(2, 3, 48, 64)
+    lowered = check_delegated_and_matches(TwoStageHead(), (image, ROIS), run_inputs=[(image, ROIS), (image, SMALL)],
+                                          expect_operations=["ROI_ALIGN", "CONV_2D", "FULLY_CONNECTED"],
+                                          tolerance=1e-4)
+    assert lowered.num_delegates == 1
+
+
+REFUSED = [
+    (RoiAlign(3, 0.25, 2, aligned=True), "roi_align with aligned=True (NNAPI's ROI_ALIGN has no half-pixel offset"),
+    (RoiAlign(3, 0.2, 0), "roi_align with spatial_scale=0.2 and an adaptive sampling ratio"),
+    (RoiPool(3, 0.2), "roi_pool with spatial_scale=0.2 (NNAPI takes the stride 1 / spatial_scale, exact only for"),
+]
+
+
+@pytest.mark.parametrize("module,reason", REFUSED, ids=["aligned", "adaptive_scale", "pool_scale"])
+def test_refused_form_stops_lowering_with_node_line_and_reason(module, reason):
+    with pytest.raises(NoCpuKernelError) as info:
+        lower(module, (FEATURES, ROIS))
+    message = str(info.value)
+    assert reason in message
+    assert "test_ops_detection.py" in message  # the source line of the call
+    assert "ExecuTorch's portable CPU kernels have no torchvision.roi_" in message
+    assert "\n" not in message
+
+
+def test_below_api_29_stops_lowering():
+    with pytest.raises(NoCpuKernelError, match=r"roi_align.default needs API 29 \(Android 10\); the target is API 28"):
+        lower(RoiAlign(3, 0.25, 2), (FEATURES, ROIS), feature_level=28)
+
+
+def test_box_outside_the_feature_map_fails_the_run():
+    lowered = lower(RoiAlign(3, 0.25, 2), (FEATURES, ROIS))
+    outside = ROIS.clone()
+    outside[0, 3] = 80.0  # x2 past the 64-pixel width
+    with pytest.raises(RuntimeError):
+        run_pte(lowered.pte, (FEATURES, outside))
