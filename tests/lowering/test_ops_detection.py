@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
+from torch.export import Dim
 from torchvision.ops import roi_align, roi_pool
 
 from executorch_nnapi.partitioners import NoCpuKernelError
@@ -134,6 +136,29 @@ def test_two_stage_detector_head_is_one_subgraph():
                                           expect_operations=["ROI_ALIGN", "CONV_2D", "FULLY_CONNECTED"],
                                           tolerance=1e-4)
     assert lowered.num_delegates == 1
+
+
+def test_number_of_regions_is_dynamic():
+    k = Dim("k", min=1, max=128)
+    image = torch.randn(2, 3, 48, 64, generator=torch.Generator().manual_seed(5))
+    runs = [(image, random_rois(n, 2, 48.0, 64.0, seed=n)) for n in (1, 5, 33)]
+    lowered = check_delegated_and_matches(TwoStageHead(), runs[1], dynamic_shapes={"image": None, "rois": {0: k}},
+                                          run_inputs=runs, expect_operations=["ROI_ALIGN"], tolerance=1e-4)
+    assert lowered.num_delegates == 1
+
+
+def test_narrow_region_in_the_last_cell_samples_the_edge_like_android():
+    # Documented difference (docs/detection_ops.md): a region narrower than one cell that starts
+    # in the last column is widened to one cell; its samples past the edge read the last column
+    # on NNAPI (Android's reference clamps) but 0 in torchvision. NNAPI's result is then
+    # torchvision's on the map with its last row and column repeated.
+    rois = torch.tensor([[0, 61.0, 10.0, 62.0, 30.0], [1, 20.0, 45.0, 40.0, 46.0]])
+    module = RoiAlign((2, 2), 0.25, 2)
+    lowered = lower(module, (FEATURES, rois))
+    (got,) = run_pte(lowered.pte, (FEATURES, rois))
+    padded = F.pad(FEATURES, (0, 1, 0, 1), mode="replicate")
+    torch.testing.assert_close(got, module(padded, rois), atol=1e-5, rtol=1e-5)
+    assert (got - module(FEATURES, rois)).abs().max() > 0.1
 
 
 REFUSED = [
