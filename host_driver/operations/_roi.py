@@ -1,6 +1,6 @@
 """What ROI_ALIGN (81) and ROI_POOLING (82) share: their operand list up to the strides, the
 output shape, and the checks Android's reference implementation makes on each region while
-it runs (a malformed region fails the execution, it is never clamped)."""
+it runs (a malformed region fails the execution, it is never clamped; docs/nnapi_facts.md §7.8)."""
 
 from __future__ import annotations
 

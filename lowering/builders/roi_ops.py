@@ -4,7 +4,8 @@ torchvision passes the regions as one float tensor [K, 5] of (batch index, x1, y
 NNAPI takes the boxes [K, 4] and the batch indices [K] (int32) as two operands, so the builder
 splits the tensor with SLICE / SQUEEZE / CAST (API 29) unless it is a constant.
 
-What is exact (Android's reference implementation of both operations, docs/detection_ops.md):
+What is exact (Android's reference implementation of both operations: nnapi_facts.md §7.8,
+docs/detection_ops.md):
 
 - ROI_ALIGN is Caffe2's arithmetic: no half-pixel offset and a region at least one cell wide,
   i.e. torchvision's ``aligned=False``; ``aligned=True`` is refused. NNAPI's sampling ratio 0 is
