@@ -120,6 +120,7 @@ class OperationCode(enum.IntEnum):
     ABS = 38
     ARGMAX = 39
     ARGMIN = 40
+    AXIS_ALIGNED_BBOX_TRANSFORM = 41
     CAST = 45
     CHANNEL_SHUFFLE = 46
     EQUAL = 48

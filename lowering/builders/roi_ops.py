@@ -67,7 +67,8 @@ def _is_roi_align(node: Node) -> bool:
     return _VISION is not None and aten_op(node) is _VISION.roi_align.default
 
 
-def _check_rois(node: Node, rois: Node) -> None:
+def check_rois(node: Node, rois: Node) -> None:
+    """Refuses regions other than torchvision's [K, 5] tensor."""
     shape = tensor_shape(rois)
     if len(shape) != 2 or shape[1] != _ROI_COLUMNS:
         raise Refused(f"regions of shape {list(shape)} (NNAPI's ROI operations take the [K, 5] tensor of "
@@ -103,7 +104,7 @@ class RoiOpsBuilder(NodeBuilder):
         rank = len(tensor_shape(a["input"]))
         if rank != 4:
             raise Refused(f"{what} on a rank-{rank} input (NNAPI takes a batched 4-D [N, C, H, W] feature map)")
-        _check_rois(node, a["rois"])
+        check_rois(node, a["rois"])
         scale = float(a["spatial_scale"])
         if not scale > 0:
             raise Refused(f"{what} with spatial_scale={scale} (NNAPI needs a positive stride 1 / spatial_scale)")
@@ -131,7 +132,7 @@ class RoiOpsBuilder(NodeBuilder):
     def define(self, node: Node, lc: LoweringContext) -> None:
         a = _roi_args(node)
         g = lc.graph
-        boxes, batch = _split_rois(lc, a["rois"], node.name)
+        boxes, batch = split_rois(lc, a["rois"], node.name)
         stride = g.emit_float32(1.0 / float(a["spatial_scale"]))
         inputs = [lc.operand(a["input"], NHWC), boxes, batch, g.emit_int32(int(a["pooled_height"])),
                   g.emit_int32(int(a["pooled_width"])), stride, stride]
@@ -157,7 +158,7 @@ class RoiOpsBuilder(NodeBuilder):
         return operand
 
 
-def _split_rois(lc: LoweringContext, rois: Node, name: str) -> tuple[int, int]:
+def split_rois(lc: LoweringContext, rois: Node, name: str) -> tuple[int, int]:
     """(boxes [K, 4] float32, batch indices [K] int32) operands of torchvision's [K, 5] regions."""
     g = lc.graph
     if lc.is_constant(rois):

@@ -1,5 +1,6 @@
-"""ROI_ALIGN and ROI_POOLING in the host driver, driven through the C API: the kernels against
-torchvision's roi_align (aligned=False) and roi_pool, the layout flag, and the checks Android's
+"""ROI_ALIGN, ROI_POOLING and AXIS_ALIGNED_BBOX_TRANSFORM in the host driver, driven through the
+C API: the kernels against torchvision's roi_align (aligned=False), roi_pool and box decoding
+(BoxCoder with unit weights, then clip_boxes_to_image), the layout flag, and the checks Android's
 reference implementation makes (operand shapes when the model is finished, each region when
 it runs)."""
 
@@ -7,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 import torch
-from torchvision.ops import roi_align, roi_pool
+from torchvision.models.detection._utils import BoxCoder
+from torchvision.ops import clip_boxes_to_image, roi_align, roi_pool
 
 from nnapi_client import BAD_DATA, OP_FAILED, TI32, Model, last_error, nchw, nhwc
 
@@ -80,3 +82,34 @@ def test_layout_flag_is_required(lib, driver):
     out = m.tensor([6, 3, 4, 5])
     m.op("ROI_POOLING", [inp, boxes, batch, m.i32(3), m.i32(4), m.f32(2.0), m.f32(2.0)], [out], expect=BAD_DATA)
     assert "expects 8 inputs, got 7" in last_error(lib)
+
+
+def _bbox_transform(lib, rois: torch.Tensor, deltas: torch.Tensor, sizes: torch.Tensor, expect_run: int = 0):
+    m = Model(lib)
+    count = rois.shape[0]
+    boxes, d, batch, image = (m.tensor([count, 4]), m.tensor(list(deltas.shape)), m.tensor([count], TI32),
+                              m.tensor(list(sizes.shape)))
+    out = m.tensor(list(deltas.shape))
+    m.op("AXIS_ALIGNED_BBOX_TRANSFORM", [boxes, d, batch, image], [out])
+    m.io([boxes, d, batch, image], [out])
+    (res,) = m.run([rois[:, 1:].contiguous(), deltas, rois[:, 0].int(), sizes], [list(deltas.shape)],
+                   expect=expect_run)
+    return res
+
+
+def test_axis_aligned_bbox_transform_is_decode_then_clip(lib, driver):
+    sizes = torch.tensor([[18.0, 22.0], [12.0, 30.0]])  # (height, width) per image
+    deltas = torch.randn(ROIS.shape[0], 8, generator=torch.Generator().manual_seed(4))
+    res = _bbox_transform(lib, ROIS, deltas, sizes)
+    decoded = BoxCoder((1.0, 1.0, 1.0, 1.0), bbox_xform_clip=float("inf")).decode_single(deltas, ROIS[:, 1:])
+    expected = torch.stack([clip_boxes_to_image(b.reshape(-1, 4), tuple(int(v) for v in sizes[int(i)])).reshape(-1)
+                            for b, i in zip(decoded, ROIS[:, 0])])
+    torch.testing.assert_close(res, expected, atol=1e-5, rtol=1e-5)
+
+
+def test_axis_aligned_bbox_transform_refuses_an_inverted_box_when_run(lib, driver):
+    rois = ROIS.clone()
+    rois[2, 1] = 9.0  # x1 > x2
+    _bbox_transform(lib, rois, torch.zeros(ROIS.shape[0], 4), torch.tensor([[18.0, 22.0], [18.0, 22.0]]),
+                    expect_run=OP_FAILED)
+    assert "has x2 < x1 or y2 < y1" in last_error(lib)

@@ -10,8 +10,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from torch.export import Dim
-from torchvision.ops import roi_align, roi_pool
+from torchvision.models.detection._utils import BoxCoder
+from torchvision.ops import clip_boxes_to_image, roi_align, roi_pool
 
+from executorch_nnapi.lowering.custom_ops import decode_boxes
 from executorch_nnapi.partitioners import NoCpuKernelError
 from op_harness import check_delegated_and_matches, lower, run_pte
 
@@ -161,6 +163,59 @@ def test_narrow_region_in_the_last_cell_samples_the_edge_like_android():
     assert (got - module(FEATURES, rois)).abs().max() > 0.1
 
 
+WEIGHTS = (10.0, 10.0, 5.0, 5.0)  # torchvision's Faster R-CNN box head coder
+IMAGE_SIZES = torch.tensor([[48.0, 64.0], [40.0, 56.0]])  # (height, width) of images 0 and 1
+
+
+def faster_rcnn_deltas(deltas: torch.Tensor) -> torch.Tensor:
+    """torchvision's BoxCoder.decode steps before the arithmetic: divide by the weights, clamp dw, dh."""
+    d = deltas.reshape(deltas.shape[0], -1, 4) / torch.tensor(WEIGHTS)
+    d = torch.cat([d[..., :2], d[..., 2:].clamp(max=BoxCoder(WEIGHTS).bbox_xform_clip)], dim=-1)
+    return d.reshape(deltas.shape)
+
+
+class Decode(nn.Module):
+    def forward(self, rois, deltas):
+        return decode_boxes(rois, faster_rcnn_deltas(deltas), IMAGE_SIZES)
+
+
+def torchvision_decode(rois: torch.Tensor, deltas: torch.Tensor) -> torch.Tensor:
+    """BoxCoder.decode_single then clip_boxes_to_image, per region's image."""
+    boxes = BoxCoder(WEIGHTS).decode_single(deltas, rois[:, 1:]).reshape(rois.shape[0], -1, 4)
+    rows = [clip_boxes_to_image(b, tuple(int(v) for v in IMAGE_SIZES[int(i)])) for b, i in zip(boxes, rois[:, 0])]
+    return torch.stack(rows).reshape(deltas.shape)
+
+
+def test_decode_boxes_is_torchvisions_decode_and_clip():
+    g = torch.Generator().manual_seed(7)
+    rois = random_rois(9, 2, 40.0, 56.0, seed=7)
+    deltas = torch.randn(9, 3 * 4, generator=g) * 4  # some boxes leave the image, some dw past the clamp
+    deltas[0, 2] = 50.0
+    torch.testing.assert_close(Decode()(rois, deltas), torchvision_decode(rois, deltas), atol=1e-4, rtol=1e-5)
+    lowered = check_delegated_and_matches(Decode(), (rois, deltas), expect_operations=["AXIS_ALIGNED_BBOX_TRANSFORM"],
+                                          tolerance=1e-6)
+    (got,) = run_pte(lowered.pte, (rois, deltas))
+    torch.testing.assert_close(got, torchvision_decode(rois, deltas), atol=1e-4, rtol=1e-5)
+
+
+class DetectorHead(TwoStageHead):
+    """The two-stage head with its box deltas decoded and clipped."""
+
+    def forward(self, image, rois):
+        scores, deltas = super().forward(image, rois)
+        return scores, decode_boxes(rois, faster_rcnn_deltas(deltas), IMAGE_SIZES)
+
+
+def test_detector_head_with_box_decoding_is_one_subgraph():
+    torch.manual_seed(0)
+    image = torch.randn(2, 3, 48, 64)
+    rois = random_rois(7, 2, 40.0, 56.0, seed=11)
+    lowered = check_delegated_and_matches(DetectorHead(), (image, rois),
+                                          expect_operations=["ROI_ALIGN", "AXIS_ALIGNED_BBOX_TRANSFORM"],
+                                          tolerance=1e-4)
+    assert lowered.num_delegates == 1
+
+
 REFUSED = [
     (RoiAlign(3, 0.25, 2, aligned=True), "roi_align with aligned=True (NNAPI's ROI_ALIGN has no half-pixel offset"),
     (RoiAlign(3, 0.2, 0), "roi_align with spatial_scale=0.2 and an adaptive sampling ratio"),
@@ -177,6 +232,11 @@ def test_refused_form_stops_lowering_with_node_line_and_reason(module, reason):
     assert "test_ops_detection.py" in message  # the source line of the call
     assert "ExecuTorch's portable CPU kernels have no torchvision.roi_" in message
     assert "\n" not in message
+
+
+def test_decode_boxes_below_api_29_stops_lowering():
+    with pytest.raises(NoCpuKernelError, match=r"decode_boxes.default needs API 29 \(Android 10\)"):
+        lower(Decode(), (ROIS, torch.zeros(7, 8)), feature_level=28)
 
 
 def test_below_api_29_stops_lowering():
