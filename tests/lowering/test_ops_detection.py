@@ -16,6 +16,7 @@ from torchvision.ops import clip_boxes_to_image, roi_align, roi_pool
 from executorch_nnapi.lowering.custom_ops import decode_boxes
 from executorch_nnapi.partitioners import NoCpuKernelError
 from op_harness import check_delegated_and_matches, lower, run_pte
+from quantized_reference import quantize, within_one_step
 
 
 def random_rois(count: int, batches: int, height: float, width: float, seed: int, min_size: float = 0.0):
@@ -161,6 +162,24 @@ def test_narrow_region_in_the_last_cell_samples_the_edge_like_android():
     padded = F.pad(FEATURES, (0, 1, 0, 1), mode="replicate")
     torch.testing.assert_close(got, module(padded, rois), atol=1e-5, rtol=1e-5)
     assert (got - module(FEATURES, rois)).abs().max() > 0.1
+
+
+def test_8bit_head_keeps_roi_align_as_a_float_island():
+    # The ROI operations have no 8-bit declaration: NnapiQuantizer leaves roi_align float, and the
+    # partition runs it between a DEQUANTIZE and a QUANTIZE instead of leaving it to the CPU.
+    torch.manual_seed(0)
+    image = torch.randn(2, 3, 48, 64)
+    gm = quantize(TwoStageHead(), (image, ROIS), signed=False)
+    lowered = lower(gm, (image, ROIS))
+    assert lowered.cpu_ops == [] and lowered.num_delegates == 1, lowered.reasons
+    ops = lowered.nnapi_operations
+    at = ops.index("ROI_ALIGN")
+    assert "DEQUANTIZE" in ops[:at] and ops[at + 1] == "QUANTIZE", ops
+    outputs = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    with torch.no_grad():
+        wanted = gm(image, ROIS)
+    for got, want, dq in zip(run_pte(lowered.pte, (image, ROIS)), wanted, outputs):
+        assert within_one_step(want, got, float(dq.args[1])) == 1.0, (got - want).abs().max().item()
 
 
 WEIGHTS = (10.0, 10.0, 5.0, 5.0)  # torchvision's Faster R-CNN box head coder
