@@ -121,6 +121,7 @@ class OperationCode(enum.IntEnum):
     ARGMAX = 39
     ARGMIN = 40
     AXIS_ALIGNED_BBOX_TRANSFORM = 41
+    BOX_WITH_NMS_LIMIT = 44
     CAST = 45
     CHANNEL_SHUFFLE = 46
     EQUAL = 48
