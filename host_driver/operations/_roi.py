@@ -9,24 +9,33 @@ from typing import Iterator
 import torch
 
 from ..errors import op_failed
-from .common import F16, F32, I32T, INT32, Ctx, layout_flag, layout_value, layout_dims, nhwc_dims
+from .common import (F16, F32, FLOAT32, I32T, INT32, Q16A, QA8, QA8S, Ctx, layout_dims, layout_flag, layout_value,
+                     nhwc_dims)
 
-FLOAT_TYPES = {F32: 29, F16: 29}
+# The 8-bit forms (16-bit boxes of scale 0.125) pass validation as on a device; the driver then
+# refuses them as not implemented (QUANT_COMPUTE is False).
+FEATURE_TYPES = {F32: 29, F16: 29, QA8: 29, QA8S: 30}
 
 
-def validate_roi_operands(c: Ctx, count: int, layout_index: int) -> None:
+def validate_roi_operands(c: Ctx, count: int, layout_index: int, same_q: bool) -> None:
     """Inputs 0-6 (feature map, boxes [K, 4], batch indices [K], output height and width,
     height and width strides) and the layout flag; sets the output shape and ``c.p``."""
     c.counts((count,))
-    c.tensor(0, FLOAT_TYPES, "feature map")
-    c.same_type(1, 0, "boxes")
+    quantized = c.tensor(0, FEATURE_TYPES, "feature map") in (QA8, QA8S)
+    if quantized:
+        c.tensor(1, {Q16A: 29}, "boxes")
+    else:
+        c.same_type(1, 0, "boxes")
     c.tensor(2, {I32T: 29}, "batch indices")
     c.scalar(3, INT32, "output height")
     c.scalar(4, INT32, "output width")
-    c.float_scalar_for(5, 0, "height stride")
-    c.float_scalar_for(6, 0, "width stride")
+    for i, what in ((5, "height stride"), (6, "width stride")):
+        if quantized:
+            c.scalar(i, FLOAT32, what)
+        else:
+            c.float_scalar_for(i, 0, what)
     layout_flag(c, layout_index, required=True)
-    c.out_like(0, 0)
+    c.out_like(0, 0, same_q=same_q)
     c.p.nchw = layout_value(c, layout_index)
     dims, boxes, batch = c.dims(0), c.dims(1), c.dims(2)
     if len(dims) != 4:

@@ -18,7 +18,7 @@ QUANT_COMPUTE = False
 def validate(c: Ctx) -> None:
     c.scalar(7, INT32, "height sampling ratio")
     c.scalar(8, INT32, "width sampling ratio")
-    validate_roi_operands(c, 10, 9)
+    validate_roi_operands(c, 10, 9, same_q=False)
     c.p.h_ratio, c.p.w_ratio = int(c.value(7)), int(c.value(8))
     if c.p.h_ratio < 0 or c.p.w_ratio < 0:
         c.fail(f"sampling ratios ({c.p.h_ratio}, {c.p.w_ratio}) must be >= 0 (0: adaptive)")

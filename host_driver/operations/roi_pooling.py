@@ -16,7 +16,7 @@ QUANT_COMPUTE = False
 
 
 def validate(c: Ctx) -> None:
-    validate_roi_operands(c, 8, 7)
+    validate_roi_operands(c, 8, 7, same_q=True)
 
 
 def _round_half_away(value: float) -> int:

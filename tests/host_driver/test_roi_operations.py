@@ -11,7 +11,7 @@ import torch
 from torchvision.models.detection._utils import BoxCoder
 from torchvision.ops import clip_boxes_to_image, roi_align, roi_pool
 
-from nnapi_client import BAD_DATA, OP_FAILED, TI32, Model, last_error, nchw, nhwc
+from nnapi_client import BAD_DATA, OP_FAILED, QA8, TI32, Model, last_error, nchw, nhwc
 
 FEATURES = torch.randn(2, 5, 9, 11, generator=torch.Generator().manual_seed(3))
 # (batch, x1, y1, x2, y2) in pixels of an image at stride 2 (18 x 22): inside the map, some
@@ -19,6 +19,7 @@ FEATURES = torch.randn(2, 5, 9, 11, generator=torch.Generator().manual_seed(3))
 ROIS = torch.tensor([[0, 1.0, 2.0, 13.0, 9.0], [1, 0.0, 0.0, 22.0, 18.0], [1, 4.5, 3.0, 5.0, 3.5],
                      [0, 7.0, 7.0, 7.0, 7.0], [1, 3.2, 10.6, 19.9, 17.1], [0, 3.0, 5.0, 9.0, 15.0]])
 OUT_HW = (3, 4)
+TQ16A = 12  # TENSOR_QUANT16_ASYMM, the boxes of the 8-bit forms
 
 
 def _run(lib, name: str, nchw_layout: bool, extra, rois: torch.Tensor = ROIS, expect_run: int = 0):
@@ -74,6 +75,16 @@ def test_boxes_must_have_four_columns(lib, driver):
     m.io([inp, boxes, batch], [out])
     m.finish(expect=BAD_DATA)
     assert "input 1 (boxes) must be [num_rois, 4], got [6, 5]" in last_error(lib)
+
+
+def test_8bit_roi_align_is_valid_but_not_implemented(lib, driver):
+    m = Model(lib)
+    inp = m.tensor([2, 9, 11, 5], QA8, scale=0.1, zp=128)
+    boxes, batch = m.tensor([6, 4], TQ16A, scale=0.125), m.tensor([6], TI32)
+    out = m.tensor([6, 3, 4, 5], QA8, scale=0.2, zp=100)
+    m.op("ROI_ALIGN", [inp, boxes, batch, m.i32(3), m.i32(4), m.f32(2.0), m.f32(2.0), m.i32(0), m.i32(0),
+                       m.bool(False)], [out], expect=OP_FAILED)
+    assert "ROI_ALIGN (operation #0) on TENSOR_QUANT16_ASYMM, TENSOR_QUANT8_ASYMM is not implemented" in last_error(lib)
 
 
 def test_layout_flag_is_required(lib, driver):
