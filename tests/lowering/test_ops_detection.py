@@ -132,12 +132,13 @@ class TwoStageHead(nn.Module):
         return self.scores(hidden).softmax(-1), self.deltas(hidden)
 
 
-def test_two_stage_detector_head_is_one_subgraph():
+@pytest.mark.parametrize("level", [29, 30])
+def test_two_stage_detector_head_is_one_subgraph(level):
     torch.manual_seed(0)
     image = torch.randn(2, 3, 48, 64)
     lowered = check_delegated_and_matches(TwoStageHead(), (image, ROIS), run_inputs=[(image, ROIS), (image, SMALL)],
                                           expect_operations=["ROI_ALIGN", "CONV_2D", "FULLY_CONNECTED"],
-                                          tolerance=1e-4)
+                                          tolerance=1e-4, feature_level=level)
     assert lowered.num_delegates == 1
 
 
