@@ -43,6 +43,9 @@ class DecodeBoxesBuilder(NodeBuilder):
         rois, deltas, sizes = node.args
         boxes, batch = split_rois(lc, rois, node.name)
         g = lc.graph
-        sizes_operand = g.emit_constant_tensor(lc.constant(sizes).float()) if lc.is_constant(sizes) else lc.operand(sizes)
+        if lc.is_constant(sizes):
+            sizes_operand = g.emit_constant_tensor(lc.constant(sizes).float(), f"{node.name}.image_sizes")
+        else:
+            sizes_operand = lc.operand(sizes)
         g.emit_operation(OperationCode.AXIS_ALIGNED_BBOX_TRANSFORM, [boxes, lc.operand(deltas), batch, sizes_operand],
                          [lc.emit_output(node)], debug_name=node.name)
