@@ -11,7 +11,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.export import Dim
 from torchvision.models.detection._utils import BoxCoder
-from torchvision.ops import clip_boxes_to_image, roi_align, roi_pool
+from torchvision.ops import batched_nms, clip_boxes_to_image, roi_align, roi_pool
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
 from executorch_nnapi.lowering.custom_ops import decode_boxes
@@ -270,6 +270,23 @@ def test_decode_boxes_below_api_29_stops_lowering():
 def test_below_api_29_stops_lowering():
     with pytest.raises(NoCpuKernelError, match=r"roi_align.default needs API 29 \(Android 10\); the target is API 28"):
         lower(RoiAlign(3, 0.25, 2), (FEATURES, ROIS), feature_level=28)
+
+
+def test_batched_nms_stops_lowering_naming_the_op_and_line():
+    # NNAPI's BOX_WITH_NMS_LIMIT is not lowered (docs/detection_ops.md) and ExecuTorch has no
+    # kernel for torchvision's nms: one line at lowering instead of a failure in to_executorch().
+    class Nms(nn.Module):
+        def forward(self, boxes, scores, classes):
+            return batched_nms(boxes, scores, classes, 0.5)
+
+    boxes = ROIS[:, 1:].contiguous()
+    with pytest.raises(NoCpuKernelError) as info:
+        lower(Nms(), (boxes, torch.rand(7), torch.randint(0, 3, (7,))))
+    message = str(info.value)
+    assert message.startswith("torchvision_nms_default (torchvision.nms.default, File ")
+    assert "test_ops_detection.py" in message and "\n" not in message
+    assert message.endswith("has no NNAPI lowering) and this ExecuTorch has no CPU kernel (out variant) of "
+                            "torchvision.nms.default, so the program could not run")
 
 
 def test_box_outside_the_feature_map_fails_the_run():
