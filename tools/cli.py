@@ -23,6 +23,7 @@ import torch
 from executorch_nnapi.quantizer.calibration import (RANDOM_WARNING, Calibration, CalibrationError, check_single_input, from_directory,
                           from_iterable, quantize_program, random_inputs, sqnr)
 from .dynamic_dims import DynamicDim, explain_constraint_violation, parse_dynamic, torch_dynamic_shapes
+from . import numerics_debugger
 from .export import CPU_METHOD_BACKENDS
 
 RANDOM_CALIBRATION_SIZE = 32
@@ -339,6 +340,16 @@ def _verify_quantized(model, quantized, pte: bytes, method_names: Sequence[str],
     return 0 if not failures else 1
 
 
+def _debug(args) -> int:
+    for path, what in ((args.pte, "the .pte"), (args.etrecord, "--etrecord"), (args.inputs, "--inputs")):
+        if path is not None and not os.path.isfile(path):
+            _fail(f"{what}: no such file: {path}")
+    try:
+        return numerics_debugger.run(args)
+    except ValueError as e:
+        _fail(str(e))
+
+
 def _ops(args) -> int:
     from executorch_nnapi.partitioners.op_support import support_table
 
@@ -401,6 +412,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex.set_defaults(func=_export)
     ops = sub.add_parser("ops", help="print the op-support matrix (ATen op x feature level)")
     ops.set_defaults(func=_ops)
+    dbg = sub.add_parser("debug", help="run a .pte and name the first NNAPI operation whose output diverges")
+    numerics_debugger.add_arguments(dbg)
+    dbg.set_defaults(func=_debug)
     args = parser.parse_args(argv)
     return args.func(args)
 
