@@ -343,11 +343,11 @@ def _verify_quantized(model, quantized, pte: bytes, method_names: Sequence[str],
 def _debug(args) -> int:
     for path, what in ((args.pte, "the .pte"), (args.etrecord, "--etrecord"), (args.inputs, "--inputs")):
         if path is not None and not os.path.isfile(path):
-            _fail(f"{what}: no such file: {path}")
+            raise SystemExit(f"executorch-nnapi debug: error: {what}: no such file: {path}")
     try:
         return numerics_debugger.run(args)
     except ValueError as e:
-        _fail(str(e))
+        raise SystemExit(f"executorch-nnapi debug: error: {e}") from None
 
 
 def _ops(args) -> int:

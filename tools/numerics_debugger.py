@@ -73,7 +73,7 @@ class DebugReport:
         lines = [tuple(str(h) for h in header)]
         for r in self.rows:
             lines.append((str(r.partition), str(r.nnapi_index), r.nnapi_op + (" <- first" if r.first_divergent else ""),
-                          ",".join(r.aten_nodes) or "-", r.source or "-", _fmt_shape(r.shape),
+                          _short_nodes(r.aten_nodes), r.source or "-", _fmt_shape(r.shape),
                           _fmt(r.max_abs_error), _fmt(r.max_rel_error), _fmt(r.max_steps, ".2f"),
                           _fmt(r.sqnr_db, ".1f", none="inf" if r.compared() else "-"), _fmt(r.time_us, ".1f")))
         widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
@@ -87,6 +87,13 @@ class DebugReport:
                         f"{first.nnapi_index}) for {', '.join(first.aten_nodes)}"
                         + (f" at {first.source}" if first.source else ""))
         return "\n".join(text)
+
+
+def _short_nodes(names: Sequence[str]) -> str:
+    """The table's ATen column: the computing nodes (quantize / dequantize left out when there
+    are others), without the edge dialect's aten_ prefix."""
+    computing = [n for n in names if "quantize_per_" not in n] or list(names)
+    return ",".join(n.removeprefix("aten_") for n in computing) or "-"
 
 
 def _finite(v: Any) -> Any:
@@ -202,6 +209,23 @@ def _nodes_by_handle(graph_module) -> dict[int, list[torch.fx.Node]]:
     return out
 
 
+def _value_node(candidates: Sequence[torch.fx.Node]) -> Optional[torch.fx.Node]:
+    """Of the nodes sharing the debug handle of an operation's value (ExecuTorch gives a
+    quantize and the dequantize after it one handle), the quantize when there is one."""
+    candidates = [n for n in candidates if n.target is not operator.getitem]
+    return next((n for n in candidates if _quantize_params(n) is not None), candidates[-1] if candidates else None)
+
+
+def _source_of(nodes: Sequence[torch.fx.Node]) -> Optional[str]:
+    """The source line of the last computing node (not a quantize / dequantize) among ``nodes``."""
+    computing = [n for n in nodes if "quantize_per_" not in n.name] or list(nodes)
+    for node in reversed(computing):
+        line = _source_line(node.meta.get("stack_trace"))
+        if line is not None:
+            return line
+    return None
+
+
 def _quantize_params(node: torch.fx.Node) -> Optional[tuple[float, int]]:
     """(scale, zero point) when `node` quantizes per tensor (its value is 8-bit codes)."""
     if "quantize_per_tensor" in str(node.target) and "dequantize" not in str(node.target):
@@ -217,7 +241,8 @@ def _compare(row: DebugRow, got: torch.Tensor, ref: Any, node: torch.fx.Node) ->
         return
     q = _quantize_params(node)
     ref_float = ref.to(torch.float64)
-    if q is not None:
+    if q is not None and not ref.is_floating_point():
+        # The quantize's codes (the dequantize sharing its handle gives the float value).
         ref_float = (ref_float - q[1]) * q[0]
     diff = (got.to(torch.float64).reshape(ref_float.shape) - ref_float).abs()
     row.max_abs_error = float(diff.max()) if diff.numel() else 0.0
@@ -290,16 +315,15 @@ def _rows(events: list, blobs: dict, by_handle: dict, references: dict) -> list[
             continue
         handles = blob.operation_debug_handles[k]
         nodes = [n for h in handles for n in by_handle.get(h, []) if n.target is not operator.getitem]
-        value_node = nodes[-1] if nodes else None
+        value_node = _value_node(by_handle.get(handles[-1], [])) if handles and blob.operation_logged[k] else None
         info = seen[(instruction, k)]
         got = info.get("value")
         row = DebugRow(partition=partition, nnapi_index=k, nnapi_op=blob.operation_types[k],
-                       aten_nodes=[n.name for n in nodes],
-                       source=_source_line(value_node.meta.get("stack_trace")) if value_node is not None else None,
+                       aten_nodes=[n.name for n in nodes], source=_source_of(nodes),
                        shape=list(got.shape) if isinstance(got, torch.Tensor) else None,
                        time_us=info.get("time_us"))
-        if isinstance(got, torch.Tensor) and value_node is not None and max(handles) in references:
-            _compare(row, got, references[max(handles)], value_node)
+        if isinstance(got, torch.Tensor) and value_node is not None and handles[-1] in references:
+            _compare(row, got, references[handles[-1]], value_node)
         rows.append(row)
     return rows
 
