@@ -32,6 +32,10 @@
 
 #include "executorch_nnapi_backend.h"
 
+#ifdef EXECUTORCH_NNAPI_RUNNER_ETDUMP
+#include <executorch/devtools/etdump/etdump_flatcc.h>
+#endif
+
 namespace {
 
 using executorch::aten::ScalarType;
@@ -60,16 +64,18 @@ struct Args {
   int iters = 10;
   int warmup = 1;
   std::string output_dir;
+  std::string etdump;  // empty: no profiling
   std::vector<std::pair<std::string, std::string>> options;
 };
 
 void usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s --model m.pte [--method NAME] [--input f.bin[:d0,d1,...]] ...\n"
-               "       [--iters N] [--warmup K] [--output-dir D] [--option key=value] ...\n"
+               "       [--iters N] [--warmup K] [--output-dir D] [--etdump PATH] [--option key=value] ...\n"
                "  --input   raw little-endian tensor data, one per method input, in order;\n"
                "            ':d0,d1,...' gives its sizes (needed for dynamic dims)\n"
-               "  --option  an NnapiBackend load-time option, e.g. execution_preference=low_power\n",
+               "  --option  an NnapiBackend load-time option, e.g. execution_preference=low_power\n"
+               "  --etdump  write an ETDump (profiling events of every run) to PATH\n",
                argv0);
 }
 
@@ -127,6 +133,8 @@ bool parse_args(int argc, char** argv, Args* args) {
       ok = parse_int(value, 0, &args->warmup);
     } else if (flag == "--output-dir") {
       args->output_dir = value;
+    } else if (flag == "--etdump") {
+      args->etdump = value;
     } else if (flag == "--option") {
       const char* eq = std::strchr(value, '=');
       ok = eq != nullptr && eq != value;
@@ -324,8 +332,44 @@ void use_host_shim() {
 }
 #endif
 
+// --etdump: an ETDump generator for the Module (null without the flag), and
+// writing what it recorded (docs/debugging.md).
+std::unique_ptr<executorch::runtime::EventTracer> make_tracer(const Args& args) {
+#ifdef EXECUTORCH_NNAPI_RUNNER_ETDUMP
+  if (!args.etdump.empty()) {
+    return std::make_unique<executorch::etdump::ETDumpGen>();
+  }
+#else
+  (void)args;
+#endif
+  return nullptr;
+}
+
+bool write_etdump(const Args& args, executorch::runtime::EventTracer* tracer) {
+#ifdef EXECUTORCH_NNAPI_RUNNER_ETDUMP
+  auto* gen = static_cast<executorch::etdump::ETDumpGen*>(tracer);
+  executorch::etdump::ETDumpResult result = gen->get_etdump_data();
+  std::ofstream out(args.etdump, std::ios::binary);
+  out.write(static_cast<const char*>(result.buf), static_cast<std::streamsize>(result.size));
+  std::free(result.buf);
+  if (!out) {
+    std::fprintf(stderr, "error: cannot write the ETDump to %s\n", args.etdump.c_str());
+    return false;
+  }
+  std::printf("etdump: %zu bytes written to %s\n", result.size, args.etdump.c_str());
+  return true;
+#else
+  (void)tracer;
+  std::fprintf(stderr, "error: --etdump %s: this runner was built without ExecuTorch's "
+               "etdump library\n", args.etdump.c_str());
+  return false;
+#endif
+}
+
 int run(const Args& args) {
-  Module module(args.model, Module::LoadMode::Mmap);
+  std::unique_ptr<executorch::runtime::EventTracer> owned_tracer = make_tracer(args);
+  executorch::runtime::EventTracer* tracer = owned_tracer.get();
+  Module module(args.model, Module::LoadMode::Mmap, std::move(owned_tracer));
   Error err = module.load();
   if (err != Error::Ok) {
     return fail(("loading " + args.model).c_str(), err);
@@ -393,6 +437,9 @@ int run(const Args& args) {
       }
     }
     std::printf("outputs: %zu written to %s\n", outputs.size(), args.output_dir.c_str());
+  }
+  if (!args.etdump.empty() && !write_etdump(args, tracer)) {
+    return 1;
   }
   return 0;
 }

@@ -127,3 +127,25 @@ def test_running_without_etdump_logs_nothing_and_matches_eager():
     program = Runtime.get().load_program(_lower(model).to_executorch().buffer)
     out = program.load_method("forward").execute([X])[0]
     torch.testing.assert_close(out, model(X), atol=1e-5, rtol=1e-5)
+
+
+def test_runner_writes_an_etdump_inspector_reads(tmp_path):
+    import subprocess
+
+    from executorch_nnapi.runtime.backend_library import runner_path
+
+    edge = _lower(ConvBnRelu().eval())
+    program = edge.to_executorch()
+    pte, etrecord, etdump = tmp_path / "m.pte", tmp_path / "m.etrecord", tmp_path / "m.etdp"
+    pte.write_bytes(program.buffer)
+    program.get_etrecord().save(str(etrecord))
+    result = subprocess.run([runner_path(), "--model", str(pte), "--iters", "2", "--etdump", str(etdump)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert f"written to {etdump}" in result.stdout
+    inspector = Inspector(etdump_path=str(etdump), etrecord=str(etrecord))
+    per_op = [e for b in inspector.event_blocks for e in b.events if isinstance(e.delegate_debug_identifier, int)]
+    assert [e.delegate_debug_identifier for e in per_op] == [0, 1, 2]
+    assert per_op[1].op_types == ["aten.convolution.default", "aten.relu.default"]
+    # Three runs (one warm-up, two timed) of each operation.
+    assert all(len(e.perf_data.raw) == 3 for e in per_op)
