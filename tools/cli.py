@@ -139,7 +139,8 @@ def _export(args) -> int:
         quantized = _quantize(ep, calibration, args)
         print(f"quantized in {time.perf_counter() - t0:.1f} s ({_quantization_label(args, calibration)})")
         ep = _export_program(quantized, example, args.dynamic or [])
-    lowered = to_nnapi_program(ep, feature_level=args.feature_level, cpu_method=args.cpu_method)
+    lowered = to_nnapi_program(ep, feature_level=args.feature_level, cpu_method=args.cpu_method,
+                               generate_etrecord=args.etrecord is not None)
     elapsed = time.perf_counter() - t0
     if calibration is not None:
         lowered.report.quantization = _quantization_label(args, calibration)
@@ -147,6 +148,8 @@ def _export(args) -> int:
             lowered.report.warnings.append(RANDOM_WARNING)
     with open(args.output, "wb") as f:
         lowered.program.write_to_file(f)
+    if args.etrecord:
+        numerics_debugger.save_etrecord(lowered.program, args.etrecord, (example,))
     print(f"wrote {args.output} ({len(lowered.buffer) / 1e6:.2f} MB) in {elapsed:.1f} s for "
           f"{lowered.partitioner.feature_level.label}; methods: {', '.join(lowered.method_names)}")
     print(lowered.report.format())
@@ -398,6 +401,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex.add_argument("--cpu-method", choices=CPU_METHOD_BACKENDS,
                     help="also write a method 'forward_cpu' lowered for the CPU (xnnpack: XnnpackPartitioner), "
                          "for devices without NNAPI; executorch_nnapi.runtime.load_method picks it there")
+    ex.add_argument("--etrecord", metavar="PATH",
+                    help="also write an ETRecord (for executorch-nnapi debug and ExecuTorch's Inspector)")
     ex.add_argument("--verify", action="store_true", help="run the .pte on the host NNAPI driver and compare with eager")
     ex.add_argument("--tolerance", type=float, default=1e-4, help="relative max error allowed by --verify")
     ex.add_argument("--quantize", action="store_true",

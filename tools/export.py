@@ -96,6 +96,7 @@ def to_nnapi_program(
     feature_level: int = 30,
     cpu_method: Optional[str] = None,
     partitioner: Optional[NnapiPartitioner] = None,
+    generate_etrecord: bool = False,
 ) -> LoweredProgram:
     """Lowers ``exported_program`` into one .pte: ``forward`` with NNAPI delegates and, if asked,
     ``forward_cpu`` for devices without NNAPI.
@@ -109,6 +110,8 @@ def to_nnapi_program(
             that way; None for a .pte with ``forward`` only.
         partitioner: an ``NnapiPartitioner`` configured by the caller (e.g. with
             ``max_cached_shapes``); default ``NnapiPartitioner(feature_level)``.
+        generate_etrecord: keep an ETRecord (``program.get_etrecord()``) for ExecuTorch's
+            Inspector and ``executorch-nnapi debug`` (docs/debugging.md).
 
     Raises:
         ValueError: ``cpu_method`` is not one of :data:`CPU_METHOD_BACKENDS`.
@@ -119,6 +122,6 @@ def to_nnapi_program(
     if cpu_method is not None:
         programs[CPU_METHOD_NAME] = exported_program
         partitioners[CPU_METHOD_NAME] = _cpu_partitioners(cpu_method)
-    edge = to_edge_transform_and_lower(programs, partitioner=partitioners)
+    edge = to_edge_transform_and_lower(programs, partitioner=partitioners, generate_etrecord=generate_etrecord)
     report = delegation_report(edge.exported_program(NNAPI_METHOD_NAME), partitioner.decisions)
     return LoweredProgram(edge.to_executorch(), report, partitioner, cpu_method)

@@ -328,6 +328,14 @@ def _rows(events: list, blobs: dict, by_handle: dict, references: dict) -> list[
     return rows
 
 
+def save_etrecord(program, path: str, inputs: tuple) -> None:
+    """Writes the ETRecord of ``program`` (lowered with generate_etrecord=True) with ``inputs``
+    as its representative inputs, the ones `debug` runs by default."""
+    etrecord = program.get_etrecord()
+    etrecord.update_representative_inputs([inputs])
+    etrecord.save(path)
+
+
 def load_inputs(path: str) -> tuple:
     """Inputs saved with torch.save: a tensor, or a tuple / list of them."""
     value = torch.load(path, weights_only=True)

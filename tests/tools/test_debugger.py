@@ -13,7 +13,7 @@ from executorch.exir import to_edge_transform_and_lower
 
 from executorch_nnapi.partitioners import NnapiPartitioner
 from executorch_nnapi.tools.cli import main
-from executorch_nnapi.tools.numerics_debugger import debug_program
+from executorch_nnapi.tools.numerics_debugger import debug_program, save_etrecord
 
 import cli_models
 from quantized_reference import quantize
@@ -41,9 +41,7 @@ def _export(model, x: torch.Tensor, directory, name: str) -> tuple[str, str]:
     program = edge.to_executorch()
     pte, etrecord = directory / f"{name}.pte", directory / f"{name}.etrecord"
     pte.write_bytes(program.buffer)
-    record = program.get_etrecord()
-    record.update_representative_inputs([(x,)])
-    record.save(str(etrecord))
+    save_etrecord(program, str(etrecord), (x,))
     return str(pte), str(etrecord)
 
 
@@ -133,3 +131,15 @@ def test_malformed_fault_variable_is_named(monkeypatch):
     from executorch_nnapi.host_driver.fault_injection import fault_spec
     with pytest.raises(ValueError, match="EXECUTORCH_NNAPI_HOST_FAULT='CONV_2D': expected OPERATION:K"):
         fault_spec()
+
+
+def test_export_writes_an_etrecord_debug_reads(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("EXECUTORCH_NNAPI_HOST_FAULT", raising=False)
+    monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parents[1]))
+    pte, etrecord = tmp_path / "m.pte", tmp_path / "m.etrecord"
+    assert main(["export", "cli_models:small_cnn", "-o", str(pte), "--input-shape", "1,3,16,16",
+                 "--etrecord", str(etrecord)]) == 0
+    capsys.readouterr()
+    assert main(["debug", str(pte), "--etrecord", str(etrecord)]) == 0
+    text = capsys.readouterr().out
+    assert "no divergent operation (6 of 6 NNAPI operations compared)" in text, text
