@@ -84,7 +84,7 @@ class DebugReport:
                         "NNAPI operations compared)")
         else:
             text.append(f"first divergent operation: {first.nnapi_op} (partition {first.partition}, operation "
-                        f"{first.nnapi_index}) for {', '.join(first.aten_nodes)}"
+                        f"{first.nnapi_index}) for {_short_nodes(first.aten_nodes)}"
                         + (f" at {first.source}" if first.source else ""))
         return "\n".join(text)
 
@@ -109,17 +109,21 @@ def _fmt_shape(shape: Optional[Sequence[int]]) -> str:
 
 
 def _source_line(stack_trace: Optional[str]) -> Optional[str]:
-    """The innermost `File "...", line N` of a node's stack trace, as file:line."""
+    """A node's source line as file:line: the innermost frame outside torch itself (the
+    user's forward), else the innermost frame."""
     if not stack_trace:
         return None
-    for line in reversed(stack_trace.strip().splitlines()):
-        line = line.strip()
-        if line.startswith("File "):
-            parts = line.split('"')
-            if len(parts) >= 3:
-                number = parts[2].split("line")[-1].split(",")[0].strip()
-                return f"{pathlib.Path(parts[1]).name}:{number}"
-    return None
+    frames = []
+    for line in stack_trace.strip().splitlines():
+        parts = line.strip().split('"')
+        if line.strip().startswith("File ") and len(parts) >= 3:
+            number = parts[2].split("line")[-1].split(",")[0].strip()
+            frames.append((parts[1], f"{pathlib.Path(parts[1]).name}:{number}"))
+    if not frames:
+        return None
+    torch_dir = str(pathlib.Path(torch.__file__).parent)
+    outside = [where for path, where in frames if not path.startswith(torch_dir)]
+    return (outside or [frames[-1][1]])[-1]
 
 
 def _delegate_blobs(pte: bytes) -> dict[int, tuple[int, BlobSummary]]:
