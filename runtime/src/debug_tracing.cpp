@@ -5,6 +5,7 @@
 
 #include <executorch/runtime/core/event_tracer_hooks_delegate.h>
 #include <executorch/runtime/core/exec_aten/exec_aten.h>
+#include <executorch/runtime/core/portable_type/half.h>
 #include <executorch/runtime/core/portable_type/tensor_impl.h>
 
 #include "error_log.h"
@@ -32,6 +33,12 @@ bool element_as_float(int32_t type, const uint8_t* data, size_t i, float scale,
   switch (type) {
     case ANEURALNETWORKS_TENSOR_FLOAT32: {
       std::memcpy(out, data + 4 * i, 4);
+      return true;
+    }
+    case ANEURALNETWORKS_TENSOR_FLOAT16: {
+      uint16_t bits;
+      std::memcpy(&bits, data + 2 * i, 2);
+      *out = executorch::runtime::etensor::internal::fp16_ieee_to_fp32_value(bits);
       return true;
     }
     case ANEURALNETWORKS_TENSOR_INT32: {
