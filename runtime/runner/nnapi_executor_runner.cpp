@@ -65,6 +65,8 @@ struct Args {
   int warmup = 1;
   std::string output_dir;
   std::string etdump;  // empty: no profiling
+  std::string debug_buffer;  // with etdump: where intermediate outputs go
+  int debug_buffer_mb = 64;
   std::vector<std::pair<std::string, std::string>> options;
 };
 
@@ -75,7 +77,9 @@ void usage(const char* argv0) {
                "  --input   raw little-endian tensor data, one per method input, in order;\n"
                "            ':d0,d1,...' gives its sizes (needed for dynamic dims)\n"
                "  --option  an NnapiBackend load-time option, e.g. execution_preference=low_power\n"
-               "  --etdump  write an ETDump (profiling events of every run) to PATH\n",
+               "  --etdump  write an ETDump (profiling events of every run) to PATH\n"
+               "  --debug-buffer PATH  with --etdump: also log every operation's output (NNAPI's\n"
+               "            included) into a buffer of --debug-buffer-mb MiB (64), written to PATH\n",
                argv0);
 }
 
@@ -135,6 +139,10 @@ bool parse_args(int argc, char** argv, Args* args) {
       args->output_dir = value;
     } else if (flag == "--etdump") {
       args->etdump = value;
+    } else if (flag == "--debug-buffer") {
+      args->debug_buffer = value;
+    } else if (flag == "--debug-buffer-mb") {
+      ok = parse_int(value, 1, &args->debug_buffer_mb);
     } else if (flag == "--option") {
       const char* eq = std::strchr(value, '=');
       ok = eq != nullptr && eq != value;
@@ -334,19 +342,40 @@ void use_host_shim() {
 
 // --etdump: an ETDump generator for the Module (null without the flag), and
 // writing what it recorded (docs/debugging.md).
-std::unique_ptr<executorch::runtime::EventTracer> make_tracer(const Args& args) {
+// `debug_buffer` receives the intermediate outputs (--debug-buffer); it must
+// outlive the tracer's use of it.
+std::unique_ptr<executorch::runtime::EventTracer> make_tracer(const Args& args,
+                                                             std::vector<uint8_t>* debug_buffer) {
 #ifdef EXECUTORCH_NNAPI_RUNNER_ETDUMP
   if (!args.etdump.empty()) {
-    return std::make_unique<executorch::etdump::ETDumpGen>();
+    auto gen = std::make_unique<executorch::etdump::ETDumpGen>();
+    if (!args.debug_buffer.empty()) {
+      debug_buffer->resize(static_cast<size_t>(args.debug_buffer_mb) << 20);
+      gen->set_debug_buffer(Span<uint8_t>(debug_buffer->data(), debug_buffer->size()));
+      gen->set_event_tracer_debug_level(
+          executorch::runtime::EventTracerDebugLogLevel::kIntermediateOutputs);
+    }
+    return gen;
   }
 #else
   (void)args;
+  (void)debug_buffer;
 #endif
   return nullptr;
 }
 
-bool write_etdump(const Args& args, executorch::runtime::EventTracer* tracer) {
+bool write_etdump(const Args& args, executorch::runtime::EventTracer* tracer,
+                  const std::vector<uint8_t>& debug_buffer) {
 #ifdef EXECUTORCH_NNAPI_RUNNER_ETDUMP
+  if (!args.debug_buffer.empty()) {
+    std::ofstream debug(args.debug_buffer, std::ios::binary);
+    debug.write(reinterpret_cast<const char*>(debug_buffer.data()),
+                static_cast<std::streamsize>(debug_buffer.size()));
+    if (!debug) {
+      std::fprintf(stderr, "error: cannot write the debug buffer to %s\n", args.debug_buffer.c_str());
+      return false;
+    }
+  }
   auto* gen = static_cast<executorch::etdump::ETDumpGen*>(tracer);
   executorch::etdump::ETDumpResult result = gen->get_etdump_data();
   std::ofstream out(args.etdump, std::ios::binary);
@@ -360,6 +389,7 @@ bool write_etdump(const Args& args, executorch::runtime::EventTracer* tracer) {
   return true;
 #else
   (void)tracer;
+  (void)debug_buffer;
   std::fprintf(stderr, "error: --etdump %s: this runner was built without ExecuTorch's "
                "etdump library\n", args.etdump.c_str());
   return false;
@@ -367,7 +397,12 @@ bool write_etdump(const Args& args, executorch::runtime::EventTracer* tracer) {
 }
 
 int run(const Args& args) {
-  std::unique_ptr<executorch::runtime::EventTracer> owned_tracer = make_tracer(args);
+  if (!args.debug_buffer.empty() && args.etdump.empty()) {
+    std::fprintf(stderr, "error: --debug-buffer needs --etdump\n");
+    return 1;
+  }
+  std::vector<uint8_t> debug_buffer;
+  std::unique_ptr<executorch::runtime::EventTracer> owned_tracer = make_tracer(args, &debug_buffer);
   executorch::runtime::EventTracer* tracer = owned_tracer.get();
   Module module(args.model, Module::LoadMode::Mmap, std::move(owned_tracer));
   Error err = module.load();
@@ -438,7 +473,7 @@ int run(const Args& args) {
     }
     std::printf("outputs: %zu written to %s\n", outputs.size(), args.output_dir.c_str());
   }
-  if (!args.etdump.empty() && !write_etdump(args, tracer)) {
+  if (!args.etdump.empty() && !write_etdump(args, tracer, debug_buffer)) {
     return 1;
   }
   return 0;

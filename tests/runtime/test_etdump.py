@@ -150,3 +150,28 @@ def test_runner_writes_an_etdump_inspector_reads(tmp_path):
                                   "aten.relu.default"]
     # Three runs (one warm-up, two timed) of each operation.
     assert all(len(e.perf_data.raw) == 3 for e in per_op)
+
+
+def test_runner_debug_buffer_gives_intermediates_matching_eager(tmp_path):
+    """On a device the runner is how an ETDump is made: with --debug-buffer the backend logs
+    every operation's output from the debug variant, and the gap to the ETRecord is ~0."""
+    import subprocess
+
+    from executorch_nnapi.runtime.backend_library import runner_path
+
+    program = _lower(ConvBnRelu().eval()).to_executorch()
+    pte, etrecord = tmp_path / "m.pte", tmp_path / "m.etrecord"
+    etdump, debug, x = tmp_path / "m.etdp", tmp_path / "m.debug", tmp_path / "x.bin"
+    pte.write_bytes(program.buffer)
+    record = program.get_etrecord()
+    record.update_representative_inputs([(X,)])
+    record.save(str(etrecord))
+    x.write_bytes(X.numpy().tobytes())
+    result = subprocess.run([runner_path(), "--model", str(pte), "--input", str(x), "--iters", "1", "--warmup", "0",
+                             "--etdump", str(etdump), "--debug-buffer", str(debug), "--debug-buffer-mb", "4"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    inspector = Inspector(etdump_path=str(etdump), etrecord=str(etrecord), debug_buffer_path=str(debug))
+    gap = inspector.calculate_numeric_gap("MSE")
+    assert len(gap) == 3, gap[["aot_ops", "runtime_ops", "gap"]].to_string()
+    assert max(g for row in gap["gap"] for g in row) < 1e-8, gap[["aot_ops", "runtime_ops", "gap"]].to_string()
