@@ -56,6 +56,8 @@ class Execution:
         self.out_shapes: list[Optional[tuple[int, ...]]] = [None] * len(self.model.outputs)
         self.out_insufficient = [False] * len(self.model.outputs)
         self.duration_ns: Optional[int] = None
+        # Nanoseconds each operation (by model index) took in the last computation.
+        self.operation_ns: list[int] = [0] * len(self.model.operations)
 
     # -- configuration -------------------------------------------------------------------------------
     def _settable(self, what: str) -> None:
@@ -180,7 +182,7 @@ class Execution:
                 env[idx] = b.view if b.type.type != TENSOR_BOOL8 else b.view != 0
             else:
                 env[idx] = decode_scalar(b.type.type, cmem.read_bytes(b.address, ELEMENT_SIZE[b.type.type]))
-        plan.run(env)
+        plan.run(env, self.operation_ns)
         code, message = NO_ERROR, ""
         for j, (idx, b) in enumerate(zip(model.outputs, self.outputs)):
             value = env[idx]

@@ -23,6 +23,7 @@ import torch
 from executorch_nnapi.quantizer.calibration import (RANDOM_WARNING, Calibration, CalibrationError, check_single_input, from_directory,
                           from_iterable, quantize_program, random_inputs, sqnr)
 from .dynamic_dims import DynamicDim, explain_constraint_violation, parse_dynamic, torch_dynamic_shapes
+from . import numerics_debugger
 from .export import CPU_METHOD_BACKENDS
 from .progress import Progress
 
@@ -143,7 +144,8 @@ def _export(args) -> int:
         print(f"quantized in {time.perf_counter() - t0:.1f} s ({_quantization_label(args, calibration)})")
         with progress.stage("export"):  # the converted model, for lowering
             ep = _export_program(quantized, example, args.dynamic or [])
-    lowered = to_nnapi_program(ep, feature_level=args.feature_level, cpu_method=args.cpu_method, progress=progress)
+    lowered = to_nnapi_program(ep, feature_level=args.feature_level, cpu_method=args.cpu_method, progress=progress,
+                               generate_etrecord=args.etrecord is not None)
     elapsed = time.perf_counter() - t0
     if calibration is not None:
         lowered.report.quantization = _quantization_label(args, calibration)
@@ -152,6 +154,8 @@ def _export(args) -> int:
     with open(args.output, "wb") as f:
         lowered.program.write_to_file(f)
     progress.finish()  # serialize
+    if args.etrecord:
+        numerics_debugger.save_etrecord(lowered.program, args.etrecord, (example,))
     print(f"wrote {args.output} ({len(lowered.buffer) / 1e6:.2f} MB) in {elapsed:.1f} s for "
           f"{lowered.partitioner.feature_level.label}; methods: {', '.join(lowered.method_names)}")
     print(lowered.report.format())
@@ -362,6 +366,16 @@ def _verify_quantized(model, quantized, pte: bytes, method_names: Sequence[str],
     return 0 if not failures else 1
 
 
+def _debug(args) -> int:
+    for path, what in ((args.pte, "the .pte"), (args.etrecord, "--etrecord"), (args.inputs, "--inputs")):
+        if path is not None and not os.path.isfile(path):
+            raise SystemExit(f"executorch-nnapi debug: error: {what}: no such file: {path}")
+    try:
+        return numerics_debugger.run(args)
+    except ValueError as e:
+        raise SystemExit(f"executorch-nnapi debug: error: {e}") from None
+
+
 def _ops(args) -> int:
     from executorch_nnapi.partitioners.op_support import support_table
 
@@ -410,6 +424,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex.add_argument("--cpu-method", choices=CPU_METHOD_BACKENDS,
                     help="also write a method 'forward_cpu' lowered for the CPU (xnnpack: XnnpackPartitioner), "
                          "for devices without NNAPI; executorch_nnapi.runtime.load_method picks it there")
+    ex.add_argument("--etrecord", metavar="PATH",
+                    help="also write an ETRecord (for executorch-nnapi debug and ExecuTorch's Inspector)")
     ex.add_argument("--verify", action="store_true", help="run the .pte on the host NNAPI driver and compare with eager")
     ex.add_argument("--tolerance", type=float, default=1e-4, help="relative max error allowed by --verify")
     ex.add_argument("--quantize", action="store_true",
@@ -429,6 +445,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex.set_defaults(func=_export)
     ops = sub.add_parser("ops", help="print the op-support matrix (ATen op x feature level)")
     ops.set_defaults(func=_ops)
+    dbg = sub.add_parser("debug", help="run a .pte and name the first NNAPI operation whose output diverges")
+    numerics_debugger.add_arguments(dbg)
+    dbg.set_defaults(func=_debug)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -121,6 +121,7 @@ def to_nnapi_program(
     cpu_method: Optional[str] = None,
     partitioner: Optional[NnapiPartitioner] = None,
     progress: Optional[Progress] = None,
+    generate_etrecord: bool = False,
 ) -> LoweredProgram:
     """Lowers ``exported_program`` into one .pte: ``forward`` with NNAPI delegates and, if asked,
     ``forward_cpu`` for devices without NNAPI.
@@ -136,6 +137,8 @@ def to_nnapi_program(
             ``max_cached_shapes``); default ``NnapiPartitioner(feature_level)``.
         progress: shows the stages partition, lower and serialize (to_executorch); the
             serialize stage is left running for the caller to end after writing the file.
+        generate_etrecord: keep an ETRecord (``program.get_etrecord()``) for ExecuTorch's
+            Inspector and ``executorch-nnapi debug`` (docs/debugging.md).
 
     Raises:
         ValueError: ``cpu_method`` is not one of :data:`CPU_METHOD_BACKENDS`.
@@ -150,7 +153,8 @@ def to_nnapi_program(
     try:
         progress.start("partition")
         with _lower_stage_after_partition(partitioner, progress):
-            edge = to_edge_transform_and_lower(programs, partitioner=partitioners)
+            edge = to_edge_transform_and_lower(programs, partitioner=partitioners,
+                                               generate_etrecord=generate_etrecord)
         report = delegation_report(edge.exported_program(NNAPI_METHOD_NAME), partitioner.decisions)
         graph = program_graph(edge.exported_program(NNAPI_METHOD_NAME), report)
         progress.start("serialize")

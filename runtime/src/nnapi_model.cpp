@@ -77,7 +77,8 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
                            const std::vector<int64_t>& values,
                            const RuntimeOptions& options,
                            const Digest& model_digest,
-                           std::unique_ptr<CompiledModel>* out) {
+                           std::unique_ptr<CompiledModel>* out,
+                           const std::vector<uint32_t>& extra_outputs) {
   if (api == nullptr) {
     NNAPI_LOG_ERROR("no NNAPI library is loaded");
     return Error::InvalidState;
@@ -89,6 +90,7 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
   }
   c->api_ = std::move(api);
   c->options_ = options;
+  c->extra_outputs_ = extra_outputs;
   // On failure `c` frees whatever was created so far.
   Error err = c->create_model();
   if (err == Error::Ok) {
@@ -328,9 +330,13 @@ Error CompiledModel::add_operations(const blob::Blob* root) {
 // finishes the model.
 Error CompiledModel::finish_model(const blob::Blob* root) {
   const NnapiApi& nn = *api_;
+  std::vector<uint32_t> outputs(list_data(root->model_outputs()),
+                                list_data(root->model_outputs()) +
+                                    list_size(root->model_outputs()));
+  outputs.insert(outputs.end(), extra_outputs_.begin(), extra_outputs_.end());
   int rc = nn.ANeuralNetworksModel_identifyInputsAndOutputs(
       model_, list_size(root->model_inputs()), list_data(root->model_inputs()),
-      list_size(root->model_outputs()), list_data(root->model_outputs()));
+      static_cast<uint32_t>(outputs.size()), outputs.data());
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     NNAPI_LOG_ERROR("ANeuralNetworksModel_identifyInputsAndOutputs failed: %s",
                     nnapi_describe_result(nn, rc).c_str());
@@ -568,12 +574,26 @@ Error CompiledModel::size_arguments(const LoadedBlob& blob,
       }
     }
   }
+  extra_output_dims_.resize(extra_outputs_.size());
+  extra_output_bytes_.resize(extra_outputs_.size(), 0);
+  for (size_t k = 0; k < extra_outputs_.size(); ++k) {
+    if (!blob.operand_dims(extra_outputs_[k], values, &extra_output_dims_[k],
+                           &error) ||
+        !blob.byte_size(extra_outputs_[k], extra_output_dims_[k],
+                        &extra_output_bytes_[k])) {
+      NNAPI_LOG_ERROR("cannot size the debug output %s: %s",
+                      blob.describe_operand(extra_outputs_[k]).c_str(),
+                      error.c_str());
+      return Error::InvalidArgument;
+    }
+  }
   return Error::Ok;
 }
 
 Error CompiledModel::execute(const LoadedBlob& blob,
                              const std::vector<const void*>& inputs,
-                             const std::vector<void*>& outputs) {
+                             const std::vector<void*>& outputs,
+                             ExecutionProbe* probe) {
   const NnapiApi& nn = *api_;
   ExecutionGuard guard{&nn};
   int rc = nn.ANeuralNetworksExecution_create(compilation_, &guard.execution);
@@ -634,7 +654,85 @@ Error CompiledModel::execute(const LoadedBlob& blob,
       }
     }
   }
-  return run(guard.execution, &guard.event);
+  if (probe == nullptr) {
+    return run(guard.execution, &guard.event);
+  }
+  Error err = bind_extra_outputs(guard.execution,
+                                 list_size(blob.root()->model_outputs()), *probe);
+  if (err != Error::Ok) {
+    return err;
+  }
+  if (probe->measure_timing) {
+    if (nn.ANeuralNetworksExecution_setMeasureTiming == nullptr ||
+        num_devices_ != 1) {
+      NNAPI_LOG_WARNING("option 'measure_timing' skipped: NNAPI times an "
+                        "execution only at feature level 29+ with exactly one "
+                        "device selected (set accelerator_name)");
+      probe->measure_timing = false;
+    } else if ((rc = nn.ANeuralNetworksExecution_setMeasureTiming(
+                    guard.execution, true)) != ANEURALNETWORKS_NO_ERROR) {
+      NNAPI_LOG_ERROR("ANeuralNetworksExecution_setMeasureTiming failed: %s",
+                      nnapi_describe_result(nn, rc).c_str());
+      return Error::Internal;
+    }
+  }
+  err = run(guard.execution, &guard.event);
+  if (err == Error::Ok) {
+    read_timing(guard.execution, probe);
+  }
+  return err;
+}
+
+Error CompiledModel::bind_extra_outputs(ANeuralNetworksExecution* execution,
+                                        size_t first_index,
+                                        const ExecutionProbe& probe) {
+  if (probe.extra_buffers.size() != extra_outputs_.size()) {
+    NNAPI_LOG_ERROR("%zu buffers for %zu debug outputs",
+                    probe.extra_buffers.size(), extra_outputs_.size());
+    return Error::InvalidArgument;
+  }
+  for (size_t k = 0; k < extra_outputs_.size(); ++k) {
+    const int rc = api_->ANeuralNetworksExecution_setOutput(
+        execution, static_cast<int32_t>(first_index + k), nullptr,
+        probe.extra_buffers[k], extra_output_bytes_[k]);
+    if (rc != ANEURALNETWORKS_NO_ERROR) {
+      NNAPI_LOG_ERROR("ANeuralNetworksExecution_setOutput failed for debug "
+                      "output %zu (operand %u): %s",
+                      k, extra_outputs_[k],
+                      nnapi_describe_result(*api_, rc).c_str());
+      return Error::Internal;
+    }
+  }
+  return Error::Ok;
+}
+
+// After a computation: NNAPI's own durations (when asked) and, from the host
+// shim, each operation's.
+void CompiledModel::read_timing(ANeuralNetworksExecution* execution,
+                                ExecutionProbe* probe) const {
+  const NnapiApi& nn = *api_;
+  if (probe->measure_timing) {
+    nn.ANeuralNetworksExecution_getDuration(
+        execution, ANEURALNETWORKS_DURATION_ON_HARDWARE, &probe->on_hardware_ns);
+    nn.ANeuralNetworksExecution_getDuration(
+        execution, ANEURALNETWORKS_DURATION_IN_DRIVER, &probe->in_driver_ns);
+  }
+  probe->operation_ns.clear();
+  if (nn.executorch_nnapi_host_operation_durations == nullptr) {
+    return;
+  }
+  uint32_t count = 0;
+  if (nn.executorch_nnapi_host_operation_durations(execution, nullptr, 0,
+                                                   &count) !=
+      ANEURALNETWORKS_NO_ERROR) {
+    return;
+  }
+  probe->operation_ns.resize(count);
+  if (nn.executorch_nnapi_host_operation_durations(
+          execution, probe->operation_ns.data(), count, &count) !=
+      ANEURALNETWORKS_NO_ERROR) {
+    probe->operation_ns.clear();
+  }
 }
 
 // Computes one execution: through the burst (created on first use) when
