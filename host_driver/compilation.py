@@ -10,11 +10,13 @@ every temporary is dropped after its last reader.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any, Callable, Optional, Sequence
 
 import torch
 
 from .buffers import BufferPool
+from .fault_injection import fault_spec, faulted_operation, perturb
 from .errors import DriverError, bad_data, bad_state, op_failed, summarize_exception
 from .model import KNOWN_VALUE, TEMPORARY, Model, Operation, merge_dims, validate_operation
 from .operand_types import TENSOR_FLOAT16, TORCH_DTYPE, OperandType
@@ -99,6 +101,8 @@ class Plan:
         self.steps = [self._step(model.operations[k]) for k in model.order]
         for st, release in zip(self.steps, self._last_reads()):
             st.release = release
+        # EXECUTORCH_NNAPI_HOST_FAULT: the operation (model index) whose output is perturbed.
+        self.faulted = faulted_operation([op.name for op in model.operations], fault_spec())
         # Buffer pools of finished runs (one per concurrent run; list pop/append are atomic).
         self._pools: list[BufferPool] = []
 
@@ -133,11 +137,17 @@ class Plan:
                 release[k].append(idx)
         return [tuple(r) for r in release]
 
-    def run(self, env: list) -> None:
-        """Run every step on `env` (operand index -> tensor/scalar/None), filling the outputs."""
+    def run(self, env: list, durations: Optional[list] = None) -> None:
+        """Run every step on `env` (operand index -> tensor/scalar/None), filling the outputs;
+        `durations` (one slot per operation, by model index) gets each operation's nanoseconds."""
         pool = self._pools.pop() if self._pools else BufferPool()
         for st in self.steps:
+            start = time.perf_counter_ns()
             self._run_step(st, env, pool)
+            if st.op.index == self.faulted:
+                env[st.outs[0]] = perturb(env[st.outs[0]])
+            if durations is not None:
+                durations[st.op.index] = time.perf_counter_ns() - start
             for i in st.release:
                 pool.release(env[i])
                 env[i] = None

@@ -57,6 +57,8 @@ class Execution:
         self.out_shapes: list[Optional[tuple[int, ...]]] = [None] * len(self.model.outputs)
         self.out_insufficient = [False] * len(self.model.outputs)
         self.duration_ns: Optional[int] = None
+        # Nanoseconds each operation (by model index) took in the last computation.
+        self.operation_ns: list[int] = [0] * len(self.model.operations)
 
     # -- configuration -------------------------------------------------------------------------------
     def _settable(self, what: str) -> None:
@@ -183,7 +185,7 @@ class Execution:
                 env[idx] = decode_scalar(b.type.type, cmem.read_bytes(b.address, ELEMENT_SIZE[b.type.type]))
         token = LOOP_TIMEOUT_NS.set(self.loop_timeout_ns)
         try:
-            plan.run(env)
+            plan.run(env, self.operation_ns)
         finally:
             LOOP_TIMEOUT_NS.reset(token)
         code, message = NO_ERROR, ""

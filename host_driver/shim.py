@@ -20,7 +20,7 @@ from .errors import (
     OP_FAILED, DriverError, bad_data, bad_state, feature_level_name, summarize_exception, unexpected_null,
 )
 from .execution import (
-    COMPUTING, DEFAULT_LOOP_TIMEOUT_NS, MAXIMUM_LOOP_TIMEOUT_NS, Burst, Event, Execution,
+    COMPLETED, COMPUTING, DEFAULT_LOOP_TIMEOUT_NS, MAXIMUM_LOOP_TIMEOUT_NS, Burst, Event, Execution,
 )
 from .model import Model
 from .operand_types import OperandType
@@ -549,6 +549,18 @@ class CApi:
             ctypes.memmove(buf, data, n)
             ctypes.c_char.from_address(buf + n).value = b"\0"
         return len(data)
+
+    @_c(27, c_int, c_void_p, c_void_p, c_uint32, c_void_p)
+    def executorch_nnapi_host_operation_durations(self, execution, durations, capacity, count):
+        # Not NNAPI: the profiling extension (runtime/include/nnapi_c_api.h, docs/debugging.md).
+        e = self._execution(execution)
+        if e.state != COMPLETED:
+            raise bad_state("operation durations are available only after the computation completed")
+        times = e.operation_ns
+        cmem.write_uint32s(_need(count, "count"), [len(times)])
+        if durations and capacity:
+            for k, ns in enumerate(times[:capacity]):
+                cmem.write_uint64(durations + 8 * k, ns)
 
 
 # Functions that neither check the feature level nor reset last_error.

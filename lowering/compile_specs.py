@@ -73,6 +73,9 @@ class NnapiCompileOptions:
         loop_timeout_ms: the longest a WHILE loop may run before the execution is
             aborted (Execution_setLoopTimeout, API 30; 0: NNAPI's default, 2 s).
         use_burst: run repeated executions through one NNAPI burst (API 29).
+        measure_timing: when an ETDump is being recorded, ask NNAPI for each execution's
+            duration (Execution_setMeasureTiming / getDuration, API 29; exactly one
+            selected device, e.g. accelerator_name).
 
     Options a device's feature level lacks are skipped at run time with a log line.
     """
@@ -90,6 +93,7 @@ class NnapiCompileOptions:
     execution_timeout_ms: int = 0
     loop_timeout_ms: int = 0
     use_burst: bool = False
+    measure_timing: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "feature_level", FeatureLevel.parse(self.feature_level))
@@ -117,7 +121,7 @@ class NnapiCompileOptions:
         for key in ("accelerator_name", "accelerator_type", "cache_dir"):
             if getattr(self, key):
                 specs.append(CompileSpec(key, getattr(self, key).encode()))
-        for key in ("disallow_nnapi_cpu", "use_burst"):
+        for key in ("disallow_nnapi_cpu", "use_burst", "measure_timing"):
             if getattr(self, key):
                 specs.append(CompileSpec(key, struct.pack("<?", True)))
         for key in ("compilation_timeout_ms", "execution_timeout_ms", "loop_timeout_ms"):
@@ -141,7 +145,7 @@ class NnapiCompileOptions:
                 values[spec.key] = _name_of(PRIORITIES, struct.unpack("<i", spec.value)[0])
             elif spec.key in ("accelerator_name", "accelerator_type", "cache_dir"):
                 values[spec.key] = bytes(spec.value).decode()
-            elif spec.key in ("disallow_nnapi_cpu", "use_burst"):
+            elif spec.key in ("disallow_nnapi_cpu", "use_burst", "measure_timing"):
                 values[spec.key] = struct.unpack("<?", spec.value)[0]
             elif spec.key in ("compilation_timeout_ms", "execution_timeout_ms", "loop_timeout_ms"):
                 values[spec.key] = struct.unpack("<i", spec.value)[0]

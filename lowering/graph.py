@@ -57,6 +57,9 @@ class Operation:
     inputs: list[int]
     outputs: list[int]
     debug_name: str = ""
+    # The FX nodes being emitted when this operation was (a unit's nodes, or one node):
+    # the numerics debugger maps the operation back to them (lowering/debug_info.py).
+    sources: tuple = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,6 +183,11 @@ class NnapiGraph:
         self._scalar_cache: dict[tuple, int] = {}
         # (FX node, merged dims) -> operand: the views of rank > 4 values made so far.
         self._merged_views: dict[tuple[Any, tuple[int, ...]], int] = {}
+        # The FX nodes whose operations are being emitted (set by the emitter, read by
+        # emit_operation): each operation remembers them for the debug handle map.
+        self.emitting: tuple = ()
+        # Per operation, what the numerics debugger needs (filled once lowering is done).
+        self.debug_info: list = []
         # The models IF / WHILE refer to, kept by the main graph (a referenced model shares its list,
         # shape program and named data); ``main`` is the graph the blob is written from.
         self.subgraphs: list[NnapiGraph] = []
@@ -314,7 +322,7 @@ class NnapiGraph:
         self.require_feature_level(since)
         for index in (*inputs, *outputs):
             self._check_tensor_operand(index, code, debug_name)
-        self.operations.append(Operation(code, list(inputs), list(outputs), debug_name))
+        self.operations.append(Operation(code, list(inputs), list(outputs), debug_name, self.emitting))
 
     def _check_tensor_operand(self, index: int, code: OperationCode, debug_name: str) -> None:
         """A tensor operand needs rank >= 1 (rank 0 is 'unknown rank' to NNAPI, and a
@@ -453,6 +461,10 @@ class NnapiGraph:
                                 debug_name=f"{name} (layout)")
         values[dim_order] = TensorValue(out, dim_order)
         return values[dim_order]
+
+    def values_of(self, node) -> list[TensorValue]:
+        """Every operand holding ``node``'s value (as produced first, then other dim orders)."""
+        return list(self._values.get(node, {}).values())
 
     def operand_of(self, node, dim_order: Sequence[int] | None = None) -> int:
         value = self.value(node, dim_order)

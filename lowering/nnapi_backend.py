@@ -17,6 +17,7 @@ from executorch.exir.backend.compile_spec_schema import CompileSpec
 
 from . import constant_folding
 from .builders import get_builder, get_unit_builder
+from .debug_info import delegate_debug_map, operation_debug_info
 from .compile_specs import NnapiCompileOptions, ranges_from_compile_specs
 from .graph import SCALAR_ORDER, LoweringError, NnapiGraph, identity, merged_shape, permute_shape
 from .layout_analysis import nhwc_values, nhwc_wanted, preferred_input_order
@@ -43,7 +44,10 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
     input_args = _declare_inputs(graph, edge_program)
     # Constants first (in _emit_graph), so that the matchers see folded values as known.
     lc = _emit_graph(graph, edge_program, fx_graph)
-    return graph, input_args, _declare_outputs(lc, fx_graph)
+    output_args = _declare_outputs(lc, fx_graph)
+    nodes = [n for n in fx_graph.nodes if n.op == "call_function"]
+    graph.debug_info = operation_debug_info(graph, lc.resolve, nodes)
+    return graph, input_args, output_args
 
 
 def _emit_graph(graph: NnapiGraph, edge_program: ExportedProgram, fx_graph: torch.fx.Graph) -> LoweringContext:
@@ -190,12 +194,18 @@ def _emit_nodes(lc: LoweringContext, nodes: list[Node], analysis: PatternAnalysi
         if unit is not None:
             if id(unit) not in emitted and _unit_ready(unit, node, position):
                 emitted.add(id(unit))
+                lc.graph.emitting = tuple(unit.nodes)
                 get_unit_builder(unit).define(unit, lc)
+                lc.graph.emitting = ()
             continue
         builder = get_builder(aten_op(node))
         if builder is None:
             raise LoweringError(f"{node.name}: no NNAPI builder for {op_name(node.target)} (partitioner bug)")
+        # A node whose unit is folded into it (batch norm and activation, dq -> op -> q) maps to all of it.
+        member_of = lc.unit_of(node)
+        lc.graph.emitting = tuple(member_of.nodes) if member_of is not None else (node,)
         builder.define(node, lc)
+        lc.graph.emitting = ()
 
 
 def _declare_outputs(lc: LoweringContext, fx_graph: torch.fx.Graph) -> list[tuple]:
@@ -225,10 +235,12 @@ class NnapiBackend(BackendDetails):
     def preprocess(edge_program: ExportedProgram, compile_specs: list[CompileSpec]) -> PreprocessResult:
         options = NnapiCompileOptions.from_compile_specs(compile_specs)
         graph, inputs, outputs = lower_to_graph(edge_program, options, ranges_from_compile_specs(compile_specs))
-        blob = serialize_graph(graph, inputs, outputs, relax_fp32_to_fp16=options.relax_fp32_to_fp16)
+        blob = serialize_graph(graph, inputs, outputs, relax_fp32_to_fp16=options.relax_fp32_to_fp16,
+                               debug_info=graph.debug_info)
         store = NamedDataStore()
         for key, data in graph.named_data.items():
             store.add_named_data(key, data, alignment=16)
         logger.debug("NNAPI partition: %d operations, %d operands, blob %d bytes, min feature level %d",
                      len(graph.operations), len(graph.operands), len(blob), graph.min_feature_level)
-        return PreprocessResult(processed_bytes=blob, data_store_output=store.get_named_data_store_output())
+        return PreprocessResult(processed_bytes=blob, data_store_output=store.get_named_data_store_output(),
+                                debug_handle_map=delegate_debug_map(graph.debug_info))

@@ -122,6 +122,8 @@ class OperationCode(enum.IntEnum):
     ABS = 38
     ARGMAX = 39
     ARGMIN = 40
+    AXIS_ALIGNED_BBOX_TRANSFORM = 41
+    BOX_WITH_NMS_LIMIT = 44
     CAST = 45
     CHANNEL_SHUFFLE = 46
     EQUAL = 48
@@ -153,6 +155,8 @@ class OperationCode(enum.IntEnum):
     REDUCE_MIN = 78
     REDUCE_PROD = 79
     REDUCE_SUM = 80
+    ROI_ALIGN = 81
+    ROI_POOLING = 82
     RSQRT = 83
     SELECT = 84
     SIN = 85

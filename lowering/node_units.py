@@ -214,7 +214,8 @@ class EndPlan:
 
 @dataclasses.dataclass(frozen=True)
 class ElementwisePlan:
-    """An elementwise op inside a view chain, run on its value with size-1 dims dropped."""
+    """An elementwise op inside a view chain, run on its value with size-1 dims dropped (and, past
+    rank 4, consecutive dims merged where the other operand broadcasts alike)."""
 
     code: OperationCode
     input_layout: Layout
@@ -226,6 +227,8 @@ class ElementwisePlan:
     # unit, never emitted), and its shape with the result's size-1 dims dropped.
     other_views: tuple[Node, ...] = ()
     other_shape: tuple[int, ...] | None = None
+    # The result's dims of size > 1 behind each dim of squeezed_shape (one each unless merged).
+    merged_dims: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclasses.dataclass(eq=False)

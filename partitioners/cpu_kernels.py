@@ -34,16 +34,41 @@ class NoCpuKernelError(RuntimeError):
 
 def stop_at_nodes_without_cpu_kernel(support) -> None:
     """Raises :class:`NoCpuKernelError` for the first node ``support`` refused whose op declares
-    ``cpu_kernel=False`` on its builder's row."""
+    ``cpu_kernel=False`` on its builder's row, or that is a library's op (e.g. ``torchvision.nms``)
+    without an out variant."""
     for node, decision in support.decisions.items():
         row = support.table.get(aten_op(node))
-        if decision.supported or row is None or row.cpu_kernel:
+        if decision.supported:
+            continue
+        if row is None:
+            _stop_at_library_op_without_out_variant(node, decision)
+            continue
+        if row.cpu_kernel:
             continue
         where = source_location(node) or "no source line recorded"
         raise NoCpuKernelError(
             f"{node.name} ({decision.op}, {where}): NNAPI cannot take it ({decision.reason}) and ExecuTorch's "
             f"portable CPU kernels have no {decision.op}, so the program could not run; NNAPI takes: "
             f"{row.constraints}")
+
+
+# Namespaces whose ops ExecuTorch emits with kernels of its own (the quantized ones are loaded
+# on demand by load_quantized_out_variants).
+_EXECUTORCH_NAMESPACES = {"aten", "dim_order_ops", "executorch_prim", QUANTIZED_NAMESPACE}
+
+
+def _stop_at_library_op_without_out_variant(node: Node, decision) -> None:
+    """A refused op of another library (torchvision::nms...) that to_executorch() could not emit."""
+    namespace = getattr(node.target, "namespace", None)
+    if namespace is None or namespace in _EXECUTORCH_NAMESPACES or not hasattr(node.target, "to_out_variant"):
+        return
+    try:
+        node.target.to_out_variant()
+    except RuntimeError:
+        where = source_location(node) or "no source line recorded"
+        raise NoCpuKernelError(
+            f"{node.name} ({decision.op}, {where}): NNAPI cannot take it ({decision.reason}) and this ExecuTorch "
+            f"has no CPU kernel (out variant) of {decision.op}, so the program could not run") from None
 
 
 def _is_quantized_op(node: Node) -> bool:

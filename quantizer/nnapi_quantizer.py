@@ -35,6 +35,8 @@ follows NNAPI's rules (docs/nnapi_facts.md §8, §9):
 
 from __future__ import annotations
 
+import operator
+
 from typing import Any, Callable
 
 import torch
@@ -59,6 +61,21 @@ def _is_float_tensor(node: Any) -> bool:
 def _annotated(node: Node) -> bool:
     ann = node.meta.get(_ANNOTATION)
     return ann is not None and ann._annotated
+
+
+def _quantized_result(x: Node) -> bool:
+    """Whether a data-movement op reading ``x`` should be quantized: not after an op left float.
+
+    A view of a float result (layer_norm's, or Swin's rank-5 mask add, which has no 8-bit form)
+    stays float: quantized, it would put a quantize on that result where NNAPI may not hold it
+    (a rank-5 value inside a view chain); the next 8-bit op's own input observer quantizes after it.
+    """
+    if x.op != "call_function":
+        return True  # a model input or a constant: observed as before
+    if x.target is operator.getitem:
+        return _quantized_result(x.args[0])
+    ann = x.meta.get(_ANNOTATION)
+    return ann is not None and ann._annotated and ann.output_qspec is not None
 
 
 def _set(node: Node, inputs: dict[Node, Any], output: Any) -> None:
@@ -173,7 +190,7 @@ class NnapiQuantizer(Quantizer):
         x = node.args[0]
         if isinstance(x, (list, tuple)):
             self._shared_list(node, x)
-        elif _is_float_tensor(x):
+        elif _is_float_tensor(x) and _quantized_result(x):
             _set(node, {x: self._input(x)}, SharedQuantizationSpec((x, node)))
 
     def _shared_list(self, node: Node, values: list) -> None:

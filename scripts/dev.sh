@@ -13,14 +13,25 @@ PYTHON="${PYTHON:-python3.11}"
 command -v "$PYTHON" >/dev/null || PYTHON=python3
 
 # Debian's aarch64 cross compiler and Android's log header, for the Android compile check
-# (tests/runtime/test_cross_compile.py, scripts/cross_compile_check.sh); best effort: without
-# root or apt the check is skipped with that reason.
-install_cross_compiler() {
-  command -v aarch64-linux-gnu-g++ >/dev/null && [[ -f /usr/include/android/android/log.h ]] && return 0
-  if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null; then
+# (tests/runtime/test_cross_compile.py, scripts/cross_compile_check.sh), and Debian's chromium,
+# the headless browser that loads the delegation picture (tests/tools/test_graph_page_browser.py);
+# best effort: without root or apt those tests are skipped with that reason.
+install_system_packages() {
+  local need_cross=1 need_chromium=1
+  command -v aarch64-linux-gnu-g++ >/dev/null && [[ -f /usr/include/android/android/log.h ]] && need_cross=0
+  command -v chromium >/dev/null && need_chromium=0
+  (( need_cross || need_chromium )) || return 0
+  [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null || return 0
+  apt-get update -qq >/dev/null || true
+  if (( need_cross )); then
     echo "== installing g++-aarch64-linux-gnu and android-liblog-dev (apt)"
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++-aarch64-linux-gnu \
-        android-liblog-dev; } >/dev/null || echo "== apt install failed: the aarch64 compile check will be skipped"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++-aarch64-linux-gnu android-liblog-dev >/dev/null \
+      || echo "== apt install failed: the aarch64 compile check will be skipped"
+  fi
+  if (( need_chromium )); then
+    echo "== installing chromium (apt)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
+      || echo "== apt install failed: the headless browser check of the delegation picture will be skipped"
   fi
 }
 
@@ -35,7 +46,7 @@ setup() {
     "$VENV/bin/python" -m pip install -q -r "$ROOT/requirements-dev.txt"
     echo "$want" > "$stamp"
   fi
-  install_cross_compiler
+  install_system_packages
   echo "== building and installing executorch-nnapi"
   "$VENV/bin/python" -m pip install -q --no-build-isolation --no-deps "$ROOT"
 }

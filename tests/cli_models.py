@@ -54,3 +54,23 @@ def calibration_inputs():
     generator = torch.Generator().manual_seed(3)
     for _ in range(8):
         yield (torch.rand(1, 3, 16, 16, generator=generator) * 2 - 1,)
+
+
+def cnn_with_cpu_fallback() -> torch.nn.Module:
+    """A small CNN whose cumsum (NNAPI has none) stays on the CPU between two NNAPI subgraphs,
+    with a residual branch in the second; the delegation picture's example (docs/graph_page.md)."""
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.stem = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU())
+            self.branch = torch.nn.Sequential(torch.nn.Conv2d(8, 8, 3, padding=1, groups=8), torch.nn.ReLU6(),
+                                              torch.nn.Conv2d(8, 8, 1))
+            self.head = torch.nn.Linear(8, 4)
+
+        def forward(self, x):
+            y = torch.cumsum(self.stem(x), dim=3) * 0.1
+            y = y + self.branch(y)
+            return self.head(torch.nn.functional.adaptive_avg_pool2d(y, 1).flatten(1))
+
+    torch.manual_seed(0)
+    return M().eval()

@@ -23,7 +23,9 @@ import torch
 from executorch_nnapi.quantizer.calibration import (RANDOM_WARNING, Calibration, CalibrationError, check_single_input, from_directory,
                           from_iterable, quantize_program, random_inputs, sqnr)
 from .dynamic_dims import DynamicDim, explain_constraint_violation, parse_dynamic, torch_dynamic_shapes
+from . import numerics_debugger
 from .export import CPU_METHOD_BACKENDS
+from .progress import Progress
 
 RANDOM_CALIBRATION_SIZE = 32
 
@@ -127,18 +129,23 @@ def _export(args) -> int:
     from .export import to_nnapi_program
 
     _check_quantize_args(args)
-    model = _load_model(args.model)
-    example = torch.randn(*args.input_shape)
-    _check_input_shape(model, args.model, example)
-    calibration = _load_calibration(args) if args.quantize else None
-    t0 = time.perf_counter()
-    ep = _export_program(model, example, args.dynamic or [])
+    progress = Progress(prefix="executorch-nnapi export: ")
+    with progress.stage("export"):
+        model = _load_model(args.model)
+        example = torch.randn(*args.input_shape)
+        _check_input_shape(model, args.model, example)
+        calibration = _load_calibration(args) if args.quantize else None
+        t0 = time.perf_counter()
+        ep = _export_program(model, example, args.dynamic or [])
     quantized = None
     if calibration is not None:
-        quantized = _quantize(ep, calibration, args)
+        with progress.stage("quantize"):
+            quantized = _quantize(ep, calibration, args)
         print(f"quantized in {time.perf_counter() - t0:.1f} s ({_quantization_label(args, calibration)})")
-        ep = _export_program(quantized, example, args.dynamic or [])
-    lowered = to_nnapi_program(ep, feature_level=args.feature_level, cpu_method=args.cpu_method)
+        with progress.stage("export"):  # the converted model, for lowering
+            ep = _export_program(quantized, example, args.dynamic or [])
+    lowered = to_nnapi_program(ep, feature_level=args.feature_level, cpu_method=args.cpu_method, progress=progress,
+                               generate_etrecord=args.etrecord is not None)
     elapsed = time.perf_counter() - t0
     if calibration is not None:
         lowered.report.quantization = _quantization_label(args, calibration)
@@ -146,16 +153,35 @@ def _export(args) -> int:
             lowered.report.warnings.append(RANDOM_WARNING)
     with open(args.output, "wb") as f:
         lowered.program.write_to_file(f)
+    progress.finish()  # serialize
+    if args.etrecord:
+        numerics_debugger.save_etrecord(lowered.program, args.etrecord, (example,))
     print(f"wrote {args.output} ({len(lowered.buffer) / 1e6:.2f} MB) in {elapsed:.1f} s for "
           f"{lowered.partitioner.feature_level.label}; methods: {', '.join(lowered.method_names)}")
     print(lowered.report.format())
     if lowered.cpu_method:
         print(lowered.cpu_method_summary())
-    if args.verify and quantized is not None:
-        return _verify_quantized(model, quantized, lowered.buffer, lowered.method_names, calibration, args)
-    if args.verify:
-        return _verify(model, lowered.buffer, lowered.method_names, args)
-    return 0
+    _write_pictures(args, lowered)
+    if not args.verify:
+        return 0
+    with progress.stage("verify"):
+        if quantized is not None:
+            return _verify_quantized(model, quantized, lowered.buffer, lowered.method_names, calibration, args,
+                                     progress)
+        return _verify(model, lowered.buffer, lowered.method_names, args, progress)
+
+
+def _write_pictures(args, lowered) -> None:
+    """--report-html and --report-model-explorer: the delegation report as a picture."""
+    from .explorer_graph import write_explorer_graph
+    from .graph_page import write_graph_page
+
+    if args.report_html:
+        write_graph_page(args.report_html, lowered.graph, title=f"{args.model}: NNAPI delegation")
+        print(f"wrote the delegation picture to {args.report_html}")
+    if args.report_model_explorer:
+        write_explorer_graph(args.report_model_explorer, lowered.graph, label=args.model)
+        print(f"wrote the Model Explorer graph to {args.report_model_explorer}")
 
 
 CALIBRATION_HELP = ("--calibration DIR (.pt files, each holding one input tensor or a 1-tuple of it, and/or "
@@ -266,7 +292,7 @@ def _relative_error(got: torch.Tensor, want: torch.Tensor) -> float:
     return ((got - want).abs().max() / want.abs().max().clamp_min(1e-6)).item()
 
 
-def _verify(model, pte: bytes, method_names: Sequence[str], args) -> int:
+def _verify(model, pte: bytes, method_names: Sequence[str], args, progress: Progress) -> int:
     program, methods = _load_methods(pte, method_names, args)  # noqa: F841 - keeps the Methods' program alive
     worst = 0.0
     for label, method in methods:
@@ -277,9 +303,9 @@ def _verify(model, pte: bytes, method_names: Sequence[str], args) -> int:
                 want = _first_output(model(x))
             err = _relative_error(got, want)
             worst = max(worst, err)
-            print(f"{label} {tuple(s)}: relative max error {err:.2e}, host run {run_ms:.1f} ms")
+            progress.print(f"{label} {tuple(s)}: relative max error {err:.2e}, host run {run_ms:.1f} ms")
     ok = worst < args.tolerance
-    print(f"verify: {'PASS' if ok else 'FAIL'} (worst {worst:.2e}, tolerance {args.tolerance:g})")
+    progress.print(f"verify: {'PASS' if ok else 'FAIL'} (worst {worst:.2e}, tolerance {args.tolerance:g})")
     return 0 if ok else 1
 
 
@@ -309,7 +335,7 @@ def _quantized_verify_inputs(args, calibration: Calibration) -> list[tuple[str, 
 
 
 def _verify_quantized(model, quantized, pte: bytes, method_names: Sequence[str], calibration: Calibration,
-                      args) -> int:
+                      args, progress: Progress) -> int:
     """Each method of the .pte against the convert_pt2e model (in output steps) and against
     the float model (SQNR, beside convert_pt2e's own SQNR)."""
     program, methods = _load_methods(pte, method_names, args)  # noqa: F841 - keeps the Methods' program alive
@@ -330,13 +356,24 @@ def _verify_quantized(model, quantized, pte: bytes, method_names: Sequence[str],
             sqnr_pte, sqnr_reference = sqnr(want, got), sqnr(want, reference)
             ok = within or sqnr_pte >= sqnr_reference - SQNR_MARGIN_DB
             failures += not ok
-            print(f"{label} {what}: max difference from convert_pt2e {text}; SQNR vs float: .pte {sqnr_pte:.1f} dB, "
-                  f"convert_pt2e {sqnr_reference:.1f} dB; host run {run_ms:.1f} ms{'' if ok else '  <- FAIL'}")
+            progress.print(f"{label} {what}: max difference from convert_pt2e {text}; SQNR vs float: .pte "
+                           f"{sqnr_pte:.1f} dB, convert_pt2e {sqnr_reference:.1f} dB; host run {run_ms:.1f} ms"
+                           f"{'' if ok else '  <- FAIL'}")
     unit = "output step(s)" if step else "relative error"
-    print(f"verify: {'PASS' if not failures else 'FAIL'} (worst {worst:.1f} {unit} from convert_pt2e; passes within "
-          f"one step, or beyond it with an SQNR vs float at most {SQNR_MARGIN_DB:g} dB below convert_pt2e's: "
-          "NNAPI's integer rounding differs from convert_pt2e's float arithmetic at near-ties)")
+    progress.print(f"verify: {'PASS' if not failures else 'FAIL'} (worst {worst:.1f} {unit} from convert_pt2e; "
+                   f"passes within one step, or beyond it with an SQNR vs float at most {SQNR_MARGIN_DB:g} dB below "
+                   "convert_pt2e's: NNAPI's integer rounding differs from convert_pt2e's float arithmetic at near-ties)")
     return 0 if not failures else 1
+
+
+def _debug(args) -> int:
+    for path, what in ((args.pte, "the .pte"), (args.etrecord, "--etrecord"), (args.inputs, "--inputs")):
+        if path is not None and not os.path.isfile(path):
+            raise SystemExit(f"executorch-nnapi debug: error: {what}: no such file: {path}")
+    try:
+        return numerics_debugger.run(args)
+    except ValueError as e:
+        raise SystemExit(f"executorch-nnapi debug: error: {e}") from None
 
 
 def _ops(args) -> int:
@@ -387,6 +424,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex.add_argument("--cpu-method", choices=CPU_METHOD_BACKENDS,
                     help="also write a method 'forward_cpu' lowered for the CPU (xnnpack: XnnpackPartitioner), "
                          "for devices without NNAPI; executorch_nnapi.runtime.load_method picks it there")
+    ex.add_argument("--etrecord", metavar="PATH",
+                    help="also write an ETRecord (for executorch-nnapi debug and ExecuTorch's Inspector)")
     ex.add_argument("--verify", action="store_true", help="run the .pte on the host NNAPI driver and compare with eager")
     ex.add_argument("--tolerance", type=float, default=1e-4, help="relative max error allowed by --verify")
     ex.add_argument("--quantize", action="store_true",
@@ -398,9 +437,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"{RANDOM_CALIBRATION_SIZE}; accuracy is then not meaningful)")
     ex.add_argument("--int8-signed", action="store_true",
                     help="signed int8 activations (TENSOR_QUANT8_ASYMM_SIGNED, feature level 30+) instead of uint8")
+    ex.add_argument("--report-html", metavar="PATH",
+                    help="write the delegation report as a picture: a self-contained HTML page of the graph "
+                         "(partitions coloured, CPU nodes with their reasons; docs/graph_page.md)")
+    ex.add_argument("--report-model-explorer", metavar="PATH",
+                    help="write the same picture as a Model Explorer graph JSON (open it with `model-explorer PATH`)")
     ex.set_defaults(func=_export)
     ops = sub.add_parser("ops", help="print the op-support matrix (ATen op x feature level)")
     ops.set_defaults(func=_ops)
+    dbg = sub.add_parser("debug", help="run a .pte and name the first NNAPI operation whose output diverges")
+    numerics_debugger.add_arguments(dbg)
+    dbg.set_defaults(func=_debug)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -17,9 +17,10 @@ NNAPI keeps them permuted and batch-norm-folded, XNNPACK packs its own).
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import operator
-from typing import Optional
+from typing import Iterator, Optional
 
 import torch
 from torch.export import ExportedProgram
@@ -28,6 +29,8 @@ from executorch.exir import ExecutorchProgramManager, to_edge_transform_and_lowe
 
 from executorch_nnapi.partitioners import NnapiPartitioner
 
+from .program_graph import ProgramGraph, program_graph
+from .progress import Progress
 from .report import DelegationReport, delegation_report
 
 __all__ = ["CPU_METHOD_BACKENDS", "CPU_METHOD_NAME", "NNAPI_METHOD_NAME", "LoweredProgram", "to_nnapi_program"]
@@ -51,6 +54,9 @@ class LoweredProgram:
     """The partitioner that lowered ``forward`` (its ``decisions`` and ``feature_level``)."""
     cpu_method: Optional[str]
     """The backend of the ``forward_cpu`` method (one of :data:`CPU_METHOD_BACKENDS`), or None."""
+    graph: Optional[ProgramGraph] = None
+    """The ``forward`` method's graph for the delegation picture (tools/graph_page.py), taken
+    before ``to_executorch`` rewrote it."""
 
     @property
     def buffer(self) -> bytes:
@@ -90,12 +96,32 @@ def _cpu_partitioners(cpu_method: str) -> list:
     raise ValueError(f"unknown cpu_method {cpu_method!r}; expected one of {', '.join(CPU_METHOD_BACKENDS)}")
 
 
+@contextlib.contextmanager
+def _lower_stage_after_partition(partitioner: NnapiPartitioner, progress: Progress) -> Iterator[None]:
+    """Moves ``progress`` from "partition" to "lower" when the partitioner has chosen its nodes
+    (to_edge_transform_and_lower partitions, then lowers, in one call)."""
+    partition = partitioner.partition
+
+    def partition_then_lower(exported_program):
+        result = partition(exported_program)
+        progress.start("lower")
+        return result
+
+    partitioner.partition = partition_then_lower
+    try:
+        yield
+    finally:
+        del partitioner.partition  # the class's method again
+
+
 def to_nnapi_program(
     exported_program: ExportedProgram,
     *,
     feature_level: int = 30,
     cpu_method: Optional[str] = None,
     partitioner: Optional[NnapiPartitioner] = None,
+    progress: Optional[Progress] = None,
+    generate_etrecord: bool = False,
 ) -> LoweredProgram:
     """Lowers ``exported_program`` into one .pte: ``forward`` with NNAPI delegates and, if asked,
     ``forward_cpu`` for devices without NNAPI.
@@ -109,6 +135,10 @@ def to_nnapi_program(
             that way; None for a .pte with ``forward`` only.
         partitioner: an ``NnapiPartitioner`` configured by the caller (e.g. with
             ``max_cached_shapes``); default ``NnapiPartitioner(feature_level)``.
+        progress: shows the stages partition, lower and serialize (to_executorch); the
+            serialize stage is left running for the caller to end after writing the file.
+        generate_etrecord: keep an ETRecord (``program.get_etrecord()``) for ExecuTorch's
+            Inspector and ``executorch-nnapi debug`` (docs/debugging.md).
 
     Raises:
         ValueError: ``cpu_method`` is not one of :data:`CPU_METHOD_BACKENDS`.
@@ -119,6 +149,16 @@ def to_nnapi_program(
     if cpu_method is not None:
         programs[CPU_METHOD_NAME] = exported_program
         partitioners[CPU_METHOD_NAME] = _cpu_partitioners(cpu_method)
-    edge = to_edge_transform_and_lower(programs, partitioner=partitioners)
-    report = delegation_report(edge.exported_program(NNAPI_METHOD_NAME), partitioner.decisions)
-    return LoweredProgram(edge.to_executorch(), report, partitioner, cpu_method)
+    progress = progress or Progress(enabled=False)
+    try:
+        progress.start("partition")
+        with _lower_stage_after_partition(partitioner, progress):
+            edge = to_edge_transform_and_lower(programs, partitioner=partitioners,
+                                               generate_etrecord=generate_etrecord)
+        report = delegation_report(edge.exported_program(NNAPI_METHOD_NAME), partitioner.decisions)
+        graph = program_graph(edge.exported_program(NNAPI_METHOD_NAME), report)
+        progress.start("serialize")
+        return LoweredProgram(edge.to_executorch(), report, partitioner, cpu_method, graph)
+    except BaseException:
+        progress.finish(failed=True)
+        raise

@@ -169,3 +169,15 @@ SHIM_EXPORT int executorch_nnapi_host_last_error(char* buf, size_t len) {
   }
   return 0;
 }
+
+/* Ours too (profiling); without a driver: OP_FAILED, no durations. */
+SHIM_EXPORT executorch_nnapi_host_operation_durations_fn volatile
+    executorch_nnapi_host_impl_executorch_nnapi_host_operation_durations = NULL;
+SHIM_EXPORT int executorch_nnapi_host_operation_durations(
+    const ANeuralNetworksExecution* execution, uint64_t* durations,
+    uint32_t capacity, uint32_t* count) {
+  executorch_nnapi_host_operation_durations_fn impl =
+      executorch_nnapi_host_impl_executorch_nnapi_host_operation_durations;
+  return impl != NULL ? impl(execution, durations, capacity, count)
+                      : ANEURALNETWORKS_OP_FAILED;
+}

@@ -130,8 +130,14 @@ def fusable_clamp(node: Node, feature_level: int) -> bool:
 
 
 def alpha_one(node: Node, feature_level: int) -> bool:
-    """No ``alpha`` scaling of the second operand (NNAPI's ADD has none)."""
-    return node.kwargs.get("alpha", 1) == 1
+    """No ``alpha`` scaling of the second operand (NNAPI's ADD has none), and a result of rank <= 4.
+
+    A rank > 4 result (Swin's shifted-window mask add, ``view(B, nw, h, N, N) + mask``) exists in
+    NNAPI only inside a view chain (patterns/view_chain.py), which is float: left unannotated, the
+    op runs there as a float island between the dequantize before the chain and the quantize after.
+    """
+    val = node.meta.get("val")
+    return node.kwargs.get("alpha", 1) == 1 and not (isinstance(val, torch.Tensor) and val.dim() > 4)
 
 
 def dequantized_params(node: Node) -> list[QuantParams]:

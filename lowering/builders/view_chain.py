@@ -5,6 +5,7 @@ TRANSPOSE at rank <= 4, each end computed from the chain's input directly
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import torch
@@ -120,8 +121,8 @@ def emit_elementwise(node: Node, lc: LoweringContext, plan: ElementwisePlan) -> 
         other = lc.graph.constant(lc.resolve(plan.other)).to(torch.float32)
         rank = len(plan.out_shape)
         other = other.reshape([1] * (rank - other.dim()) + list(other.shape))
-        keep = [d for d, s in enumerate(plan.out_shape) if s != 1]
-        other = other.reshape([other.shape[d] for d in keep]) if keep else other.reshape(1)
+        groups = plan.merged_dims
+        other = other.reshape([math.prod(other.shape[d] for d in g) for g in groups]) if groups else other.reshape(1)
     else:
         other = torch.tensor([float(plan.other)], dtype=torch.float32)
     other_op = g.emit_constant_tensor(other)

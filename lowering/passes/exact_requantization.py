@@ -7,7 +7,8 @@ reads, so ``dequantize(quantize(v))`` with those same parameters returns ``v`` e
 (``(c - zp) * s`` divided by ``s`` rounds back to ``c - zp``). Left in place, the pairs cut
 Swin's rank-5 / rank-6 window partitions and qkv splits into single ops, and a rank > 4 op
 alone cannot run in NNAPI; without them the ops form one view chain (patterns/view_chain.py)
-between the first dequantize and the next real quantize. Only pairs on a value of rank > 4 are
+between the first dequantize and the next real quantize (a float op inside, such as the mask add
+the quantizer leaves float at rank 5, reads the exact value too). Only pairs on a value of rank > 4 are
 removed: those on a rank <= 4 value (a cat's result, a class token) keep the ops around them 8-bit.
 """
 
@@ -43,6 +44,11 @@ def _zero_pad(node: Node) -> bool:
 
 def _moves_data(node: Node) -> bool:
     return node.op == "call_function" and (node.target in _DATA_MOVEMENT or _zero_pad(node))
+
+
+def _computes_in_float(node: Node) -> bool:
+    """An op the quantizer left float (no quantize reads its result), such as Swin's rank-5 mask add."""
+    return node.op == "call_function" and bool(node.users) and not any(is_quantize(u) for u in node.users)
 
 
 def _rank(node: Node) -> int:
@@ -85,9 +91,10 @@ def drop_exact_requantizations(program: ExportedProgram) -> int:
         if _rank(q.args[0]) <= 4 or not _on_grid(q.args[0], params, {}):
             continue
         for dq in [u for u in q.users if is_dequantize(u) and not is_per_channel(u) and tuple(u.args[1:]) == params]:
-            # Only data-movement readers skip the pair: an op NNAPI runs in 8 bits must still read
-            # a dequantize (its quantized unit, patterns/quantized_op.py).
-            for user in [u for u in dq.users if _moves_data(u)]:
+            # Data-movement readers and float ops skip the pair: an op NNAPI runs in 8 bits (one
+            # whose result is quantized) must still read a dequantize (its quantized unit,
+            # patterns/quantized_op.py).
+            for user in [u for u in dq.users if _moves_data(u) or _computes_in_float(u)]:
                 user.replace_input_with(dq, q.args[0])
             if not dq.users:
                 graph.erase_node(dq)

@@ -88,12 +88,10 @@ def _quotient(n: Dim, d: Dim) -> Dim | None:
 _ids = itertools.count()
 
 
-def base_layout(base: Node | None, shape: Sequence[int], unit_dims: Sequence[int] = ()) -> Layout:
-    """The layout of ``base`` itself (optionally with extra size-1 dims at ``unit_dims``)."""
+def base_layout(base: Node | None, shape: Sequence[int]) -> Layout:
+    """The layout of ``base`` itself."""
     factors = tuple((next(_ids), s) for s in shape if s != 1)
     groups = [1 if s != 1 else 0 for s in shape]
-    for d in sorted(unit_dims):
-        groups.insert(d, 0)
     return Layout(base, tuple(shape), factors, (), tuple(f for f, _ in factors), tuple(groups))
 
 
@@ -322,14 +320,41 @@ def _elementwise(node: Node, layout: Layout, arg: int, is_known: Callable[[Any],
         raise _NoMatch(f"{node.name} broadcasts its rank-{len(out_shape)} input")
     if not layout.is_plain():
         raise _NoMatch(f"{node.name} reads a permuted or selected rank-{len(out_shape)} value")
-    squeezed = tuple(d for d in out_shape if d != 1)
-    if len(squeezed) > MAX_RANK:
-        raise _NoMatch(f"{node.name} has {len(squeezed)} dims of size > 1")
+    merged = _merged_dims(node, out_shape, other)
+    squeezed = tuple(math.prod(out_shape[d] for d in group) for group in merged)
     if runtime is None:
-        return ElementwisePlan(_ELEMENTWISE[op], layout, arg, other, squeezed, tuple(out_shape))
+        return ElementwisePlan(_ELEMENTWISE[op], layout, arg, other, squeezed, tuple(out_shape), merged_dims=merged)
     source, views, other_shape = runtime
+    other_shape = _merge_shape(other_shape, out_shape, merged)
     return ElementwisePlan(_ELEMENTWISE[op], layout, arg, source, squeezed, tuple(out_shape),
-                           other_views=tuple(views), other_shape=other_shape)
+                           other_views=tuple(views), other_shape=other_shape, merged_dims=merged)
+
+
+def _merged_dims(node: Node, out_shape: Sequence[Dim], other: Any) -> tuple[tuple[int, ...], ...]:
+    """The result's dims of size > 1, one group per dim, or, when there are more than 4 of them,
+    consecutive dims merged where the other operand broadcasts alike (Swin's mask add at batch > 1:
+    ``[B, nw, h, N, N] + [1, nw, 1, N, N]`` runs as ``[B, nw, h, N*N] + [1, nw, 1, N*N]``)."""
+    keep = [d for d, s in enumerate(out_shape) if s != 1]
+    if len(keep) <= MAX_RANK:
+        return tuple((d,) for d in keep)
+    shape = list(tensor_shape(other)) if is_tensor_node(other) else []
+    shape = [1] * (len(out_shape) - len(shape)) + shape
+    groups: list[list[int]] = []
+    for d in keep:
+        full = shape[d] != 1
+        if groups and d == groups[-1][-1] + 1 and (shape[groups[-1][-1]] != 1) == full:
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    if len(groups) > MAX_RANK:
+        raise _NoMatch(f"{node.name} has {len(keep)} dims of size > 1")
+    return tuple(tuple(g) for g in groups)
+
+
+def _merge_shape(other_shape: tuple, out_shape: Sequence[Dim], merged: tuple[tuple[int, ...], ...]) -> tuple:
+    """``other_shape`` (the result's size-1 dims dropped) regrouped as ``merged``."""
+    position = {d: i for i, d in enumerate(d for d, s in enumerate(out_shape) if s != 1)}
+    return tuple(math.prod(other_shape[position[d]] for d in group) for group in merged)
 
 
 def _grow(start: Node, source: Node, is_known: Callable[[Any], bool], unit: ViewChainUnit) -> None:
@@ -346,8 +371,8 @@ def _grow(start: Node, source: Node, is_known: Callable[[Any], bool], unit: View
             plan = _elementwise(node, layout_in, _region_input(node, is_known)[1], is_known)
             unit.elementwise[node] = plan
             unit.members.extend(plan.other_views)
-            layout = base_layout(node, plan.squeezed_shape,
-                                 unit_dims=[d for d, s in enumerate(plan.out_shape) if s == 1])
+            # The result is stored as squeezed_shape (merged dims included); seen as out_shape.
+            layout = _view(base_layout(node, plan.squeezed_shape), plan.out_shape)
         else:
             layout = _apply(node, layout_in)
         if _rank(node) == 0:

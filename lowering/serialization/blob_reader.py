@@ -42,6 +42,10 @@ class BlobSummary:
     # QUANTIZE / DEQUANTIZE between two operations of the partition), "weight" (a DEQUANTIZE
     # of an 8-bit constant, weight-only int8) or "other".
     operation_precisions: list[str] = dataclasses.field(default_factory=list)
+    # Per operation: the debug handles of its FX nodes, and whether the runtime logs its
+    # output 0 as an intermediate (lowering/debug_info.py).
+    operation_debug_handles: list[tuple[int, ...]] = dataclasses.field(default_factory=list)
+    operation_logged: list[bool] = dataclasses.field(default_factory=list)
     # Per referenced model (the bodies of IF / WHILE, Blob.subgraphs): its operations.
     subgraph_operation_types: list[list[str]] = dataclasses.field(default_factory=list)
 
@@ -85,6 +89,9 @@ def read_blob(buffer: bytes) -> BlobSummary:
         input_types=[_types(blob.Inputs(i), operands) for i in range(blob.InputsLength())],
         output_types=[_types(blob.Outputs(i), operands) for i in range(blob.OutputsLength())],
         operation_precisions=[_precision(blob, op, operands) for op in ops],
+        operation_debug_handles=[tuple(int(h) for h in op.DebugHandlesAsNumpy()) if op.DebugHandlesLength() else ()
+                                 for op in ops],
+        operation_logged=[bool(op.DebugLogged()) for op in ops],
         subgraph_operation_types=[[_op_name(sub.Operations(i).Type()) for i in range(sub.OperationsLength())]
                                   for sub in (blob.Subgraphs(k) for k in range(blob.SubgraphsLength()))],
     )

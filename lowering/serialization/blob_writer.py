@@ -95,15 +95,20 @@ def _model_tables(graph: NnapiGraph, program: ShapeProgramBuilder) -> BlobT:
     """A referenced model as the schema stores it: a Blob of operands, operations and model I/O."""
     return BlobT(
         operands=[_operand(op, program) for op in graph.operands],
-        operations=_operations(graph),
+        operations=[_operation(op, None) for op in graph.operations],
         modelInputs=list(graph.model_inputs),
         modelOutputs=list(graph.model_outputs),
     )
 
 
-def _operations(graph: NnapiGraph) -> list[OperationT]:
-    return [OperationT(type=int(op.type), inputs=list(op.inputs), outputs=list(op.outputs),
-                       debugName=op.debug_name or None) for op in graph.operations]
+def _operation(op, info) -> OperationT:
+    out = OperationT(type=int(op.type), inputs=list(op.inputs), outputs=list(op.outputs),
+                     debugName=op.debug_name or None)
+    if info is not None:
+        out.debugHandles = list(info.handles) or None
+        out.debugLogged = info.value_node is not None
+        out.debugValueOrder = list(info.value_order) or None
+    return out
 
 
 def _argument(arg: tuple, program: ShapeProgramBuilder) -> ArgumentT:
@@ -151,6 +156,7 @@ def serialize_graph(
     outputs: Sequence[tuple],
     relax_fp32_to_fp16: bool = False,
     schema_version: int = SCHEMA_VERSION,
+    debug_info: Sequence | None = None,
 ) -> bytes:
     """Serializes ``graph``.
 
@@ -158,6 +164,7 @@ def serialize_graph(
     operand index, c10 ScalarType code[, dim order of the NNAPI operand
     relative to the ExecuTorch tensor[, merged dims, tensor shape]]): the
     last two for a tensor bound to an operand of lower rank (see the schema).
+    ``debug_info``: per operation, its OperationDebugInfo (lowering/debug_info.py).
     """
     program = graph.shape_program
     # Operands and arguments first: resolving their symbolic dims may add expressions to the program.
@@ -173,7 +180,7 @@ def serialize_graph(
         schemaVersion=schema_version,
         minFeatureLevel=int(graph.min_feature_level),
         operands=operands,
-        operations=_operations(graph),
+        operations=[_operation(op, debug_info[k] if debug_info else None) for k, op in enumerate(graph.operations)],
         modelInputs=list(graph.model_inputs),
         modelOutputs=list(graph.model_outputs),
         inputs=input_args,

@@ -121,6 +121,12 @@ enum {
   ANEURALNETWORKS_DEVICE_ACCELERATOR = 4
 };
 
+/* DurationCode of ANeuralNetworksExecution_getDuration (API 29). */
+enum {
+  ANEURALNETWORKS_DURATION_ON_HARDWARE = 0,
+  ANEURALNETWORKS_DURATION_IN_DRIVER = 1
+};
+
 /* Size of the token passed to ANeuralNetworksCompilation_setCaching (API 29). */
 enum { ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN = 32 };
 
@@ -350,6 +356,17 @@ NNAPI_ALL_FUNCTIONS(NNAPI_DECLARE_FUNCTION_POINTER_TYPE)
  * returns the message length.
  */
 typedef int (*executorch_nnapi_host_last_error_fn)(char* buf, size_t len);
+
+/*
+ * Not NNAPI: exported only by our host shim (profiling, docs/debugging.md).
+ * After a completed computation of `execution`, writes the nanoseconds each
+ * operation took (by operation index, at most `capacity`) into `durations`
+ * and the model's operation count into `count`. Returns an NNAPI result code.
+ * Absent on a device, so the backend looks it up with dlsym and goes without.
+ */
+typedef int (*executorch_nnapi_host_operation_durations_fn)(
+    const ANeuralNetworksExecution* execution, uint64_t* durations,
+    uint32_t capacity, uint32_t* count);
 
 #ifdef __cplusplus
 } /* extern "C" */

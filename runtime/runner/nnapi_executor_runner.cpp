@@ -32,6 +32,10 @@
 
 #include "executorch_nnapi_backend.h"
 
+#ifdef EXECUTORCH_NNAPI_RUNNER_ETDUMP
+#include <executorch/devtools/etdump/etdump_flatcc.h>
+#endif
+
 namespace {
 
 using executorch::aten::ScalarType;
@@ -60,16 +64,22 @@ struct Args {
   int iters = 10;
   int warmup = 1;
   std::string output_dir;
+  std::string etdump;  // empty: no profiling
+  std::string debug_buffer;  // with etdump: where intermediate outputs go
+  int debug_buffer_mb = 64;
   std::vector<std::pair<std::string, std::string>> options;
 };
 
 void usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s --model m.pte [--method NAME] [--input f.bin[:d0,d1,...]] ...\n"
-               "       [--iters N] [--warmup K] [--output-dir D] [--option key=value] ...\n"
+               "       [--iters N] [--warmup K] [--output-dir D] [--etdump PATH] [--option key=value] ...\n"
                "  --input   raw little-endian tensor data, one per method input, in order;\n"
                "            ':d0,d1,...' gives its sizes (needed for dynamic dims)\n"
-               "  --option  an NnapiBackend load-time option, e.g. execution_preference=low_power\n",
+               "  --option  an NnapiBackend load-time option, e.g. execution_preference=low_power\n"
+               "  --etdump  write an ETDump (profiling events of every run) to PATH\n"
+               "  --debug-buffer PATH  with --etdump: also log every operation's output (NNAPI's\n"
+               "            included) into a buffer of --debug-buffer-mb MiB (64), written to PATH\n",
                argv0);
 }
 
@@ -127,6 +137,12 @@ bool parse_args(int argc, char** argv, Args* args) {
       ok = parse_int(value, 0, &args->warmup);
     } else if (flag == "--output-dir") {
       args->output_dir = value;
+    } else if (flag == "--etdump") {
+      args->etdump = value;
+    } else if (flag == "--debug-buffer") {
+      args->debug_buffer = value;
+    } else if (flag == "--debug-buffer-mb") {
+      ok = parse_int(value, 1, &args->debug_buffer_mb);
     } else if (flag == "--option") {
       const char* eq = std::strchr(value, '=');
       ok = eq != nullptr && eq != value;
@@ -324,8 +340,71 @@ void use_host_shim() {
 }
 #endif
 
+// --etdump: an ETDump generator for the Module (null without the flag), and
+// writing what it recorded (docs/debugging.md).
+// `debug_buffer` receives the intermediate outputs (--debug-buffer); it must
+// outlive the tracer's use of it.
+std::unique_ptr<executorch::runtime::EventTracer> make_tracer(const Args& args,
+                                                             std::vector<uint8_t>* debug_buffer) {
+#ifdef EXECUTORCH_NNAPI_RUNNER_ETDUMP
+  if (!args.etdump.empty()) {
+    auto gen = std::make_unique<executorch::etdump::ETDumpGen>();
+    if (!args.debug_buffer.empty()) {
+      debug_buffer->resize(static_cast<size_t>(args.debug_buffer_mb) << 20);
+      gen->set_debug_buffer(Span<uint8_t>(debug_buffer->data(), debug_buffer->size()));
+      gen->set_event_tracer_debug_level(
+          executorch::runtime::EventTracerDebugLogLevel::kIntermediateOutputs);
+    }
+    return gen;
+  }
+#else
+  (void)args;
+  (void)debug_buffer;
+#endif
+  return nullptr;
+}
+
+bool write_etdump(const Args& args, executorch::runtime::EventTracer* tracer,
+                  const std::vector<uint8_t>& debug_buffer) {
+#ifdef EXECUTORCH_NNAPI_RUNNER_ETDUMP
+  if (!args.debug_buffer.empty()) {
+    std::ofstream debug(args.debug_buffer, std::ios::binary);
+    debug.write(reinterpret_cast<const char*>(debug_buffer.data()),
+                static_cast<std::streamsize>(debug_buffer.size()));
+    if (!debug) {
+      std::fprintf(stderr, "error: cannot write the debug buffer to %s\n", args.debug_buffer.c_str());
+      return false;
+    }
+  }
+  auto* gen = static_cast<executorch::etdump::ETDumpGen*>(tracer);
+  executorch::etdump::ETDumpResult result = gen->get_etdump_data();
+  std::ofstream out(args.etdump, std::ios::binary);
+  out.write(static_cast<const char*>(result.buf), static_cast<std::streamsize>(result.size));
+  std::free(result.buf);
+  if (!out) {
+    std::fprintf(stderr, "error: cannot write the ETDump to %s\n", args.etdump.c_str());
+    return false;
+  }
+  std::printf("etdump: %zu bytes written to %s\n", result.size, args.etdump.c_str());
+  return true;
+#else
+  (void)tracer;
+  (void)debug_buffer;
+  std::fprintf(stderr, "error: --etdump %s: this runner was built without ExecuTorch's "
+               "etdump library\n", args.etdump.c_str());
+  return false;
+#endif
+}
+
 int run(const Args& args) {
-  Module module(args.model, Module::LoadMode::Mmap);
+  if (!args.debug_buffer.empty() && args.etdump.empty()) {
+    std::fprintf(stderr, "error: --debug-buffer needs --etdump\n");
+    return 1;
+  }
+  std::vector<uint8_t> debug_buffer;
+  std::unique_ptr<executorch::runtime::EventTracer> owned_tracer = make_tracer(args, &debug_buffer);
+  executorch::runtime::EventTracer* tracer = owned_tracer.get();
+  Module module(args.model, Module::LoadMode::Mmap, std::move(owned_tracer));
   Error err = module.load();
   if (err != Error::Ok) {
     return fail(("loading " + args.model).c_str(), err);
@@ -393,6 +472,9 @@ int run(const Args& args) {
       }
     }
     std::printf("outputs: %zu written to %s\n", outputs.size(), args.output_dir.c_str());
+  }
+  if (!args.etdump.empty() && !write_etdump(args, tracer, debug_buffer)) {
+    return 1;
   }
   return 0;
 }

@@ -89,6 +89,9 @@ std::shared_ptr<const NnapiApi> load_library(const std::string& path,
   api->executorch_nnapi_host_last_error =
       reinterpret_cast<executorch_nnapi_host_last_error_fn>(
           dlsym(handle, "executorch_nnapi_host_last_error"));
+  api->executorch_nnapi_host_operation_durations =
+      reinterpret_cast<executorch_nnapi_host_operation_durations_fn>(
+          dlsym(handle, "executorch_nnapi_host_operation_durations"));
 
   // The API-27 core every model build and execution needs. Without it the
   // library is not (a usable) NNAPI.

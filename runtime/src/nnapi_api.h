@@ -27,6 +27,8 @@ struct NnapiApi {
   // Optional, exported only by our host shim: the driver's message for the
   // last failed call (NNAPI itself has no such function).
   executorch_nnapi_host_last_error_fn executorch_nnapi_host_last_error;
+  // The host shim's per-operation durations (null on a device).
+  executorch_nnapi_host_operation_durations_fn executorch_nnapi_host_operation_durations;
 
   /// Path the library was loaded from.
   std::string library_path;

@@ -18,6 +18,7 @@
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 
 #include "blob_reader.h"
+#include "debug_tracing.h"
 #include "executorch_nnapi_backend.h"
 #include "layout.h"
 #include "error_log.h"
@@ -70,6 +71,9 @@ struct NnapiHandle {
   // Scratch for arguments whose NNAPI layout differs from ExecuTorch's.
   std::vector<std::vector<uint8_t>> input_staging;
   std::vector<std::vector<uint8_t>> output_staging;
+  // The debug variant (intermediates as extra outputs) for the sizes of the
+  // last traced execution at the intermediate-output level.
+  CacheEntry debug_variant;
 };
 
 std::string format_dims(const int64_t* dims, size_t rank) {
@@ -193,7 +197,7 @@ void copy_output_out(const ArgumentInfo& arg,
 
 // Finds or builds the compiled model for the evaluated sizes `values`.
 Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
-                      CompiledModel** out) {
+                      CompiledModel** out, et::EventTracer* tracer) {
   for (auto it = h->cache.begin(); it != h->cache.end(); ++it) {
     if (it->key == values) {
       h->cache.splice(h->cache.begin(), h->cache, it);
@@ -202,10 +206,14 @@ Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
     }
   }
   std::unique_ptr<CompiledModel> model;
+  const et_timestamp_t start = tracer != nullptr ? tracer_now() : 0;
   const Error err = CompiledModel::build(h->api, *h->blob, values, h->options,
                                          h->model_digest, &model);
   if (err != Error::Ok) {
     return err;
+  }
+  if (tracer != nullptr) {
+    log_named_event(tracer, "NNAPI compile", start, tracer_now());
   }
   g_compilation_ns += model->compilation_ns();
   g_compilations += 1;
@@ -215,6 +223,42 @@ Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
   h->cache.push_front(CacheEntry{std::move(values), std::move(model)});
   *out = h->cache.front().model.get();
   return Error::Ok;
+}
+
+// Step 5 of execute under an event tracer: the execution as one event (and
+// one per operation when the NNAPI library can time them), then, at the
+// intermediate-output level, the same inputs through the debug variant.
+Error traced_execute(NnapiHandle* h, CompiledModel* model,
+                     et::EventTracer* tracer, const std::vector<int64_t>& key,
+                     const std::vector<const void*>& inputs,
+                     const std::vector<void*>& outputs) {
+  ExecutionProbe probe;
+  probe.measure_timing = h->options.measure_timing;
+  const et_timestamp_t start = tracer_now();
+  Error err = model->execute(*h->blob, inputs, outputs, &probe);
+  const et_timestamp_t end = tracer_now();
+  if (err != Error::Ok) {
+    return err;
+  }
+  log_named_event(tracer, "NNAPI execute", start, end);
+  log_operation_times(tracer, *h->blob, start, probe);
+  if (!wants_intermediates(tracer)) {
+    return Error::Ok;
+  }
+  if (h->debug_variant.model == nullptr || h->debug_variant.key != key) {
+    // Not cached by NNAPI: it would share the ordinary model's cache token.
+    RuntimeOptions options = h->options;
+    options.cache_dir.clear();
+    std::unique_ptr<CompiledModel> variant;
+    err = CompiledModel::build(h->api, *h->blob, key, options, h->model_digest,
+                               &variant, debug_output_operands(*h->blob));
+    if (err != Error::Ok) {
+      return err;
+    }
+    h->debug_variant = CacheEntry{key, std::move(variant)};
+  }
+  return log_intermediates(tracer, *h->blob, h->debug_variant.model.get(),
+                           inputs);
 }
 
 // Step 1 of execute: each input's dtype and rank against the export, and its
@@ -478,7 +522,8 @@ class NnapiBackend final : public et::BackendInterface {
         return Error::InvalidProgram;
       }
       CompiledModel* model = nullptr;
-      err = lookup_or_build(h.get(), std::move(values), &model);
+      err = lookup_or_build(h.get(), std::move(values), &model,
+                            context.event_tracer());
       if (err != Error::Ok) {
         return err;
       }
@@ -488,7 +533,7 @@ class NnapiBackend final : public et::BackendInterface {
 
   Error execute(et::BackendExecutionContext& context, et::DelegateHandle* handle,
                 Span<EValue*> args) const override {
-    (void)context;
+    et::EventTracer* tracer = context.event_tracer();
     NnapiHandle* h = static_cast<NnapiHandle*>(handle);
     if (h == nullptr || h->blob == nullptr) {
       NNAPI_LOG_ERROR("execute called with an invalid delegate handle");
@@ -519,8 +564,13 @@ class NnapiBackend final : public et::BackendInterface {
       NNAPI_LOG_ERROR_STR(error);
       return Error::InvalidArgument;
     }
+    // The debug variant is built for the same sizes.
+    std::vector<int64_t> key;
+    if (wants_intermediates(tracer)) {
+      key = values;
+    }
     CompiledModel* model = nullptr;
-    err = lookup_or_build(h, std::move(values), &model);
+    err = lookup_or_build(h, std::move(values), &model, tracer);
     if (err != Error::Ok) {
       return err;
     }
@@ -551,7 +601,9 @@ class NnapiBackend final : public et::BackendInterface {
     }
 
     // 5. Run, then bring permuted outputs back to ExecuTorch's order.
-    err = model->execute(blob, input_ptrs, output_ptrs);
+    err = tracer == nullptr
+              ? model->execute(blob, input_ptrs, output_ptrs)
+              : traced_execute(h, model, tracer, key, input_ptrs, output_ptrs);
     if (err != Error::Ok) {
       return err;
     }

@@ -7,40 +7,13 @@
 #include <new>
 
 #include "error_log.h"
+#include "model_building.h"
 
 namespace executorch_nnapi {
 
 using executorch::runtime::Error;
 
 namespace {
-
-// ExecuTorch error for a failed NNAPI call made while building/compiling.
-Error build_error(int code) {
-  return code == ANEURALNETWORKS_OUT_OF_MEMORY
-      ? Error::MemoryAllocationFailed
-      : Error::DelegateInvalidCompatibility;
-}
-
-std::string describe_operation(const blob::Blob* tables, uint32_t index) {
-  const blob::Operation* op = tables->operations()->Get(index);
-  std::string out =
-      format_message("operation %u (NNAPI type %d", index, op->type());
-  if (op->debug_name() != nullptr && op->debug_name()->size() > 0) {
-    out += ", " + op->debug_name()->str();
-  }
-  return out + ")";
-}
-
-// A non-null pointer for empty index lists: some NNAPI versions answer
-// UNEXPECTED_NULL for a null array even when its count is 0.
-const uint32_t* list_data(const flatbuffers::Vector<uint32_t>* v) {
-  static const uint32_t kEmpty = 0;
-  return (v != nullptr && v->size() > 0) ? v->data() : &kEmpty;
-}
-
-uint32_t list_size(const flatbuffers::Vector<uint32_t>* v) {
-  return v != nullptr ? v->size() : 0;
-}
 
 // Frees an execution (and its event) on every path.
 struct ExecutionGuard {
@@ -95,7 +68,8 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
                            const std::vector<int64_t>& values,
                            const RuntimeOptions& options,
                            const Digest& model_digest,
-                           std::unique_ptr<CompiledModel>* out) {
+                           std::unique_ptr<CompiledModel>* out,
+                           const std::vector<uint32_t>& extra_outputs) {
   if (api == nullptr) {
     NNAPI_LOG_ERROR("no NNAPI library is loaded");
     return Error::InvalidState;
@@ -107,6 +81,7 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
   }
   c->api_ = std::move(api);
   c->options_ = options;
+  c->extra_outputs_ = extra_outputs;
   // Storage for every SHAPE_EXPRESSIONS value of every model, sized up front
   // so that it does not move afterwards (NNAPI keeps pointers to values over
   // 128 bytes).
@@ -137,305 +112,6 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
     return err;
   }
   *out = std::move(c);
-  return Error::Ok;
-}
-
-Error CompiledModel::build_model(const LoadedBlob& blob,
-                                 const blob::Blob* tables,
-                                 const std::vector<int64_t>& values,
-                                 ANeuralNetworksModel** model) {
-  Error err = create_model(model);
-  if (err == Error::Ok) {
-    err = add_operands(*model, blob, tables, values);
-  }
-  if (err == Error::Ok) {
-    err = add_operations(*model, tables);
-  }
-  if (err == Error::Ok) {
-    // A referenced model takes the main model's relaxation (NNAPI).
-    err = finish_model(*model, tables, tables == blob.root());
-  }
-  return err;
-}
-
-Error CompiledModel::create_model(ANeuralNetworksModel** model) {
-  const int rc = api_->ANeuralNetworksModel_create(model);
-  if (rc != ANEURALNETWORKS_NO_ERROR) {
-    *model = nullptr;
-    NNAPI_LOG_ERROR("ANeuralNetworksModel_create failed: %s",
-                    nnapi_describe_result(*api_, rc).c_str());
-    return build_error(rc);
-  }
-  return Error::Ok;
-}
-
-// Every operand in index order (NNAPI numbers them as they are added): its
-// type for these sizes, then its quantization parameters and value.
-Error CompiledModel::add_operands(ANeuralNetworksModel* model,
-                                  const LoadedBlob& blob,
-                                  const blob::Blob* tables,
-                                  const std::vector<int64_t>& values) {
-  const uint32_t num_operands =
-      static_cast<uint32_t>(blob.operands_of(tables).size());
-  std::vector<uint32_t> dims;
-  std::string error;
-  for (uint32_t i = 0; i < num_operands; ++i) {
-    if (!blob.operand_dims(i, values, &dims, &error, tables)) {
-      NNAPI_LOG_ERROR_STR(error);
-      return Error::InvalidArgument;
-    }
-    Error err = add_operand(model, blob, tables, i, dims);
-    if (err == Error::Ok) {
-      err = set_per_channel_params(model, blob, tables, i, dims);
-    }
-    if (err == Error::Ok) {
-      err = set_operand_value(model, blob, tables, i, dims, values);
-    }
-    if (err != Error::Ok) {
-      return err;
-    }
-  }
-  return Error::Ok;
-}
-
-Error CompiledModel::add_operand(ANeuralNetworksModel* model,
-                                 const LoadedBlob& blob,
-                                 const blob::Blob* tables, uint32_t i,
-                                 const std::vector<uint32_t>& dims) {
-  const blob::Operand* op = tables->operands()->Get(i);
-  const OperandInfo& info = blob.operands_of(tables)[i];
-  ANeuralNetworksOperandType type;
-  type.type = info.type;
-  type.dimensionCount = static_cast<uint32_t>(dims.size());
-  type.dimensions = dims.empty() ? nullptr : dims.data();
-  type.scale = op->scale();
-  type.zeroPoint = op->zero_point();
-  const int rc = api_->ANeuralNetworksModel_addOperand(model, &type);
-  if (rc != ANEURALNETWORKS_NO_ERROR) {
-    NNAPI_LOG_ERROR("ANeuralNetworksModel_addOperand failed for %s (type "
-                    "%d, rank %zu): %s",
-                    blob.describe_operand(i, tables).c_str(), info.type, dims.size(),
-                    nnapi_describe_result(*api_, rc).c_str());
-    return build_error(rc);
-  }
-  return Error::Ok;
-}
-
-Error CompiledModel::set_per_channel_params(ANeuralNetworksModel* model,
-                                            const LoadedBlob& blob,
-                                            const blob::Blob* tables,
-                                            uint32_t i,
-                                            const std::vector<uint32_t>& dims) {
-  const NnapiApi& nn = *api_;
-  const blob::PerChannelQuant* pc = tables->operands()->Get(i)->per_channel();
-  if (pc == nullptr) {
-    return Error::Ok;
-  }
-  if (nn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams == nullptr) {
-    NNAPI_LOG_ERROR(
-        "%s uses per-channel quantization, which needs "
-        "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams "
-        "(NNAPI feature level 29); this NNAPI (level %s) does not have "
-        "it",
-        blob.describe_operand(i, tables).c_str(),
-        nnapi_feature_level_name(nn.feature_level).c_str());
-    return Error::DelegateInvalidCompatibility;
-  }
-  // A dynamic channel dim is only known now.
-  if (pc->scales()->size() != dims[pc->channel_dim()]) {
-    NNAPI_LOG_ERROR("%s has %u per-channel scales for %u channels",
-                    blob.describe_operand(i, tables).c_str(), pc->scales()->size(),
-                    dims[pc->channel_dim()]);
-    return Error::InvalidProgram;
-  }
-  ANeuralNetworksSymmPerChannelQuantParams params;
-  params.channelDim = pc->channel_dim();
-  params.scaleCount = pc->scales()->size();
-  params.scales = pc->scales()->data();
-  const int rc = nn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
-      model, static_cast<int32_t>(i), &params);
-  if (rc != ANEURALNETWORKS_NO_ERROR) {
-    NNAPI_LOG_ERROR("ANeuralNetworksModel_setOperandSymmPerChannelQuant"
-                    "Params failed for %s: %s",
-                    blob.describe_operand(i, tables).c_str(),
-                    nnapi_describe_result(nn, rc).c_str());
-    return build_error(rc);
-  }
-  return Error::Ok;
-}
-
-// Evaluates operand i's SHAPE_EXPRESSIONS into shape_values_ at
-// next_shape_value_ (advanced past them); *value points at them.
-Error CompiledModel::evaluate_value_expressions(
-    const LoadedBlob& blob, const blob::Blob* tables, uint32_t i,
-    const std::vector<int64_t>& values, const int32_t** value) {
-  const auto* exprs = tables->operands()->Get(i)->value_exprs();
-  int32_t* dst = shape_values_.data() + next_shape_value_;
-  for (uint32_t k = 0; k < exprs->size(); ++k) {
-    const size_t e = static_cast<size_t>(exprs->Get(k));
-    const int64_t v = values[e];
-    if (v < std::numeric_limits<int32_t>::min() ||
-        v > std::numeric_limits<int32_t>::max()) {
-      NNAPI_LOG_ERROR("%s value %u = %s is %" PRId64
-                      " for these input sizes, which does not fit NNAPI's "
-                      "int32",
-                      blob.describe_operand(i, tables).c_str(), k,
-                      blob.shape_program().expression_text(e).c_str(), v);
-      return Error::InvalidArgument;
-    }
-    dst[k] = static_cast<int32_t>(v);
-  }
-  next_shape_value_ += exprs->size();
-  *value = dst;
-  return Error::Ok;
-}
-
-// Operand i's constant value, if it has one (NONE: a temporary or a model
-// input/output; OMITTED: NULL/0, which marks an omitted optional operand).
-Error CompiledModel::set_operand_value(ANeuralNetworksModel* model,
-                                       const LoadedBlob& blob,
-                                       const blob::Blob* tables, uint32_t i,
-                                       const std::vector<uint32_t>& dims,
-                                       const std::vector<int64_t>& values) {
-  const blob::Operand* op = tables->operands()->Get(i);
-  const OperandInfo& info = blob.operands_of(tables)[i];
-  const void* value = nullptr;
-  size_t value_size = 0;
-  switch (op->source()) {
-    case blob::ValueSource::INLINE:
-    case blob::ValueSource::NAMED_DATA: {
-      size_t expected = 0;
-      if (!blob.byte_size(i, dims, &expected, tables) ||
-          expected != info.value_size) {
-        NNAPI_LOG_ERROR("%s holds %zu bytes of data, but its type for "
-                        "these sizes needs %zu",
-                        blob.describe_operand(i, tables).c_str(), info.value_size,
-                        expected);
-        return Error::InvalidProgram;
-      }
-      value = info.value;
-      value_size = info.value_size;
-      break;
-    }
-    case blob::ValueSource::SHAPE_EXPRESSIONS: {
-      const int32_t* evaluated = nullptr;
-      const Error err =
-          evaluate_value_expressions(blob, tables, i, values, &evaluated);
-      if (err != Error::Ok) {
-        return err;
-      }
-      value = evaluated;
-      value_size = op->value_exprs()->size() * sizeof(int32_t);
-      break;
-    }
-    case blob::ValueSource::OMITTED:
-      break;
-    case blob::ValueSource::SUBGRAPH:
-      return set_referenced_model(model, blob, tables, i);
-    case blob::ValueSource::NONE:
-      return Error::Ok;
-    default:
-      return Error::Ok;  // Rejected by load_blob.
-  }
-  const int rc = api_->ANeuralNetworksModel_setOperandValue(
-      model, static_cast<int32_t>(i), value, value_size);
-  if (rc != ANEURALNETWORKS_NO_ERROR) {
-    NNAPI_LOG_ERROR("ANeuralNetworksModel_setOperandValue failed for %s "
-                    "(%zu bytes): %s",
-                    blob.describe_operand(i, tables).c_str(), value_size,
-                    nnapi_describe_result(*api_, rc).c_str());
-    return build_error(rc);
-  }
-  return Error::Ok;
-}
-
-// A MODEL operand's value: the referenced model, already built and finished
-// (build follows LoadedBlob::subgraph_build_order).
-Error CompiledModel::set_referenced_model(ANeuralNetworksModel* model,
-                                          const LoadedBlob& blob,
-                                          const blob::Blob* tables,
-                                          uint32_t i) {
-  const NnapiApi& nn = *api_;
-  if (nn.ANeuralNetworksModel_setOperandValueFromModel == nullptr) {
-    NNAPI_LOG_ERROR("%s refers to a model (control flow), which needs "
-                    "ANeuralNetworksModel_setOperandValueFromModel (NNAPI "
-                    "feature level 30); this NNAPI (level %s) does not have it",
-                    blob.describe_operand(i, tables).c_str(),
-                    nnapi_feature_level_name(nn.feature_level).c_str());
-    return Error::DelegateInvalidCompatibility;
-  }
-  const uint32_t k = tables->operands()->Get(i)->subgraph();
-  const int rc = nn.ANeuralNetworksModel_setOperandValueFromModel(
-      model, static_cast<int32_t>(i), subgraph_models_[k]);
-  if (rc != ANEURALNETWORKS_NO_ERROR) {
-    NNAPI_LOG_ERROR("ANeuralNetworksModel_setOperandValueFromModel failed for "
-                    "%s (referenced model %u): %s",
-                    blob.describe_operand(i, tables).c_str(), k,
-                    nnapi_describe_result(nn, rc).c_str());
-    return build_error(rc);
-  }
-  return Error::Ok;
-}
-
-Error CompiledModel::add_operations(ANeuralNetworksModel* model,
-                                    const blob::Blob* tables) {
-  const uint32_t num_operations =
-      tables->operations() != nullptr ? tables->operations()->size() : 0;
-  for (uint32_t i = 0; i < num_operations; ++i) {
-    const blob::Operation* op = tables->operations()->Get(i);
-    const int rc = api_->ANeuralNetworksModel_addOperation(
-        model, op->type(), list_size(op->inputs()), list_data(op->inputs()),
-        list_size(op->outputs()), list_data(op->outputs()));
-    if (rc != ANEURALNETWORKS_NO_ERROR) {
-      NNAPI_LOG_ERROR("ANeuralNetworksModel_addOperation failed for %s: %s",
-                      describe_operation(tables, i).c_str(),
-                      nnapi_describe_result(*api_, rc).c_str());
-      return build_error(rc);
-    }
-  }
-  return Error::Ok;
-}
-
-// Names the model's inputs and outputs, allows fp16 if the blob asks (`relax`:
-// the main model, whose setting NNAPI applies to the models it refers to),
-// and finishes the model.
-Error CompiledModel::finish_model(ANeuralNetworksModel* model,
-                                  const blob::Blob* tables, bool relax_allowed) {
-  const NnapiApi& nn = *api_;
-  int rc = nn.ANeuralNetworksModel_identifyInputsAndOutputs(
-      model, list_size(tables->model_inputs()), list_data(tables->model_inputs()),
-      list_size(tables->model_outputs()), list_data(tables->model_outputs()));
-  if (rc != ANEURALNETWORKS_NO_ERROR) {
-    NNAPI_LOG_ERROR("ANeuralNetworksModel_identifyInputsAndOutputs failed: %s",
-                    nnapi_describe_result(nn, rc).c_str());
-    return build_error(rc);
-  }
-  // A load-time relax_fp32_to_fp16 overrides the blob's (lowering) choice.
-  const bool relax = relax_allowed && (options_.relax_fp32_to_fp16 >= 0
-                                           ? options_.relax_fp32_to_fp16 == 1
-                                           : tables->relax_fp32_to_fp16());
-  if (relax) {
-    if (nn.ANeuralNetworksModel_relaxComputationFloat32toFloat16 == nullptr) {
-      // Only a permission to be less precise: running in fp32 is correct.
-      NNAPI_LOG_WARNING("this NNAPI has no relaxComputationFloat32toFloat16; "
-                        "computing in float32");
-    } else {
-      rc = nn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(model,
-                                                                   true);
-      if (rc != ANEURALNETWORKS_NO_ERROR) {
-        NNAPI_LOG_ERROR(
-            "ANeuralNetworksModel_relaxComputationFloat32toFloat16 failed: %s",
-            nnapi_describe_result(nn, rc).c_str());
-        return build_error(rc);
-      }
-    }
-  }
-  rc = nn.ANeuralNetworksModel_finish(model);
-  if (rc != ANEURALNETWORKS_NO_ERROR) {
-    NNAPI_LOG_ERROR("ANeuralNetworksModel_finish failed: %s",
-                    nnapi_describe_result(nn, rc).c_str());
-    return build_error(rc);
-  }
   return Error::Ok;
 }
 
@@ -642,12 +318,26 @@ Error CompiledModel::size_arguments(const LoadedBlob& blob,
       }
     }
   }
+  extra_output_dims_.resize(extra_outputs_.size());
+  extra_output_bytes_.resize(extra_outputs_.size(), 0);
+  for (size_t k = 0; k < extra_outputs_.size(); ++k) {
+    if (!blob.operand_dims(extra_outputs_[k], values, &extra_output_dims_[k],
+                           &error) ||
+        !blob.byte_size(extra_outputs_[k], extra_output_dims_[k],
+                        &extra_output_bytes_[k])) {
+      NNAPI_LOG_ERROR("cannot size the debug output %s: %s",
+                      blob.describe_operand(extra_outputs_[k]).c_str(),
+                      error.c_str());
+      return Error::InvalidArgument;
+    }
+  }
   return Error::Ok;
 }
 
 Error CompiledModel::execute(const LoadedBlob& blob,
                              const std::vector<const void*>& inputs,
-                             const std::vector<void*>& outputs) {
+                             const std::vector<void*>& outputs,
+                             ExecutionProbe* probe) {
   const NnapiApi& nn = *api_;
   ExecutionGuard guard{&nn};
   int rc = nn.ANeuralNetworksExecution_create(compilation_, &guard.execution);
@@ -719,7 +409,85 @@ Error CompiledModel::execute(const LoadedBlob& blob,
       return Error::Internal;
     }
   }
-  return run(guard.execution, &guard.event);
+  if (probe == nullptr) {
+    return run(guard.execution, &guard.event);
+  }
+  Error err = bind_extra_outputs(guard.execution,
+                                 list_size(blob.root()->model_outputs()), *probe);
+  if (err != Error::Ok) {
+    return err;
+  }
+  if (probe->measure_timing) {
+    if (nn.ANeuralNetworksExecution_setMeasureTiming == nullptr ||
+        num_devices_ != 1) {
+      NNAPI_LOG_WARNING("option 'measure_timing' skipped: NNAPI times an "
+                        "execution only at feature level 29+ with exactly one "
+                        "device selected (set accelerator_name)");
+      probe->measure_timing = false;
+    } else if ((rc = nn.ANeuralNetworksExecution_setMeasureTiming(
+                    guard.execution, true)) != ANEURALNETWORKS_NO_ERROR) {
+      NNAPI_LOG_ERROR("ANeuralNetworksExecution_setMeasureTiming failed: %s",
+                      nnapi_describe_result(nn, rc).c_str());
+      return Error::Internal;
+    }
+  }
+  err = run(guard.execution, &guard.event);
+  if (err == Error::Ok) {
+    read_timing(guard.execution, probe);
+  }
+  return err;
+}
+
+Error CompiledModel::bind_extra_outputs(ANeuralNetworksExecution* execution,
+                                        size_t first_index,
+                                        const ExecutionProbe& probe) {
+  if (probe.extra_buffers.size() != extra_outputs_.size()) {
+    NNAPI_LOG_ERROR("%zu buffers for %zu debug outputs",
+                    probe.extra_buffers.size(), extra_outputs_.size());
+    return Error::InvalidArgument;
+  }
+  for (size_t k = 0; k < extra_outputs_.size(); ++k) {
+    const int rc = api_->ANeuralNetworksExecution_setOutput(
+        execution, static_cast<int32_t>(first_index + k), nullptr,
+        probe.extra_buffers[k], extra_output_bytes_[k]);
+    if (rc != ANEURALNETWORKS_NO_ERROR) {
+      NNAPI_LOG_ERROR("ANeuralNetworksExecution_setOutput failed for debug "
+                      "output %zu (operand %u): %s",
+                      k, extra_outputs_[k],
+                      nnapi_describe_result(*api_, rc).c_str());
+      return Error::Internal;
+    }
+  }
+  return Error::Ok;
+}
+
+// After a computation: NNAPI's own durations (when asked) and, from the host
+// shim, each operation's.
+void CompiledModel::read_timing(ANeuralNetworksExecution* execution,
+                                ExecutionProbe* probe) const {
+  const NnapiApi& nn = *api_;
+  if (probe->measure_timing) {
+    nn.ANeuralNetworksExecution_getDuration(
+        execution, ANEURALNETWORKS_DURATION_ON_HARDWARE, &probe->on_hardware_ns);
+    nn.ANeuralNetworksExecution_getDuration(
+        execution, ANEURALNETWORKS_DURATION_IN_DRIVER, &probe->in_driver_ns);
+  }
+  probe->operation_ns.clear();
+  if (nn.executorch_nnapi_host_operation_durations == nullptr) {
+    return;
+  }
+  uint32_t count = 0;
+  if (nn.executorch_nnapi_host_operation_durations(execution, nullptr, 0,
+                                                   &count) !=
+      ANEURALNETWORKS_NO_ERROR) {
+    return;
+  }
+  probe->operation_ns.resize(count);
+  if (nn.executorch_nnapi_host_operation_durations(
+          execution, probe->operation_ns.data(), count, &count) !=
+      ANEURALNETWORKS_NO_ERROR) {
+    probe->operation_ns.clear();
+  }
 }
 
 // Computes one execution: through the burst (created on first use) when

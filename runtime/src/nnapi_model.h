@@ -15,6 +15,22 @@
 
 namespace executorch_nnapi {
 
+/// What a traced execution asks of CompiledModel::execute beyond the outputs
+/// (docs/debugging.md).
+struct ExecutionProbe {
+  /// In: one buffer per extra (debug) output, extra_output_bytes() long.
+  std::vector<void*> extra_buffers;
+  /// In: ask NNAPI to time the execution (setMeasureTiming; API 29 and
+  /// exactly one device, else skipped).
+  bool measure_timing = false;
+  /// Out: nanoseconds per operation (the host shim's extension only;
+  /// empty on a device).
+  std::vector<uint64_t> operation_ns;
+  /// Out: NNAPI's getDuration on hardware / in driver; UINT64_MAX unknown.
+  uint64_t on_hardware_ns = UINT64_MAX;
+  uint64_t in_driver_ns = UINT64_MAX;
+};
+
 /// A finished NNAPI compilation for one set of concrete sizes. Owns the
 /// model and compilation (freed in the destructor with the function table
 /// they were created with).
@@ -34,7 +50,18 @@ class CompiledModel {
   static executorch::runtime::Error build(
       std::shared_ptr<const NnapiApi> api, const LoadedBlob& blob,
       const std::vector<int64_t>& values, const RuntimeOptions& options,
-      const Digest& model_digest, std::unique_ptr<CompiledModel>* out);
+      const Digest& model_digest, std::unique_ptr<CompiledModel>* out,
+      const std::vector<uint32_t>& extra_outputs = {});
+
+  /// Operands made model outputs after the blob's own (a debug variant whose
+  /// outputs are intermediates), their dims and byte sizes for these sizes.
+  const std::vector<uint32_t>& extra_outputs() const { return extra_outputs_; }
+  const std::vector<std::vector<uint32_t>>& extra_output_dims() const {
+    return extra_output_dims_;
+  }
+  const std::vector<size_t>& extra_output_bytes() const {
+    return extra_output_bytes_;
+  }
 
   /// Nanoseconds Compilation_finish took for this model.
   uint64_t compilation_ns() const { return compilation_ns_; }
@@ -64,7 +91,8 @@ class CompiledModel {
   /// Not thread-safe: the backend calls it under the delegate's mutex.
   executorch::runtime::Error execute(const LoadedBlob& blob,
                                      const std::vector<const void*>& inputs,
-                                     const std::vector<void*>& outputs);
+                                     const std::vector<void*>& outputs,
+                                     ExecutionProbe* probe = nullptr);
 
  private:
   CompiledModel() = default;
@@ -103,7 +131,7 @@ class CompiledModel {
                                             const blob::Blob* tables);
   executorch::runtime::Error finish_model(ANeuralNetworksModel* model,
                                           const blob::Blob* tables,
-                                          bool relax_allowed);
+                                          bool main_model);
   executorch::runtime::Error create_compilation();
   executorch::runtime::Error select_devices(
       std::vector<const ANeuralNetworksDevice*>* devices);
@@ -113,6 +141,11 @@ class CompiledModel {
                                      const std::vector<int64_t>& values);
   executorch::runtime::Error run(ANeuralNetworksExecution* execution,
                                  ANeuralNetworksEvent** event);
+  executorch::runtime::Error bind_extra_outputs(
+      ANeuralNetworksExecution* execution, size_t first_index,
+      const ExecutionProbe& probe);
+  void read_timing(ANeuralNetworksExecution* execution,
+                   ExecutionProbe* probe) const;
   executorch::runtime::Error size_arguments(const LoadedBlob& blob,
                                             const std::vector<int64_t>& values);
 
@@ -140,6 +173,9 @@ class CompiledModel {
   std::vector<std::vector<int64_t>> output_tensor_dims_;
   std::vector<size_t> input_bytes_;
   std::vector<size_t> output_bytes_;
+  std::vector<uint32_t> extra_outputs_;
+  std::vector<std::vector<uint32_t>> extra_output_dims_;
+  std::vector<size_t> extra_output_bytes_;
 };
 
 }  // namespace executorch_nnapi

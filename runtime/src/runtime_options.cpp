@@ -177,6 +177,13 @@ const Row kRows[] = {
      [](const Value& v, RuntimeOptions* o) { return to_bool(v, &o->use_burst); },
      [](const RuntimeOptions& o) { return o.use_burst; },
      [](RuntimeOptions* o) { o->use_burst = false; }},
+    {{"measure_timing", "bool", ANEURALNETWORKS_FEATURE_LEVEL_3,
+      "ANeuralNetworksExecution_setMeasureTiming / getDuration while an "
+      "ETDump is recorded (one device selected)"},
+     Encoding::Bool,
+     [](const Value& v, RuntimeOptions* o) { return to_bool(v, &o->measure_timing); },
+     [](const RuntimeOptions& o) { return o.measure_timing; },
+     [](RuntimeOptions* o) { o->measure_timing = false; }},
 };
 
 const Row* find_row(const char* key) {

@@ -43,6 +43,8 @@ struct RuntimeOptions {
   int32_t loop_timeout_ms = 0;
   /// Run repeated executions through one ANeuralNetworksBurst.
   bool use_burst = false;
+  /// While an ETDump is recorded: NNAPI's own duration of each execution.
+  bool measure_timing = false;
 
   /// True when the compilation must be created for an explicit device list.
   bool selects_devices() const {

@@ -11,6 +11,7 @@ their reason.
 
 from __future__ import annotations
 
+import pytest
 import torch
 import torch.nn.functional as F
 from torch.export import Dim
@@ -294,6 +295,29 @@ def test_swin_window_chains_are_delegated():
     lowered = check_delegated_and_matches(SwinPieces(), (randn(1, 6, 6, 8),),
                                           expect_operations=["TRANSPOSE", "STRIDED_SLICE", "SOFTMAX"])
     assert lowered.num_delegates == 1
+
+
+class BatchedWindowMask(torch.nn.Module):
+    """Swin's masked logits at batch 2 with 2 heads: ``[B, nW, h, N, N]`` has five dims of size > 1,
+    run at rank 4 as ``[B, nW, h, N*N] + [1, nW, 1, N*N]`` (the dims where the mask broadcasts
+    alike merged); the mask is a constant or computed at run time."""
+
+    def __init__(self, runtime_mask: bool) -> None:
+        super().__init__()
+        self.register_buffer("mask", randn(4, 9, 9))
+        self.runtime_mask = runtime_mask
+
+    def forward(self, logits: torch.Tensor, score: torch.Tensor) -> torch.Tensor:
+        mask = score.unsqueeze(1) - score.unsqueeze(2) if self.runtime_mask else self.mask   # [nW, 9, 9]
+        masked = logits.view(2, 4, 2, 9, 9) + mask.unsqueeze(1).unsqueeze(0)
+        return masked.view(-1, 2, 9, 9).softmax(-1)
+
+
+@pytest.mark.parametrize("runtime_mask", [False, True], ids=["constant_mask", "runtime_mask"])
+def test_rank5_mask_add_with_five_large_dims_merges_dims(runtime_mask):
+    lowered = check_delegated_and_matches(BatchedWindowMask(runtime_mask), (randn(8, 2, 9, 9), randn(4, 9)),
+                                          expect_operations=["SOFTMAX"])
+    assert lowered.num_delegates == 1 and lowered.cpu_ops == []
 
 
 def test_multihead_attention_is_one_delegate():

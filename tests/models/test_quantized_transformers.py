@@ -1,4 +1,4 @@
-"""Transformers in 8 bits (issue 21, item 2): torchvision's ViT and ConvNeXt through
+"""Transformers in 8 bits (issue 21, item 2): torchvision's ViT, ConvNeXt and Swin through
 NnapiQuantizer at API 30 lower to ONE NNAPI subgraph with no op on the CPU. What NNAPI runs
 in 8 bits (the linears, convolutions, adds, views, the softmax) is 8-bit; what it has no 8-bit
 form of (exact gelu, layer norm, the attention matmuls before BATCH_MATMUL) is a float island
@@ -26,6 +26,7 @@ import torch
 from torch.export import Dim
 from torchvision.models import VisionTransformer
 from torchvision.models.convnext import CNBlockConfig, ConvNeXt
+from torchvision.models.swin_transformer import SwinTransformer
 
 from op_harness import lower, run_pte
 from quantized_reference import agreement, quantize
@@ -48,9 +49,17 @@ def convnext_small_depth() -> torch.nn.Module:
     return ConvNeXt(stages, stochastic_depth_prob=0.0)
 
 
-MODELS = {"vit": vit_small, "convnext": convnext_small_depth}
+def swin_two_stages() -> torch.nn.Module:
+    # At 64x64 both stages' windows shift (16x16 and 8x8 tokens padded to 21 and 14, window 7), so
+    # each has the shifted-window mask add at rank 5, left float by NnapiQuantizer and run as a
+    # float island inside the view chain that holds it (patterns/view_chain.py).
+    return SwinTransformer(patch_size=[4, 4], embed_dim=24, depths=[2, 2], num_heads=[1, 2], window_size=[7, 7])
+
+
+MODELS = {"vit": vit_small, "convnext": convnext_small_depth, "swin": swin_two_stages}
 # Ops NNAPI has no 8-bit form of (before BATCH_MATMUL, feature level 6, for the matmuls): float islands.
-NO_8BIT_FORM = {"vit": {"aten.gelu.default", "aten.bmm.default"}, "convnext": {"aten.gelu.default"}}
+NO_8BIT_FORM = {"vit": {"aten.gelu.default", "aten.bmm.default"}, "convnext": {"aten.gelu.default"},
+                "swin": {"aten.gelu.default", "aten.bmm.default"}}
 
 
 @functools.cache

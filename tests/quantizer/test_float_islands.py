@@ -87,3 +87,21 @@ def test_below_api_29_the_island_ends_its_partition():
     gm, x, low = _lowered(_tanh_gelu, signed=False, level=28)
     assert low.cpu_ops == ["quantized_decomposed.quantize_per_tensor.default"] * 2, (low.cpu_ops, low.reasons)
     _assert_within_one_step(gm, x, low.pte, level=28)
+
+
+def _gelu_then_permute(y: torch.Tensor) -> torch.Tensor:
+    return torch.nn.functional.gelu(y).permute(0, 1, 3, 2)
+
+
+def test_data_movement_after_a_float_op_stays_in_the_island():
+    """A permute of gelu's float result is not quantized on its own (it would quantize a value NNAPI
+    may not hold, such as Swin's rank-5 mask sum): the island runs to the next 8-bit op's input."""
+    gm, x, low = _lowered(_gelu_then_permute, signed=False)
+    (gelu,) = [n for n in gm.graph.nodes if n.target is torch.ops.aten.gelu.default]
+    assert [u.target for u in gelu.users] == [torch.ops.aten.permute.default], list(gelu.users)
+    (permute,) = gelu.users
+    assert [u.target.__name__ for u in permute.users] == ["quantize_per_tensor.default"], list(permute.users)
+    assert low.cpu_ops == [] and low.num_delegates == 1, (low.cpu_ops, low.reasons)
+    precisions = list(zip(low.blobs[0].operation_types, low.blobs[0].operation_precisions))
+    assert [p for op, p in precisions if op == "QUANTIZE"] == ["edge", "conversion"], precisions
+    _assert_within_one_step(gm, x, low.pte)

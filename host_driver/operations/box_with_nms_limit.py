@@ -1,0 +1,137 @@
+"""BOX_WITH_NMS_LIMIT (44): per image, per class except class 0 (background), the boxes scoring
+above a threshold go through greedy (soft) non-maximum suppression; the survivors of all classes
+are sorted by score, cut to the maximum number of detections, and written grouped by class
+(ascending) then score (descending). The number of outputs is known only when it runs.
+
+Android's reference arithmetic (docs/nnapi_facts.md §7.10): one soft-NMS loop serves the three
+kernels (0 hard: a box whose IoU with the kept one is >= the IoU threshold gets score 0; 1 linear:
+score * (1 - IoU) from that threshold on; 2 gaussian: score * exp(-IoU^2 / sigma)), and a box
+leaves when its score drops below the NMS score threshold. The kept box is the first maximum of
+the remaining candidates in their current order, which the loop permutes by swapping (so among
+equal scores the choice is Android's, reproduced here). Android's final sorts are std::sort, which
+leaves the order of equal scores unspecified; the driver sorts stably.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ..errors import op_failed
+from .common import F16, F32, I32T, INT32, RUN, Ctx, Deferred, f32
+
+NAME, CODE, SINCE = "BOX_WITH_NMS_LIMIT", 44, 29
+QUANT_COMPUTE = False
+
+
+def validate(c: Ctx) -> None:
+    c.counts((9,), (4,))
+    c.tensor(0, {F32: 29, F16: 29}, "scores")
+    c.same_type(1, 0, "boxes")
+    c.tensor(2, {I32T: 29}, "batch indices")
+    for i, what in ((3, "score threshold"), (6, "IoU threshold"), (7, "sigma"), (8, "NMS score threshold")):
+        c.float_scalar_for(i, 0, what)
+    c.scalar(4, INT32, "maximum number of detections")
+    c.scalar(5, INT32, "NMS kernel")
+    scores, boxes, batch = c.dims(0), c.dims(1), c.dims(2)
+    if len(scores) != 2:
+        c.fail(f"input 0 (scores) must be [num_rois, num_classes], got {list(scores)}")
+    if list(boxes) != [scores[0], scores[1] * 4]:
+        c.fail(f"input 1 (boxes) must be [{scores[0]}, {scores[1] * 4}], got {list(boxes)}")
+    if list(batch) != [scores[0]]:
+        c.fail(f"input 2 (batch indices) must be [{scores[0]}], got {list(batch)}")
+    p = c.p
+    p.score_threshold, p.max_detections, p.kernel = float(c.value(3)), int(c.value(4)), int(c.value(5))
+    p.iou_threshold, p.sigma, p.nms_score_threshold = float(c.value(6)), float(c.value(7)), float(c.value(8))
+    if p.kernel not in (0, 1, 2):
+        c.fail(f"NMS kernel {p.kernel} is not 0 (hard), 1 (linear) or 2 (gaussian)")
+    if c.stage != RUN:
+        raise Deferred  # the number of detections depends on the scores
+    p.selected = _select(c.value(0).float(), c.value(1).float(), [int(v) for v in c.value(2).tolist()], p)
+    count = len(p.selected)
+    for j, dims in enumerate(([count], [count, 4], [count], [count])):
+        c.set_out(j, dims)
+
+
+def _iou(boxes: torch.Tensor) -> torch.Tensor:
+    """Pairwise IoU of [n, 4] boxes in float32, in the reference's order of operations."""
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    w = (torch.minimum(boxes[:, None, 2], boxes[None, :, 2]) - torch.maximum(boxes[:, None, 0], boxes[None, :, 0]))
+    h = (torch.minimum(boxes[:, None, 3], boxes[None, :, 3]) - torch.maximum(boxes[:, None, 1], boxes[None, :, 1]))
+    inter = w.clamp(min=0) * h.clamp(min=0)
+    return inter / (area[:, None] + area[None, :] - inter)
+
+
+def _kernel(iou: float, p) -> float:
+    if p.kernel == 0:
+        return 1.0 if iou < p.iou_threshold else 0.0
+    if p.kernel == 1:
+        return 1.0 if iou < p.iou_threshold else f32(1.0 - iou)
+    return f32(math.exp(f32(f32(-iou * iou) / p.sigma)))
+
+
+def _suppress(order: list[int], scores: list[float], iou: torch.Tensor, p) -> list[int]:
+    """Android's in-place soft-NMS loop over candidate positions ``order``; returns the kept ones."""
+    start, end = 0, len(order)
+    limit = p.max_detections if p.max_detections >= 0 else end
+    while start < end and start < limit:
+        best = max(range(start, end), key=lambda k: (scores[order[k]], -k))  # first maximum
+        order[start], order[best] = order[best], order[start]
+        i = start + 1
+        while i < end:
+            scores[order[i]] = f32(scores[order[i]] * _kernel(float(iou[order[i], order[start]]), p))
+            if scores[order[i]] < p.nms_score_threshold:
+                end -= 1
+                order[i], order[end] = order[end], order[i]
+            else:
+                i += 1
+        start += 1
+    return order[:start]
+
+
+def _groups(batch: list[int]) -> list[tuple[int, int]]:
+    """[first, last) of each run of equal batch indices (the reference's batch split)."""
+    runs: list[tuple[int, int]] = []
+    for k, b in enumerate(batch):
+        if runs and batch[runs[-1][0]] == b:
+            runs[-1] = (runs[-1][0], k + 1)
+        else:
+            runs.append((k, k + 1))
+    return runs
+
+
+def _select(scores: torch.Tensor, boxes: torch.Tensor, batch: list[int], p) -> list[tuple[int, int, float]]:
+    """(row, class, score after suppression) of each detection, in output order."""
+    classes = scores.shape[1]
+    out: list[tuple[int, int, float]] = []
+    for first, last in _groups(batch):
+        for k in range(first, last):
+            row = boxes[k].reshape(classes, 4)
+            if bool((row[:, 0] > row[:, 2]).any() or (row[:, 1] > row[:, 3]).any()):
+                raise op_failed(f"region {k}: a box has x2 < x1 or y2 < y1")
+        kept: list[tuple[int, int, float]] = []
+        for cls in range(1, classes):  # class 0 is the background
+            rows = [k for k in range(first, last) if float(scores[k, cls]) > p.score_threshold]
+            if not rows:
+                continue
+            current = {i: float(scores[k, cls]) for i, k in enumerate(rows)}
+            iou = _iou(boxes[rows, cls * 4:cls * 4 + 4])
+            for i in _suppress(list(range(len(rows))), current, iou, p):
+                kept.append((rows[i], cls, current[i]))
+        kept.sort(key=lambda d: -d[2])
+        if p.max_detections >= 0:
+            kept = kept[:p.max_detections]
+        kept.sort(key=lambda d: (d[1], -d[2]))
+        out += kept
+    return out
+
+
+def compute(ins, p):
+    scores, boxes, batch = ins[0], ins[1], ins[2]
+    rows = [r for r, _, _ in p.selected]
+    classes = torch.tensor([c for _, c, _ in p.selected], dtype=torch.int32)
+    out_boxes = torch.stack([boxes[r].reshape(-1, 4)[c] for r, c, _ in p.selected]) if rows else \
+        boxes.new_zeros((0, 4))
+    out_scores = torch.tensor([s for _, _, s in p.selected], dtype=torch.float32).to(scores.dtype)
+    return [out_scores, out_boxes, classes, batch[rows] if rows else batch.new_zeros((0,))]
