@@ -23,6 +23,7 @@ from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import Dim, is_static
 from .common import check_float_tensors
+from .matmul import emit_batch_matmul
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
 
@@ -89,7 +90,7 @@ class BmmBuilder(NodeBuilder):
         a, b = node.args[:2]
         g = lc.graph
         if g.feature_level >= FeatureLevel.FEATURE_LEVEL_6:
-            self._define_batch_matmul(node, lc)
+            emit_batch_matmul(node, lc)
             return
         bsz, m, k = lc.shape(a)
         n = lc.shape(b)[2]
@@ -124,22 +125,6 @@ class BmmBuilder(NodeBuilder):
             blocks.append(block)
         out = lc.emit_output(node, identity(3))
         g.emit_operation(OperationCode.CONCATENATION, [*blocks, g.emit_int32(1)], [out], debug_name=node.name)
-
-    @staticmethod
-    def _define_batch_matmul(node: Node, lc: LoweringContext) -> None:
-        """One BATCH_MATMUL. An input already stored with its last two dims swapped (attention's
-        kᵀ) is read as it is, with its adj flag set, so no TRANSPOSE is emitted. Both adj flags are
-        always given: the header calls them optional, but Android's validation wants 4 inputs
-        (docs/nnapi_facts.md §6.7)."""
-        g = lc.graph
-        swapped = (0, 2, 1)
-        inputs, adj = [], []
-        for x in node.args[:2]:
-            transposed = not lc.is_constant(x) and lc.order(x) == swapped
-            inputs.append(lc.operand(x, swapped if transposed else identity(3)))
-            adj.append(g.emit_bool(transposed))
-        out = lc.emit_output(node, identity(3))
-        g.emit_operation(OperationCode.BATCH_MATMUL, [*inputs, *adj], [out], debug_name=node.name)
 
     @staticmethod
     def _per_batch_possible(bsz: Dim, n: Dim, level: int) -> bool:

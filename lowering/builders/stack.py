@@ -13,6 +13,7 @@ from ..node_utils import tensor_shape
 from .cat import cat_dim
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .quantization import same_parameters
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -22,7 +23,9 @@ aten = torch.ops.aten
 class StackBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.stack.default, FeatureLevel.FEATURE_LEVEL_6, "PACK",
-                  "float32, output rank <= 4, inputs of one shape", keep=True),
+                  "float32, output rank <= 4, inputs of one shape", keep=True,
+                  # PACK wants one scale and zero point for every input and the output, as cat's.
+                  quantized=same_parameters(aten.stack.default, since=FeatureLevel.FEATURE_LEVEL_6)),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:

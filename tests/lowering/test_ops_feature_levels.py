@@ -97,3 +97,35 @@ def test_attention_scores_read_transposed_keys_through_adj_y() -> None:
     lowered = check_delegated_and_matches(module, inputs, feature_level=FL6, tolerance=1e-5)
     assert lowered.nnapi_operations.count("BATCH_MATMUL") == 2
     assert "TRANSPOSE" not in lowered.nnapi_operations
+
+
+def _attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    return torch.softmax(q @ k.transpose(-2, -1) * 0.35, -1) @ v
+
+
+def test_attention_matmuls_are_batch_matmuls_on_rank_4() -> None:
+    """[B, H, L, D] matmuls: one BATCH_MATMUL each, no RESHAPE to rank 3, kᵀ through adj_y
+    (at API 30 the same attention is 17 operations, 10 of them RESHAPE)."""
+    inputs = (randn(2, 4, 6, 8), randn(2, 4, 7, 8), randn(2, 4, 7, 5))
+    lowered = check_delegated_and_matches(Lambda(_attention), inputs, feature_level=FL6, tolerance=1e-5)
+    assert sorted(lowered.nnapi_operations) == ["BATCH_MATMUL", "BATCH_MATMUL", "MUL", "SOFTMAX"]
+
+
+def test_attention_matmuls_with_a_dynamic_sequence_length() -> None:
+    from torch.export import Dim
+
+    length = Dim("length", min=2, max=32)
+    inputs = (randn(1, 2, 6, 8), randn(1, 2, 6, 8), randn(1, 2, 6, 4))
+    shapes = (({2: length}, {2: length}, {2: length}),)  # Lambda takes *args
+    module = Lambda(lambda q, k, v: _attention(q, k, v))
+    runs = [tuple(randn(1, 2, n, d) for d in (8, 8, 4)) for n in (3, 17)]
+    lowered = check_delegated_and_matches(module, inputs, dynamic_shapes=shapes, run_inputs=runs,
+                                          feature_level=FL8, tolerance=1e-5)
+    assert lowered.nnapi_operations.count("BATCH_MATMUL") == 2 and "RESHAPE" not in lowered.nnapi_operations
+
+
+def test_matmul_with_broadcast_batch_dims_is_decomposed_and_still_delegated() -> None:
+    module = Lambda(lambda x, w: x @ w)
+    lowered = check_delegated_and_matches(module, (randn(2, 3, 4, 5), randn(1, 3, 5, 6)), feature_level=FL6,
+                                          tolerance=1e-5)
+    assert "BATCH_MATMUL" in lowered.nnapi_operations
