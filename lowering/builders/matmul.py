@@ -24,7 +24,7 @@ def emit_batch_matmul(node: Node, lc: LoweringContext) -> None:
     """One BATCH_MATMUL of ``node``'s two inputs (same rank, 2-4). An input already stored with
     its last two dims swapped (attention's kᵀ) is read as it is, with its adj flag set, so no
     TRANSPOSE is emitted. Both adj flags are always given: the header calls them optional, but
-    Android's validation wants 4 inputs (docs/nnapi_facts.md §6.7)."""
+    Android's validation wants 4 inputs (docs/nnapi_facts.md §6.6)."""
     g = lc.graph
     rank = len(lc.shape(node))
     swapped = (*range(rank - 2), rank - 1, rank - 2)

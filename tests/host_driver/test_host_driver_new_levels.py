@@ -1,7 +1,7 @@
 """The host driver's operations of feature levels 6 and 7 (PACK, MIRROR_PAD, REVERSE, BATCH_MATMUL's
 operand list), checked through the C API against torch and against the rules Android's validation
 and CPU implementation apply (AOSP packages/modules/NeuralNetworks, common/types/operations and
-common/cpu_operations; docs/nnapi_facts.md §6.7), and the driver acting as an Android API level."""
+common/cpu_operations; docs/nnapi_facts.md §6.6), and the driver acting as an Android API level."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import torch.nn.functional as F
 
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 
-from op_harness import Lambda, check_delegated_and_matches, lower
+from op_harness import AfterConv, Lambda, check_delegated_and_matches, lower
 
 FL6, FL7, FL8 = FeatureLevel.FEATURE_LEVEL_6, FeatureLevel.FEATURE_LEVEL_7, FeatureLevel.FEATURE_LEVEL_8
 
@@ -20,22 +20,10 @@ def randn(*shape: int) -> torch.Tensor:
     return torch.randn(*shape, generator=torch.Generator().manual_seed(sum(shape)))
 
 
-class ConvThen(torch.nn.Module):
-    """The op on a convolution's output (NHWC inside NNAPI), so it runs on a permuted value."""
-
-    def __init__(self, fn) -> None:
-        super().__init__()
-        self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
-        self.fn = fn
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.fn(self.conv(x))
-
-
 FLIPS = [
     ("last_dim", Lambda(lambda x: torch.flip(x, [-1])), (randn(2, 3, 5),), 1),
     ("two_dims", Lambda(lambda x: torch.flip(x, [0, 2])), (randn(2, 3, 5, 4),), 2),
-    ("after_conv", ConvThen(lambda y: torch.flip(y, [1, 3])), (randn(1, 3, 6, 7),), 2),
+    ("after_conv", AfterConv(lambda y: torch.flip(y, [1, 3])), (randn(1, 3, 6, 7),), 2),
 ]
 
 
@@ -49,7 +37,7 @@ def test_flip_is_reverse_at_feature_level_7(name, module, inputs, reverses) -> N
 REFLECTION_PADS = [
     ("1d", Lambda(lambda x: F.pad(x, (2, 1), mode="reflect")), (randn(2, 3, 6),)),
     ("2d", Lambda(lambda x: F.pad(x, (1, 2, 3, 0), mode="reflect")), (randn(1, 2, 5, 6),)),
-    ("2d_after_conv", ConvThen(lambda y: F.pad(y, (1, 1, 2, 2), mode="reflect")), (randn(1, 3, 6, 7),)),
+    ("2d_after_conv", AfterConv(lambda y: F.pad(y, (1, 1, 2, 2), mode="reflect")), (randn(1, 3, 6, 7),)),
     ("3d_unbatched", Lambda(lambda x: torch.ops.aten.reflection_pad3d(x, [1, 0, 0, 1, 1, 1])), (randn(2, 3, 4, 5),)),
 ]
 

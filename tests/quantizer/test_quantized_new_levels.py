@@ -12,22 +12,10 @@ import torch.nn.functional as F
 
 import executorch.kernels.quantized  # noqa: F401  (CPU kernels of the quantize / dequantize NNAPI leaves)
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
-from op_harness import lower, run_pte
+from op_harness import AfterConv, lower, run_pte
 from quantized_reference import output_step, quantize, quantized_inside
 
 SIGNEDNESS = [pytest.param(False, id="uint8"), pytest.param(True, id="int8")]
-
-
-class ConvThen(torch.nn.Module):
-    """The op on a convolution's output, so that its input is quantized by a real producer."""
-
-    def __init__(self, fn) -> None:
-        super().__init__()
-        self.conv = torch.nn.Conv2d(3, 6, 3, padding=1)
-        self.fn = fn
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.fn(self.conv(x))
 
 
 class TwoLinearsStacked(torch.nn.Module):
@@ -51,7 +39,7 @@ OPS = {
 def _model(fn) -> tuple[torch.nn.Module, tuple]:
     if fn is None:
         return TwoLinearsStacked(), (torch.randn(3, 5),)
-    return ConvThen(fn), (torch.randn(1, 3, 6, 6),)
+    return AfterConv(fn), (torch.randn(1, 3, 6, 6),)
 
 
 @pytest.mark.parametrize("signed", SIGNEDNESS)
