@@ -1,8 +1,8 @@
 """aten.matmul of two tensors of one rank (2-4) with equal batch dims -> one BATCH_MATMUL
 (feature level 6), kept whole by to_edge: attention's ``q @ kᵀ`` and ``p @ v`` on [B, H, L, D]
 need no RESHAPE to rank 3 and back, and a transposed kᵀ no TRANSPOSE (adj_y). Other matmuls
-(broadcast batch dims, 1-D operands) and matmuls below feature level 6 are decomposed by
-to_edge (bmm / mm with views)."""
+(broadcast batch dims, 1-D operands, a constant operand, which mm makes FULLY_CONNECTED's
+weights) and matmuls below feature level 6 are decomposed by to_edge (bmm / mm with views)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,8 @@ def emit_batch_matmul(node: Node, lc: LoweringContext) -> None:
 class MatmulBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.matmul.default, FeatureLevel.FEATURE_LEVEL_6, "BATCH_MATMUL",
-                  "float32, both inputs of one rank 2-4 with equal batch dims (others are decomposed)", keep=True),
+                  "float32, both inputs computed, of one rank 2-4 with equal batch dims (others are decomposed)",
+                  keep=True),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
@@ -50,6 +51,9 @@ class MatmulBuilder(NodeBuilder):
         sa, sb = tensor_shape(a), tensor_shape(b)
         if len(sa) != len(sb) or not 2 <= len(sa) <= 4:
             raise Refused(f"matmul of ranks {len(sa)} and {len(sb)} (BATCH_MATMUL takes two inputs of one rank, 2-4)")
+        if ctx.is_foldable(a) or ctx.is_foldable(b):
+            # Decomposed instead: a constant right operand becomes FULLY_CONNECTED's weights.
+            raise Refused("matmul with a constant operand (decomposed into mm / bmm)")
         if [str(d) for d in sa[:-2]] != [str(d) for d in sb[:-2]]:
             raise Refused(f"matmul with broadcast batch dims {list(sa[:-2])} and {list(sb[:-2])} "
                           "(BATCH_MATMUL takes equal batch dims)")

@@ -118,3 +118,19 @@ def test_driver_acts_as_an_android_api_level(api, level):
 def test_unknown_level_is_refused_with_the_choices():
     with pytest.raises(ValueError, match=r"feature level must be one of .* or an Android API level 32\.\.35, got 36"):
         HostDriver(36)
+
+
+@pytest.mark.parametrize("level, ok", [(31, False), (FL6, True)])
+def test_reshape_takes_int32_from_feature_level_6(lib, driver, level, ok):
+    driver.feature_level = level
+    m = Model(lib)
+    inp, out = m.tensor([2, 3], TI32), m.tensor([3, 2], TI32)
+    if not ok:
+        m.op("RESHAPE", [inp, _i32(m, 3, 2)], [out], expect=BAD_DATA)
+        assert "of type TENSOR_INT32 needs feature level FL6 (1000006)" in last_error(lib)
+        return
+    m.op("RESHAPE", [inp, _i32(m, 3, 2)], [out])
+    m.io([inp], [out])
+    x = torch.arange(6, dtype=torch.int32).reshape(2, 3)
+    (res,) = m.run([x], [[3, 2]], torch.int32)
+    assert torch.equal(res, x.reshape(3, 2))

@@ -117,3 +117,27 @@ def test_matmul_with_broadcast_batch_dims_is_decomposed_and_still_delegated() ->
     lowered = check_delegated_and_matches(module, (randn(2, 3, 4, 5), randn(1, 3, 5, 6)), feature_level=FL6,
                                           tolerance=1e-5)
     assert "BATCH_MATMUL" in lowered.nnapi_operations
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64], ids=["int32", "int64"])
+def test_integer_view_is_reshape_at_feature_level_6(dtype) -> None:
+    """RESHAPE takes TENSOR_INT32 from feature level 6 (int64 travels narrowed to it)."""
+    module = Lambda(lambda t, x: (t.view(2, 6), x * 2))
+    inputs = (torch.arange(12, dtype=dtype) - 5, randn(3))
+    lowered = check_delegated_and_matches(module, inputs, feature_level=FL6, tolerance=1e-6)
+    assert lowered.nnapi_operations == ["RESHAPE", "MUL"]
+
+
+def test_integer_view_below_feature_level_6_stays_on_cpu_with_reason() -> None:
+    module = Lambda(lambda t, x: (t.view(2, 6), x * 2))
+    lowered = lower(module, (torch.arange(12, dtype=torch.int32), randn(3)), feature_level=30)
+    assert "aten.view_copy.default" in lowered.cpu_ops
+    assert lowered.reasons["aten.view_copy.default"] == [
+        "view of an int32 tensor (TENSOR_INT32 RESHAPE) needs NNAPI feature level 6; the target is API 30 (Android 11)"]
+
+
+def test_matmul_with_a_weight_stays_fully_connected() -> None:
+    weight = randn(8, 5)
+    module = Lambda(lambda x: x @ weight)
+    lowered = check_delegated_and_matches(module, (randn(4, 8),), feature_level=FL6, tolerance=1e-5)
+    assert lowered.nnapi_operations == ["FULLY_CONNECTED"]
