@@ -68,3 +68,16 @@ def test_below_its_level_the_quantizer_leaves_it_float(kind) -> None:
     op_index = next(i for i, t in enumerate(targets) if t.split(".")[1] in ("flip", "pad", "stack"))
     # No quantize after the op: its result is float (the conv's dequantize feeds it).
     assert not any("quantize_per_tensor" in t for t in targets[op_index + 1:]), targets
+
+
+def test_quantizer_takes_android_api_levels() -> None:
+    """NnapiQuantizer(feature_level=34) targets feature level 8: REVERSE's 8-bit form (level 7) applies."""
+    from executorch_nnapi.quantizer import NnapiQuantizer
+
+    assert NnapiQuantizer(feature_level=34).feature_level == FeatureLevel.FEATURE_LEVEL_8
+    fn, _, _ = OPS["flip"]
+    model, example = _model(fn)
+    gm = quantize(model, example, signed=True, feature_level=34)
+    targets = [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
+    after_flip = targets[targets.index("aten.flip.default") + 1:]
+    assert after_flip and "quantize_per_tensor" in after_flip[0], targets
