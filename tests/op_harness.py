@@ -122,3 +122,16 @@ class Lambda(torch.nn.Module):
 
     def forward(self, *args):
         return self.fn(*args)
+
+
+class AfterConv(torch.nn.Module):
+    """``fn`` applied to a 3x3 convolution's output (NHWC inside NNAPI, and quantized by a real
+    producer in 8-bit tests), for ops that must work on a permuted value."""
+
+    def __init__(self, fn, in_channels: int = 3, out_channels: int = 6) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(in_channels, out_channels, 3, padding=1)
+        self.fn = fn
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fn(self.conv(x))
