@@ -13,8 +13,10 @@ History (API 30, the same with 2 layers): 7 subgraphs and 96 CPU nodes (rank-5 r
 index_put of the cache, a bool mask slice), now 1 subgraph. XNNPACK on the same program: 23
 subgraphs, 155 CPU nodes.
 
-With torchao's Int8WeightOnlyConfig linears it is one subgraph too (each linear a DEQUANTIZE of
-int8 codes and a FULLY_CONNECTED), its .pte a fraction of the float one (measured below).
+With torchao's Int8WeightOnlyConfig on the linears and the token embedding it is one subgraph
+too (each linear a DEQUANTIZE of int8 codes and a FULLY_CONNECTED; the embedding a GATHER of
+8-bit rows, DEQUANTIZE and MUL by their scales), its .pte at most 0.35x the float one (0.51x
+with the embedding left float at this size).
 """
 
 from __future__ import annotations
@@ -97,7 +99,8 @@ def test_llama_is_one_subgraph_and_decodes_as_eager(float_llama):
 def test_llama_int8_weight_only_is_one_subgraph_and_small(float_llama):
     model, _, _, float_pte = float_llama
     quantized = copy.deepcopy(model)
-    quantize_(quantized, Int8WeightOnlyConfig())
+    quantize_(quantized, Int8WeightOnlyConfig(),
+              filter_fn=lambda m, _: isinstance(m, (torch.nn.Linear, torch.nn.Embedding)))
     delegates, left, pte = _lower(quantized.eval())
     assert delegates == 1
     assert not left, f"tensor ops left on the CPU: {left}"
