@@ -43,3 +43,11 @@ def test_export_with_cpu_fallback_runs_forward_cpu_without_nnapi(tmp_path):
     assert ("running 'forward_cpu' (NnapiBackend: NNAPI is not available: cannot load the NNAPI library "
             "'/nonexistent/libneuralnetworks.so'") in text
     assert "relative max error against eager PyTorch" in text
+
+
+def test_llama_on_host_generates_eager_tokens_with_nnapi_and_xnnpack():
+    text = _run("llama_on_host.py", "--layers", "1", "--tokens", "3")
+    lines = {line.split()[0]: line for line in text.splitlines() if line.split()}
+    for backend in ("nnapi", "xnnpack"):
+        assert "same as eager" in lines[backend] and "tokens/s" in lines[backend], text
+    assert "1 subgraph(s)" in lines["nnapi"]
