@@ -76,12 +76,14 @@ def gathered_positions(begin: Dim, length: Dim, size: int) -> list[Dim]:
     return positions
 
 
-def _check_gathered(node: Node, ctx: CheckContext, begin: Dim, length: Dim, size: Dim) -> None:
+def _check_gathered(ctx: CheckContext, begin: Dim, length: Dim, size: Dim, before: bool | None) -> None:
     """Refuses the GATHER form when its level, a dynamic size or its expressions do not allow it."""
-    ctx.require(FeatureLevel.ANDROID_10, "slice_scatter at a position decided at run time (GATHER)")
+    where, part = ("before", begin) if before is None else ("after", size - begin - length)
+    undecided = f"cannot decide whether the part {where} the slice (size {part}) is empty"
+    ctx.require(FeatureLevel.ANDROID_10, f"slice_scatter where it {undecided} (GATHER)")
     if not isinstance(size, int):
-        raise Refused(f"slice_scatter: cannot decide whether a part beside the slice is empty, and the "
-                      f"dim written has the dynamic size {size} (the GATHER form needs a static one)")
+        raise Refused(f"slice_scatter: {undecided}, and the dim written has the dynamic size {size} "
+                      "(the GATHER form needs a static one)")
     reason = describe_unsupported(gathered_positions(begin, length, size))
     if reason:
         raise Refused(f"slice_scatter at a run-time position: {reason}")
@@ -104,7 +106,7 @@ class SliceScatterBuilder(NodeBuilder):
             raise Refused("slice_scatter of an empty src (NNAPI has no zero-sized tensors)")
         dim, begin, length, size, before, after = _parts(node)
         if before is None or after is None:
-            _check_gathered(node, ctx, begin, length, size)
+            _check_gathered(ctx, begin, length, size, before)
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         target, src = node.args[0], node.args[1]

@@ -7,6 +7,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 
 
@@ -45,6 +47,7 @@ def test_export_with_cpu_fallback_runs_forward_cpu_without_nnapi(tmp_path):
     assert "relative max error against eager PyTorch" in text
 
 
+@pytest.mark.slow  # two lowerings of a transformer, XNNPACK's taking most of the ~4 minutes
 def test_llama_on_host_generates_eager_tokens_with_nnapi_and_xnnpack():
     text = _run("llama_on_host.py", "--layers", "1", "--tokens", "3")
     lines = {line.split()[0]: line for line in text.splitlines() if line.split()}
