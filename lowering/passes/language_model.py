@@ -13,7 +13,7 @@ Each rewrite gives the same values as the original nodes, element for element:
   ``d`` writes the run ``[p, p + L)``: that is ``slice_scatter(cache, v, d, p, p + L)``, which
   the slice-scatter builder emits without SCATTER (``lowering/builders/slice_scatter.py``).
 * **A causal mask sliced at a run-time position.** ``sdpa(q, k, v, attn_mask=mask[p:p + L])``
-  with a constant bool ``mask`` takes the additive float mask instead,
+  with a constant bool ``mask`` (every row keeping a position) takes the additive float mask instead,
   ``where(mask, 0, -inf)[p:p + L]``: the ``where`` is folded at lowering time, and what is
   sliced at run time is a float constant (NNAPI's STRIDED_SLICE takes no BOOL8).
 """
@@ -111,12 +111,25 @@ def _cache_update(graph: Graph, node: Node) -> Node | None:
     return call(graph, node, aten.slice_scatter.default, (a["input"], values, dim, start, end))
 
 
-def _float_mask_source(graph: Graph, node: Node, mask: Node) -> Node | None:
-    """``where(mask_const, 0, -inf)[p:q]`` for ``mask = mask_const[p:q]`` bool on dim 0."""
+def _buffer_value(program: ExportedProgram, node: Node) -> torch.Tensor | None:
+    """The value of a buffer or lifted constant placeholder of ``program``, else None."""
+    signature = program.graph_signature
+    name = signature.inputs_to_buffers.get(node.name) or signature.inputs_to_lifted_tensor_constants.get(node.name)
+    if name is None:
+        return None
+    value = program.state_dict.get(name)
+    return value if value is not None else program.constants.get(name)
+
+
+def _float_mask_source(graph: Graph, node: Node, mask: Node, program: ExportedProgram) -> Node | None:
+    """``where(mask_const, 0, -inf)[p:q]`` for ``mask = mask_const[p:q]`` bool on dim 0, when every
+    row of ``mask_const`` keeps a position (a row of -inf only would give NaN where a bool mask
+    gives 0)."""
     if not (isinstance(mask, Node) and mask.target is aten.slice.Tensor and fake(mask).dtype == torch.bool):
         return None
     source = mask.args[0]
-    if not (isinstance(source, Node) and source.op == "placeholder"):
+    value = _buffer_value(program, source) if isinstance(source, Node) and source.op == "placeholder" else None
+    if value is None or value.dim() != 2 or not bool(value.any(dim=-1).all()):
         return None
     kept = call(graph, node, aten.scalar_tensor.default, (0.0,))
     masked = call(graph, node, aten.scalar_tensor.default, (float("-inf"),))
@@ -124,11 +137,11 @@ def _float_mask_source(graph: Graph, node: Node, mask: Node) -> Node | None:
     return call(graph, node, aten.slice.Tensor, (additive, *mask.args[1:]))
 
 
-def _attention_float_mask(graph: Graph, node: Node) -> Node | None:
+def _attention_float_mask(graph: Graph, node: Node, program: ExportedProgram) -> Node | None:
     """sdpa with a constant bool mask sliced at run time -> the same with its additive float mask."""
     a = bound_args(node)
     mask = a.get("attn_mask")
-    float_mask = _float_mask_source(graph, node, mask) if mask is not None else None
+    float_mask = _float_mask_source(graph, node, mask, program) if mask is not None else None
     if float_mask is None:
         return None
     args = list(node.args)
@@ -147,14 +160,15 @@ _REWRITES: dict[object, Callable[[Graph, Node], Node | None]] = {
     aten.view.default: _pairs_joined,
     aten.reshape.default: _pairs_joined,
     aten.index_copy.default: _cache_update,
-    aten.scaled_dot_product_attention.default: _attention_float_mask,
 }
 
 
 def rewrite_language_model_idioms(program: ExportedProgram) -> int:
     """Rewrites, in place, the idioms above in an ATen-dialect functional program (nodes left
     unused are removed); returns how many nodes were rewritten."""
-    count = rewrite_nodes(program, lambda node: _REWRITES.get(node.target))
+    rewrites = {**_REWRITES, aten.scaled_dot_product_attention.default:
+                lambda graph, node: _attention_float_mask(graph, node, program)}
+    count = rewrite_nodes(program, lambda node: rewrites.get(node.target))
     if count:
         program.graph_module.graph.eliminate_dead_code()
         program.graph_module.recompile()
