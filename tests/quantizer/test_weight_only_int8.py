@@ -235,6 +235,8 @@ def test_embedding_table_stays_8bit_and_rows_match_exactly():
     # The table's rows are gathered as 8-bit codes, then dequantized: no float table in the .pte.
     assert _operand_types(lowered.raw_blobs[0], "GATHER")[0] == int(OperandCode.TENSOR_QUANT8_ASYMM)
     assert len(lowered.pte) <= MAX_SIZE_RATIO * _float_pte_size(model, (ids,)) + 4096
+    report = delegation_report(lowered.edge, lowered.partitioner.decisions).format()
+    assert "8-bit weights: DEQUANTIZE x2, GATHER x1 of int8 constants" in report, report
     for run in ((ids,), (torch.tensor([[9]]),), (torch.tensor([[1, 2, 3, 4, 5, 6, 255, 0]]),)):
         with torch.no_grad():
             want = quantized(run[0])
