@@ -25,6 +25,7 @@ from executorch.runtime import Runtime
 
 from op_harness import check_delegated_and_matches
 from executorch_nnapi.host_driver import get_driver
+from executorch_nnapi.lowering.passes.language_model import rewrite_language_model_idioms
 from executorch_nnapi.partitioners import NnapiPartitioner
 
 _GEN = torch.Generator().manual_seed(0)
@@ -148,3 +149,20 @@ def test_attention_with_causal_mask_sliced_at_run_time_position():
         allow_cpu_ops=_POSITION_READ, expect_operations=["STRIDED_SLICE"],
         tolerance=1e-5)
     assert lowered.num_delegates == 1
+
+
+def test_bool_mask_with_an_empty_row_is_not_made_additive():
+    """A row masking every position gives 0 with torch's bool mask but NaN with -inf added: such a
+    mask is left as it is (only masks keeping a position in every row, as a causal one does)."""
+    module = CausalAttention()
+    module.mask[2] = False
+    with torch.no_grad():
+        program = export(module, (randn(1, 2, 3, 4), randn(1, 2, _CONTEXT, 4), randn(1, 2, _CONTEXT, 4),
+                                  torch.tensor([0])),
+                         dynamic_shapes=({2: Dim("length", min=1, max=_CONTEXT)}, None, None, None)
+                         ).run_decompositions({})
+    assert rewrite_language_model_idioms(program) == 0
+    causal = export(CausalAttention(), (randn(1, 2, 3, 4), randn(1, 2, _CONTEXT, 4), randn(1, 2, _CONTEXT, 4),
+                                        torch.tensor([0])),
+                    dynamic_shapes=({2: Dim("length", min=1, max=_CONTEXT)}, None, None, None)).run_decompositions({})
+    assert rewrite_language_model_idioms(causal) == 1
