@@ -27,6 +27,7 @@ from op_harness import check_delegated_and_matches
 from executorch_nnapi.host_driver import get_driver
 from executorch_nnapi.lowering.passes.language_model import rewrite_language_model_idioms
 from executorch_nnapi.partitioners import NnapiPartitioner
+from executorch_nnapi.partitioners.op_support import READ_AS_SIZE
 
 _GEN = torch.Generator().manual_seed(0)
 _CONTEXT = 8  # cache length
@@ -98,9 +99,11 @@ def _cpu_ops(edge) -> list[str]:
 def test_cache_written_at_run_time_position_keeps_its_state():
     module = CacheWrite()
     example = (randn(1, 2, 3, 4), torch.tensor([0]))
-    edge, _ = _lower_stateful(module, example, ({2: Dim("length", min=1, max=_CONTEXT)}, None))
+    edge, partitioner = _lower_stateful(module, example, ({2: Dim("length", min=1, max=_CONTEXT)}, None))
     left = [op for op in _cpu_ops(edge) if not any(allowed in op for allowed in _POSITION_READ)]
     assert not left, f"left on the CPU: {left}"
+    reasons = {d.reason for d in partitioner.decisions if not d.supported and "select_copy" in d.op}
+    assert reasons == {READ_AS_SIZE}, reasons
     delegates = [n for n in edge.exported_program().graph.nodes
                  if n.target is torch.ops.higher_order.executorch_call_delegate]
     assert len(delegates) == 1
