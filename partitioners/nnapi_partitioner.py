@@ -45,6 +45,13 @@ REASON_META_KEY = "nnapi_refusal"
 _READ_SCALAR = torch.ops.aten._local_scalar_dense.default  # .item() in the edge program
 
 
+def _read_as_size(node: Node) -> bool:
+    """Whether ``node`` is an integer tensor read only by ``.item()`` (a position used as a size)."""
+    value = fake_value(node)
+    return (isinstance(value, torch.Tensor) and not value.is_floating_point() and value.dtype != torch.bool
+            and bool(node.users) and all(aten_op(u) == _READ_SCALAR for u in node.users))
+
+
 @dataclasses.dataclass(frozen=True)
 class NodeDecision:
     """The partitioner's verdict on one node."""
@@ -78,7 +85,7 @@ class NnapiOperatorSupport(OperatorSupportBase):
         # knows the level its form needs: a quantize inside a quantized op is no QUANTIZE).
         unit = self.patterns.covering(node)
         row = self.table.get(op)
-        if unit is None and node.users and all(aten_op(u) == _READ_SCALAR for u in node.users):
+        if unit is None and _read_as_size(node):
             return READ_AS_SIZE
         if row is None and unit is None:
             if isinstance(fake_value(node), (torch.SymInt, torch.SymBool)):
