@@ -60,8 +60,10 @@ def lower(module: torch.nn.Module, example_inputs: Sequence[torch.Tensor], *, dy
             continue
         if node.target is torch.ops.higher_order.executorch_call_delegate:
             delegates.append(getattr(gm, node.args[0].target))
-        elif node.target is operator.getitem or isinstance(node.meta.get("val"), torch.SymInt):
+        elif node.target is operator.getitem or isinstance(node.meta.get("val"), (torch.SymInt, torch.SymBool)):
             continue  # output selection / shape arithmetic (sym_size, SymInt mul, floordiv...): no tensor compute
+        elif node.target is torch.ops.aten._assert_scalar.default:
+            continue  # a range check of a size read from a tensor (torch.export's runtime assert)
         else:
             cpu_ops.append(op_name(node.target))
     blobs = [read_blob(d.processed_bytes) for d in delegates]
