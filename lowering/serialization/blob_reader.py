@@ -66,6 +66,7 @@ def read_blob(buffer: bytes) -> BlobSummary:
     blob = fb_blob.Blob.GetRootAs(buffer, 0)
     ops = [blob.Operations(i) for i in range(blob.OperationsLength())]
     operands = [blob.Operands(i) for i in range(blob.OperandsLength())]
+    weight_rows = _weight_rows(ops, operands)
     program = blob.ShapeProgram()
     symbols = []
     if program is not None:
@@ -87,7 +88,7 @@ def read_blob(buffer: bytes) -> BlobSummary:
         output_merged_dims=[_merged_dims(blob.Outputs(i)) for i in range(blob.OutputsLength())],
         input_types=[_types(blob.Inputs(i), operands) for i in range(blob.InputsLength())],
         output_types=[_types(blob.Outputs(i), operands) for i in range(blob.OutputsLength())],
-        operation_precisions=[_precision(blob, op, operands, _weight_rows(ops, operands)) for op in ops],
+        operation_precisions=[_precision(blob, op, operands, weight_rows) for op in ops],
         operation_debug_handles=[tuple(int(h) for h in op.DebugHandlesAsNumpy()) if op.DebugHandlesLength() else ()
                                  for op in ops],
         operation_logged=[bool(op.DebugLogged()) for op in ops],
