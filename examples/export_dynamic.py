@@ -21,6 +21,8 @@ from executorch.exir import to_edge_transform_and_lower
 from executorch.runtime import Runtime
 
 import executorch_nnapi.runtime  # noqa: F401  registers NnapiBackend (and the host driver) with ExecuTorch
+from executorch_nnapi.host_driver import get_driver
+from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 from executorch_nnapi.tools.report import delegation_report
 from executorch_nnapi.partitioners import NnapiPartitioner
 
@@ -58,12 +60,14 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=224, help="the example input's height and width")
     parser.add_argument("--min", type=int, default=64, help="smallest height / width the .pte accepts")
     parser.add_argument("--max", type=int, default=512, help="largest height / width the .pte accepts")
-    parser.add_argument("--feature-level", type=int, default=30, help="lowest NNAPI feature level (Android API)")
+    parser.add_argument("--feature-level", type=FeatureLevel.parse, default=FeatureLevel.ANDROID_11,
+                        help="lowest Android API level (27..35) or NNAPI feature level the .pte runs on")
     parser.add_argument("-o", "--output", default="model_dynamic.pte")
     args = parser.parse_args()
 
     model = torchvision.models.get_model(args.model, weights=None).eval()
     pte = export_to_pte(model, args.size, args.min, args.max, args.feature_level)
+    get_driver().feature_level = int(args.feature_level)  # the host driver acts as that device
     with open(args.output, "wb") as f:
         f.write(pte)
     print(f"wrote {args.output} ({len(pte) / 1e6:.1f} MB)")

@@ -18,10 +18,10 @@ import os
 import threading
 from typing import Optional, Sequence
 
-from .driver import DEFAULT_DEVICES, FEATURE_LEVELS, HostDriver, parse_devices
+from .driver import API_LEVEL_FEATURE_LEVELS, DEFAULT_DEVICES, FEATURE_LEVELS, HostDriver, parse_devices
 from .errors import DriverError
 
-__all__ = ["FEATURE_LEVELS", "DriverError", "HostDriver", "default_shim_path", "get_driver", "install"]
+__all__ = ["API_LEVEL_FEATURE_LEVELS", "FEATURE_LEVELS", "DriverError", "HostDriver", "default_shim_path", "get_driver", "install"]
 
 SHIM_FILENAME = "libnnapi_host_shim.so"
 

@@ -13,7 +13,20 @@ from .errors import BAD_DATA, UNMAPPABLE, DriverError, bad_data, feature_level_n
 
 logger = logging.getLogger("executorch_nnapi.host_driver")
 
-FEATURE_LEVELS = (27, 28, 29, 30, 31, 1000006, 1000007)
+FEATURE_LEVELS = (27, 28, 29, 30, 31, 1000006, 1000007, 1000008)
+# Android API levels above 30 -> the feature level their NNAPI runtime reports at the least:
+# 32 (Android 12L) added nothing; from Android 13 the NNAPI module reports level 8 (AOSP's
+# runtime/ServerFlag.h: minimum and default feature level 8). docs/feature_levels.md.
+API_LEVEL_FEATURE_LEVELS = {32: 31, 33: 1000008, 34: 1000008, 35: 1000008}
+
+
+def resolve_feature_level(level: int) -> int:
+    """A FeatureLevelCode, or an Android API level (32..35) mapped to the level its NNAPI reports."""
+    level = API_LEVEL_FEATURE_LEVELS.get(int(level), int(level))
+    if level not in FEATURE_LEVELS:
+        raise ValueError(f"feature level must be one of {FEATURE_LEVELS} or an Android API level 32..35, "
+                         f"got {level}")
+    return level
 
 DEVICE_NAME = "executorch-nnapi-host-cpu"
 DEVICE_VERSION = "1.0"
@@ -111,8 +124,9 @@ class HostDriver:
     """A strict NNAPI device implemented in Python on torch kernels.
 
     Attributes:
-        feature_level: the NNAPI feature level the driver behaves as (27..31, 1000006, 1000007).
-            Models record the level at Model_create.
+        feature_level: the NNAPI feature level the driver behaves as (27..31, 1000006..1000008;
+            setting an Android API level 32..35 sets the level its NNAPI reports). Models record
+            the level at Model_create.
         last_error: the message of the last failed call ("" after a successful one).
         models_finished, compilations_finished, executions_computed: counters of successful
             Model_finish / Compilation_finish calls and of computations run.
@@ -144,9 +158,7 @@ class HostDriver:
 
     @feature_level.setter
     def feature_level(self, level: int) -> None:
-        if level not in FEATURE_LEVELS:
-            raise ValueError(f"feature level must be one of {FEATURE_LEVELS}, got {level}")
-        self._level = level
+        self._level = resolve_feature_level(level)
 
     def set_devices(self, devices: Sequence[tuple[str, str]]) -> None:
         """Present these (name, type) devices from now on; earlier device handles stay valid."""

@@ -10,7 +10,8 @@ import enum
 
 
 class FeatureLevel(enum.IntEnum):
-    """NNAPI feature levels. Up to level 5 the value equals the Android API level."""
+    """NNAPI feature levels. Up to level 5 the value equals the Android API level; from level 6
+    on it is 1000000 + n (docs/feature_levels.md)."""
 
     ANDROID_8_1 = 27
     ANDROID_9 = 28
@@ -19,34 +20,53 @@ class FeatureLevel(enum.IntEnum):
     ANDROID_12 = 31
     FEATURE_LEVEL_6 = 1000006
     FEATURE_LEVEL_7 = 1000007
+    FEATURE_LEVEL_8 = 1000008
 
     @property
     def label(self) -> str:
-        """Human-readable name, e.g. ``API 30 (Android 11)``."""
+        """Human-readable name, e.g. ``API 30 (Android 11)``, ``NNAPI feature level 8 (Android 13+)``."""
         if self.value < 1000000:
             return f"API {self.value} (Android {self.name.split('_', 1)[1].replace('_', '.')})"
-        return f"NNAPI feature level {self.value - 1000000}"
+        since = "" if self.value != FEATURE_LEVEL_OF_API[33] else " (Android 13+)"
+        return f"NNAPI feature level {self.value - 1000000}{since}"
+
+    @property
+    def short_label(self) -> str:
+        """``API 30`` up to level 5, ``FL 6`` after (the op-support matrix's column heads)."""
+        return f"API {self.value}" if self.value < 1000000 else f"FL {self.value - 1000000}"
 
     @classmethod
     def parse(cls, value: "int | str | FeatureLevel") -> "FeatureLevel":
-        """Accepts 27..31, 1..7 (feature level numbers), 1000006/1000007, or a member name."""
+        """Accepts an Android API level (27..35), a feature-level number (1..8), a FeatureLevelCode
+        (27..31, 1000006..1000008) or a member name; see docs/feature_levels.md for how API levels
+        above 31 map to feature levels."""
         if isinstance(value, FeatureLevel):
             return value
         if isinstance(value, str):
             text = value.strip().upper()
             if text in cls.__members__:
                 return cls[text]
-            value = int(text.removeprefix("API").strip())
+            try:
+                value = int(text.removeprefix("API").strip())
+            except ValueError:
+                raise ValueError(f"unknown NNAPI feature level {value!r}; {_LEVEL_CHOICES}") from None
         value = int(value)
-        by_number = {1: 27, 2: 28, 3: 29, 4: 30, 5: 31, 6: 1000006, 7: 1000007}
-        value = by_number.get(value, value)
+        value = FEATURE_LEVEL_OF_API.get(value, _FEATURE_LEVEL_NUMBERS.get(value, value))
         try:
             return cls(value)
         except ValueError:
-            raise ValueError(
-                f"unknown NNAPI feature level {value}; use one of 27..31 (Android API level) "
-                "or 6/7 (feature levels 6 and 7)"
-            ) from None
+            raise ValueError(f"unknown NNAPI feature level {value}; {_LEVEL_CHOICES}") from None
+
+
+_LEVEL_CHOICES = ("use an Android API level 27..35, a feature level 1..8, or a FeatureLevelCode "
+                  "(27..31, 1000006..1000008)")
+_FEATURE_LEVEL_NUMBERS = {1: 27, 2: 28, 3: 29, 4: 30, 5: 31, 6: 1000006, 7: 1000007, 8: 1000008}
+
+# The feature level the NNAPI runtime of each Android API level above 30 reports at the least.
+# API 32 (Android 12L) changed nothing in NNAPI. From Android 13 the NNAPI module's runtime
+# reports feature level 8 (its minimum and default; levels 6 and 7 were only ever reached by
+# Android 12 devices whose updatable NNAPI module was raised to them). docs/feature_levels.md.
+FEATURE_LEVEL_OF_API: dict[int, int] = {31: 31, 32: 31, 33: 1000008, 34: 1000008, 35: 1000008}
 
 
 class OperandCode(enum.IntEnum):

@@ -160,6 +160,24 @@ class WeightOnlyLinearUnit(NodeUnit):
         return (*self.chain, self.mm, self.output)
 
 
+@dataclasses.dataclass(eq=False)
+class WeightOnlyEmbeddingUnit(NodeUnit):
+    """An embedding lookup in an int8 table with one scale per row, as torchao's weight-only int8
+    form leaves it: ``embedding(dequantize_affine(int8 table, [1, dim], scales, zero points), ids)``.
+    Emitted as GATHERs of the codes and of the row scales, a DEQUANTIZE and a MUL, so the table
+    stays 8-bit and only the rows looked up are converted."""
+
+    codes: Node                  # the int8 table constant, [rows, dim]
+    scale: Node                  # the float32 scale per row, known at lowering time (not a member)
+    zero_point: Node | None      # the zero point per row, known at lowering time (not a member)
+    dequantize: Node             # dequantize_affine(codes, ...)
+    output: Node                 # embedding(dequantize, ids): the unit's result
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        return (self.dequantize, self.output)
+
+
 # ------------------------------------------------------------ view chains
 @dataclasses.dataclass(frozen=True)
 class Layout:

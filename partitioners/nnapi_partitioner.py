@@ -36,11 +36,20 @@ from .cpu_kernels import load_quantized_out_variants, stop_at_nodes_without_cpu_
 from .layout_constraints import api27_layout_refusal
 from .node_groups import keep_groups_whole
 from .partition_symbols import partition_refusal
-from .op_support import NO_NNAPI_EQUIVALENT, SIZE_ARITHMETIC, table_by_op
+from .op_support import NO_NNAPI_EQUIVALENT, READ_AS_SIZE, SIZE_ARITHMETIC, table_by_op
 
 logger = logging.getLogger(__name__)
 
 REASON_META_KEY = "nnapi_refusal"
+
+_READ_SCALAR = torch.ops.aten._local_scalar_dense.default  # .item() in the edge program
+
+
+def _read_as_size(node: Node) -> bool:
+    """Whether ``node`` is an integer tensor read only by ``.item()`` (a position used as a size)."""
+    value = fake_value(node)
+    return (isinstance(value, torch.Tensor) and not value.is_floating_point() and value.dtype != torch.bool
+            and bool(node.users) and all(aten_op(u) == _READ_SCALAR for u in node.users))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,8 +106,10 @@ class NnapiOperatorSupport(OperatorSupportBase):
         # knows the level its form needs: a quantize inside a quantized op is no QUANTIZE).
         unit = self.patterns.covering(node)
         row = self.table.get(op)
+        if unit is None and _read_as_size(node):
+            return READ_AS_SIZE
         if row is None and unit is None:
-            if isinstance(fake_value(node), torch.SymInt):
+            if isinstance(fake_value(node), (torch.SymInt, torch.SymBool)):
                 return SIZE_ARITHMETIC
             name = op_name(op)
             return NO_NNAPI_EQUIVALENT.get(name, f"{name} has no NNAPI lowering")

@@ -29,9 +29,17 @@ SUPPORT_TABLE: tuple[OpSupport, ...] = support_table()
 # Integer size arithmetic (sym_size, and operator.mul / floordiv / mod ... on SymInts).
 SIZE_ARITHMETIC = "shape arithmetic stays on the CPU (the delegate recomputes sizes itself)"
 
+# A tensor read only by ``.item()`` (a language model's ``input_pos[0].item()``): its value is a size.
+READ_AS_SIZE = ("its value is read as a size (.item()): ExecuTorch reads it on the CPU and the delegate "
+                "takes the size as an integer argument")
+
+# torch.export's range check of a size read from a tensor.
+SIZE_CHECK = "a range check of a size read from a tensor (torch.export's runtime assert) stays on the CPU"
+
 # Why an op is absent from the table, for ops users commonly hit.
 NO_NNAPI_EQUIVALENT: dict[str, str] = {
     "aten.cumsum.default": "NNAPI has no cumulative-sum operation",
     "aten.erf.default": "NNAPI has no erf operation",
     "aten.sym_size.int": SIZE_ARITHMETIC,
+    "aten._assert_scalar.default": SIZE_CHECK,
 }

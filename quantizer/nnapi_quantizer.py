@@ -48,7 +48,7 @@ from torchao.quantization.pt2e.quantizer import (DerivedQuantizationSpec, FixedQ
                                                  SharedQuantizationSpec)
 
 from ..lowering.builders import QuantKind, Quantization, quantization_declarations
-from ..lowering.nnapi_codes import PER_CHANNEL_SINCE, SIGNED_SINCE
+from ..lowering.nnapi_codes import PER_CHANNEL_SINCE, SIGNED_SINCE, FeatureLevel
 
 _ANNOTATION = "quantization_annotation"
 
@@ -86,13 +86,16 @@ class NnapiQuantizer(Quantizer):
     """Annotates an exported (``torch.export.export(...).module()``) model for NNAPI.
 
     Args:
-        feature_level: the lowest NNAPI feature level the model must run on (27..);
+        feature_level: the lowest NNAPI feature level the model must run on: an Android API
+            level 27..35 or a feature level (``FeatureLevel.parse``, docs/feature_levels.md);
             below 29 weights are per-tensor uint8 (no per-channel type).
         signed: int8 activations (TENSOR_QUANT8_ASYMM_SIGNED, API 30+) instead of uint8.
     """
 
     def __init__(self, feature_level: int = 30, signed: bool = False) -> None:
         super().__init__()
+        # The code, not the API level: 34 is feature level 8 (1000008), above every 8-bit form's level.
+        feature_level = FeatureLevel.parse(feature_level)
         if signed and feature_level < SIGNED_SINCE:
             raise ValueError(f"signed int8 activations need NNAPI feature level {int(SIGNED_SINCE)}; "
                              f"got feature_level={feature_level} (use signed=False for uint8)")

@@ -60,8 +60,10 @@ def lower(module: torch.nn.Module, example_inputs: Sequence[torch.Tensor], *, dy
             continue
         if node.target is torch.ops.higher_order.executorch_call_delegate:
             delegates.append(getattr(gm, node.args[0].target))
-        elif node.target is operator.getitem or isinstance(node.meta.get("val"), torch.SymInt):
+        elif node.target is operator.getitem or isinstance(node.meta.get("val"), (torch.SymInt, torch.SymBool)):
             continue  # output selection / shape arithmetic (sym_size, SymInt mul, floordiv...): no tensor compute
+        elif node.target is torch.ops.aten._assert_scalar.default:
+            continue  # a range check of a size read from a tensor (torch.export's runtime assert)
         else:
             cpu_ops.append(op_name(node.target))
     blobs = [read_blob(d.processed_bytes) for d in delegates]
@@ -122,3 +124,16 @@ class Lambda(torch.nn.Module):
 
     def forward(self, *args):
         return self.fn(*args)
+
+
+class AfterConv(torch.nn.Module):
+    """``fn`` applied to a 3x3 convolution's output (NHWC inside NNAPI, and quantized by a real
+    producer in 8-bit tests), for ops that must work on a permuted value."""
+
+    def __init__(self, fn, in_channels: int = 3, out_channels: int = 6) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(in_channels, out_channels, 3, padding=1)
+        self.fn = fn
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fn(self.conv(x))

@@ -88,6 +88,16 @@ def _parse_shape(text: str) -> list[int]:
     return shape
 
 
+def _parse_feature_level(text: str):
+    """--feature-level: an Android API level (27..35), a feature level (1..8) or a FeatureLevelCode."""
+    from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
+
+    try:
+        return FeatureLevel.parse(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _parse_dynamic(text: str) -> DynamicDim:
     try:
         return parse_dynamic(text)
@@ -383,8 +393,8 @@ def _ops(args) -> int:
     from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
     from executorch_nnapi.lowering.node_utils import op_name
 
-    levels = [FeatureLevel.ANDROID_8_1, FeatureLevel.ANDROID_9, FeatureLevel.ANDROID_10, FeatureLevel.ANDROID_11]
-    header = ["ATen op"] + [f"API {int(lv)}" for lv in levels] + ["NNAPI", "constraints", "8-bit"]
+    levels = list(FeatureLevel)
+    header = ["ATen op"] + [lv.short_label for lv in levels] + ["NNAPI", "constraints", "8-bit"]
     rows = []
     for row in sorted(support_table(), key=lambda r: op_name(r.op)):
         marks = ["yes" if lv >= row.since else "-" for lv in levels]
@@ -403,7 +413,7 @@ def _ops(args) -> int:
                 print(f"`{op_name(row.op)}` stays float: {declared.why}.")
     # Multi-node patterns, each emitted by one unit builder (lowering/patterns/, builders/).
     print()
-    print("| pattern | " + " | ".join(f"API {int(lv)}" for lv in levels) + " | NNAPI |")
+    print("| pattern | " + " | ".join(lv.short_label for lv in levels) + " | NNAPI |")
     print("|" + "---|" * (len(levels) + 2))
     for unit_builder in UNIT_BUILDERS.values():
         marks = ["yes" if lv >= unit_builder.since else "-" for lv in levels]
@@ -420,7 +430,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex.add_argument("--input-shape", type=_parse_shape, default=[1, 3, 224, 224], help="e.g. 1,3,224,224")
     ex.add_argument("--dynamic", type=_parse_dynamic, action="append",
                     help="DIM:NAME:MIN:MAX, a dynamic input dim (repeatable)")
-    ex.add_argument("--feature-level", default=30, type=int, help="NNAPI feature level / Android API (default 30)")
+    ex.add_argument("--feature-level", default=_parse_feature_level("30"), type=_parse_feature_level,
+                    help="lowest Android API level (27..35) or NNAPI feature level (1..8, or 1000006..1000008) "
+                         "the .pte must run on (default 30); see docs/feature_levels.md")
     ex.add_argument("--cpu-method", choices=CPU_METHOD_BACKENDS,
                     help="also write a method 'forward_cpu' lowered for the CPU (xnnpack: XnnpackPartitioner), "
                          "for devices without NNAPI; executorch_nnapi.runtime.load_method picks it there")

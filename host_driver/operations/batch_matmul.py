@@ -10,14 +10,18 @@ TYPES = {F32: FL6, F16: FL6, QA8S: FL6, I32T: FL6}
 
 
 def validate(c: Ctx) -> None:
-    c.counts((2, 3, 4))
+    # The header calls adj_x / adj_y optional, but AOSP's validation (BatchMatmul.cpp) wants
+    # exactly 4 inputs: a strict device refuses 2 or 3.
+    if c.n_in in (2, 3):
+        c.fail(f"expects 4 inputs (adj_x and adj_y are required by Android's validation, though the "
+               f"header calls them optional), got {c.n_in}")
+    c.counts((4,))
     c.tensor(0, TYPES)
     c.same_type(1, 0)
     for i, name in ((2, "adj_x"), (3, "adj_y")):
-        if c.n_in > i:
-            c.scalar(i, BOOL, name)
+        c.scalar(i, BOOL, name)
     c.out_like(0, 0, same_q=False)
-    adj = [c.n_in > i and not c.omitted(i) and bool(c.value(i)) for i in (2, 3)]
+    adj = [not c.omitted(i) and bool(c.value(i)) for i in (2, 3)]
     c.p.adj_x, c.p.adj_y = adj
     a, b = c.dims(0), c.dims(1)
     if not 2 <= len(a) <= 4 or len(a) != len(b):

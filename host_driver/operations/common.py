@@ -65,6 +65,7 @@ B8T = TENSOR_BOOL8
 
 FL6 = 1000006
 FL7 = 1000007
+FL8 = 1000008
 
 ADD, FINISH, RUN = "add", "finish", "run"
 

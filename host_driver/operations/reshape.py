@@ -2,11 +2,11 @@
 
 import math
 
-from .common import F16, F32, I32T, QA8, QA8S, Ctx
+from .common import F16, F32, FL6, I32T, QA8, QA8S, Ctx
 
 NAME, CODE, SINCE = "RESHAPE", 22, 27
 QUANT_COMPUTE = True  # data movement only
-TYPES = {F32: 27, QA8: 27, F16: 29, QA8S: 30}
+TYPES = {F32: 27, QA8: 27, F16: 29, QA8S: 30, I32T: FL6}  # TENSOR_INT32 from feature level 6
 
 
 def validate(c: Ctx) -> None:

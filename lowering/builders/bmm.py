@@ -23,6 +23,7 @@ from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import tensor_shape
 from ..shape_program import Dim, is_static
 from .common import check_float_tensors
+from .matmul import emit_batch_matmul
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
 
@@ -89,9 +90,7 @@ class BmmBuilder(NodeBuilder):
         a, b = node.args[:2]
         g = lc.graph
         if g.feature_level >= FeatureLevel.FEATURE_LEVEL_6:
-            out = lc.emit_output(node, identity(3))
-            g.emit_operation(OperationCode.BATCH_MATMUL, [lc.operand(a, identity(3)), lc.operand(b, identity(3))],
-                             [out], debug_name=node.name)
+            emit_batch_matmul(node, lc)
             return
         bsz, m, k = lc.shape(a)
         n = lc.shape(b)[2]

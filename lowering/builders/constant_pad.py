@@ -63,11 +63,14 @@ def pad_code(value: float, params: QuantParams) -> int:
     return int(torch.round(torch.tensor(float(value), dtype=torch.float32) * inv_scale)) + params.zero_point
 
 
-def _constant_mode(node: Node, feature_level: int) -> bool:
-    """aten.pad in mode "constant" (reflect / replicate have no quantized NNAPI op); constant_pad_nd always."""
+def _quantized_pad_mode(node: Node, feature_level: int) -> bool:
+    """aten.pad in mode "constant", or "reflect" from feature level 7 (where it becomes
+    reflection_pad*, MIRROR_PAD: builders/reflection_pad.py); constant_pad_nd always.
+    Replicate has no NNAPI operation."""
     if node.target != aten.pad.default:
         return True
-    return (node.args[2] if len(node.args) > 2 else node.kwargs.get("mode", "constant")) == "constant"
+    mode = node.args[2] if len(node.args) > 2 else node.kwargs.get("mode", "constant")
+    return mode == "constant" or (mode == "reflect" and feature_level >= FeatureLevel.FEATURE_LEVEL_7)
 
 
 @register_builder
@@ -76,7 +79,7 @@ class ConstantPadBuilder(NodeBuilder):
         OpSupport(aten.constant_pad_nd.default, FeatureLevel.ANDROID_9, "PAD (value 0) / PAD_V2 (other values, API 29)",
                   "float32, rank <= 4, non-negative pads (constant, or sizes the shape program computes)",
                   quantized=Quantization(QuantKind.SAME_PARAMETERS, (aten.pad.default, aten.constant_pad_nd.default),
-                                         FeatureLevel.ANDROID_10, check=_constant_mode,
+                                         FeatureLevel.ANDROID_10, check=_quantized_pad_mode,
                                          what="quantized constant pad (PAD pads with the zero point from API 29)")),
     )
     layout = LayoutClass.ORDER_PRESERVING

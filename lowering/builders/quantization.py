@@ -87,7 +87,7 @@ class Quantization:
             QuantKind.REQUANTIZING: "own scale",
             QuantKind.FIXED_OUTPUT: f"fixed scale 1/{round(1 / self.fixed[0])}" if self.fixed else "",
         }[self.kind]
-        return text if self.since == FeatureLevel.ANDROID_8_1 else f"{text}, from API {int(self.since)}"
+        return text if self.since == FeatureLevel.ANDROID_8_1 else f"{text}, from {FeatureLevel(self.since).short_label}"
 
 
 # Fixed output parameters (scale, zero point for uint8, for int8): docs/nnapi_facts.md §8.3.

@@ -1,10 +1,18 @@
 """aten.slice_scatter(self, src, dim, start, end, step=1) (``t[a:b] = v`` after
 functionalization) -> CONCATENATION of STRIDED_SLICE(self, ..start), src and
-STRIDED_SLICE(self, start + len(src)..) along dim, a part provably empty left out."""
+STRIDED_SLICE(self, start + len(src)..) along dim, a part provably empty left out.
+
+When a part may or may not be empty (a KV cache written at a run-time position ``p``: the part
+before is empty at ``p = 0``), NNAPI, which has no zero-sized tensors, cannot take that form.
+Then (API 29, a static size along dim) the result is GATHER(CONCATENATION(self, src), dim, idx):
+``idx[t]`` is ``size + t - start`` inside ``[start, start + len(src))`` and ``t`` outside, one
+int32 per position of dim computed by the shape program at execute time (no SCATTER needed)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+import sympy
 
 import torch
 from torch.fx import Node
@@ -32,9 +40,9 @@ def scatter_args(node: Node) -> tuple[Node, Node, int, Any, Any, Any]:
     return node.args[0], node.args[1], normalize_dim(dim, len(tensor_shape(node))), start, end, step
 
 
-def _parts(node: Node) -> tuple[int, Dim, Dim, Dim, bool, bool]:
-    """(dim, begin, src length, size, keep the part before, keep the part after); Refused
-    when a part's emptiness cannot be decided over the program's size ranges."""
+def _parts(node: Node) -> tuple[int, Dim, Dim, Dim, bool | None, bool | None]:
+    """(dim, begin, src length, size, keep the part before, keep the part after); a keep flag is
+    None when that part's emptiness cannot be decided over the program's size ranges."""
     target, src, dim, start, _, step = scatter_args(node)
     if step != 1:
         raise Refused(f"slice_scatter with step {step} (only step 1 is a concatenation)")
@@ -52,8 +60,33 @@ def _parts(node: Node) -> tuple[int, Dim, Dim, Dim, bool, bool]:
         elif provably_at_least(part, 1, env):
             keep.append(True)
         else:
-            raise Refused(f"slice_scatter: cannot decide whether the part {where} the slice (size {part}) is empty")
+            keep.append(None)
     return dim, begin, length, size, keep[0], keep[1]
+
+
+def gathered_positions(begin: Dim, length: Dim, size: int) -> list[Dim]:
+    """For each position t of the written dim, where it is read from in ``cat([self, src])``:
+    ``size + t - begin`` inside ``[begin, begin + length)``, else ``t`` (integer arithmetic only:
+    the indicator of the run is a product of two clamps to [0, 1])."""
+    positions: list[Dim] = []
+    for t in range(size):
+        inside = (sympy.Min(1, sympy.Max(0, t - begin + 1)) * sympy.Min(1, sympy.Max(0, begin + length - t)))
+        position = sympy.sympify(t + inside * (size - begin))
+        positions.append(int(position) if position.is_Integer else position)
+    return positions
+
+
+def _check_gathered(ctx: CheckContext, begin: Dim, length: Dim, size: Dim, before: bool | None) -> None:
+    """Refuses the GATHER form when its level, a dynamic size or its expressions do not allow it."""
+    where, part = ("before", begin) if before is None else ("after", size - begin - length)
+    undecided = f"cannot decide whether the part {where} the slice (size {part}) is empty"
+    ctx.require(FeatureLevel.ANDROID_10, f"slice_scatter where it {undecided} (GATHER)")
+    if not isinstance(size, int):
+        raise Refused(f"slice_scatter: {undecided}, and the dim written has the dynamic size {size} "
+                      "(the GATHER form needs a static one)")
+    reason = describe_unsupported(gathered_positions(begin, length, size))
+    if reason:
+        raise Refused(f"slice_scatter at a run-time position: {reason}")
 
 
 @register_builder
@@ -61,7 +94,8 @@ class SliceScatterBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.slice_scatter.default, FeatureLevel.ANDROID_9,
                   "STRIDED_SLICE + CONCATENATION; a scatter over the whole dim is a relabel of src",
-                  "float32, rank 1..4, step 1, non-empty src, each part's emptiness decidable"),
+                  "float32, rank 1..4, step 1, non-empty src; a part beside the slice that may be empty "
+                  "(a run-time start) needs API 29 (CONCATENATION + GATHER) and a static size along dim"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
@@ -70,11 +104,16 @@ class SliceScatterBuilder(NodeBuilder):
         check_rank(node, MAX_RANK, what="output")
         if any(d == 0 for d in tensor_shape(src)):
             raise Refused("slice_scatter of an empty src (NNAPI has no zero-sized tensors)")
-        _parts(node)
+        dim, begin, length, size, before, after = _parts(node)
+        if before is None or after is None:
+            _check_gathered(ctx, begin, length, size, before)
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         target, src = node.args[0], node.args[1]
         dim, begin, length, size, before, after = _parts(node)
+        if before is None or after is None:
+            self._define_gathered(node, lc, dim, begin, length, size)
+            return
         order = lc.order(src) if not lc.is_constant(src) or lc.is_constant(target) else lc.order(target)
         g = lc.graph
         pieces = []
@@ -99,3 +138,18 @@ class SliceScatterBuilder(NodeBuilder):
         out = lc.emit_output(node, order)
         g.emit_operation(OperationCode.CONCATENATION, [*pieces, g.emit_int32(physical_axis(order, dim))], [out],
                          debug_name=node.name)
+
+    @staticmethod
+    def _define_gathered(node: Node, lc: LoweringContext, dim: int, begin: Dim, length: Dim, size: int) -> None:
+        target, src = node.args[0], node.args[1]
+        g = lc.graph
+        order = lc.order(target)
+        axis = g.emit_int32(physical_axis(order, dim))
+        shape = list(lc.shape(target))
+        shape[dim] = size + length
+        both = g.emit_tensor(permute_shape(shape, order), torch.float32, debug_name=f"{node.name}.with_src")
+        g.emit_operation(OperationCode.CONCATENATION, [lc.operand(target, order), lc.operand(src, order), axis],
+                         [both], debug_name=f"{node.name} (self, src)")
+        positions = g.emit_int32_vector(gathered_positions(begin, length, size))
+        out = lc.emit_output(node, order)
+        g.emit_operation(OperationCode.GATHER, [both, axis, positions], [out], debug_name=node.name)

@@ -14,7 +14,7 @@ from torch.fx import Node
 from ..graph import LoweringError, identity, same_memory_order
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from ..node_utils import tensor_shape
+from ..node_utils import tensor_dtype, tensor_shape
 from ..shape_program import Dim
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport
@@ -43,13 +43,18 @@ def emit_reshape(lc: LoweringContext, node: Node, source: Node, out_shape: Seque
 class ViewBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.view_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE; for a channel shuffle CHANNEL_SHUFFLE (API 29) or RESHAPE + TRANSPOSE (API 28)",
-                  "float32, rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
+                  "float32 (int32 / int64 from feature level 6), rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
                   "rank > 4 in view chains that reduce to rank 4 (API 28); a 5-D input to a <= 4-D output",
                   quantized=same_parameters(aten.view.default, aten.reshape.default, aten.flatten.using_ints)),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
-        check_float_tensors(node, node.args[0])
+        if tensor_dtype(node) in (torch.int32, torch.int64) and tensor_dtype(node.args[0]) == tensor_dtype(node):
+            # RESHAPE takes TENSOR_INT32 (int64 is held in it) from feature level 6.
+            dtype = str(tensor_dtype(node)).removeprefix("torch.")
+            ctx.require(FeatureLevel.FEATURE_LEVEL_6, f"view of an {dtype} tensor (TENSOR_INT32 RESHAPE)")
+        else:
+            check_float_tensors(node, node.args[0])
         if not (len(tensor_shape(node.args[0])) == 5 and len(tensor_shape(node)) <= MAX_RANK):
             check_rank(node.args[0], MAX_RANK, what="input")
         check_rank(node, MAX_RANK, what="output")

@@ -6,13 +6,15 @@ hook ExecuTorch gives a partitioner before ``to_edge``), in this order:
 
 1. ``composite_ops``: hand-written rewrites of composites (conv2d, max_pool2d, roll, ...) into
    the core ATen ops torch's decomposition would give, so to_edge can skip its second pass;
-2. ``exact_requantization``: convert_pt2e's quantize -> dequantize pairs after data-movement ops
+2. ``language_model``: a language model's idioms (rotary embedding on interleaved pairs, the KV
+   cache written at a run-time position, a causal mask sliced there) in ops NNAPI takes;
+3. ``exact_requantization``: convert_pt2e's quantize -> dequantize pairs after data-movement ops
    (view, permute, select...) whose values are already on the grid, removed, so that Swin's
    rank > 4 views form one view chain;
-3. ``size_arithmetic``: a computed tensor's size re-read from the program inputs' sizes, so
+4. ``size_arithmetic``: a computed tensor's size re-read from the program inputs' sizes, so
    reading it does not force a partition to hand the tensor out;
-4. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
-5. ``traced_decomposition``: every other composite of the default decomposition table, except
+5. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
+6. ``traced_decomposition``: every other composite of the default decomposition table, except
    those kept whole, replaced by its traced decomposition.
 
 Each module does its one job; this package only fixes their order.
@@ -27,14 +29,16 @@ from torch.export import ExportedProgram
 
 from .composite_ops import decompose_composites
 from .exact_requantization import drop_exact_requantizations
+from .language_model import rewrite_language_model_idioms
 from .size_arithmetic import sizes_from_inputs
 from .traced_decomposition import decompose_remaining
 
 __all__ = ["PRE_PARTITION_PASSES", "PassResult", "run_pre_partition_passes"]
 
 # The rewrites that need no decision of the partitioner's, in the order they run.
-PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (decompose_composites, drop_exact_requantizations,
-                                                                      sizes_from_inputs)
+PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (decompose_composites,
+                                                                      rewrite_language_model_idioms,
+                                                                      drop_exact_requantizations, sizes_from_inputs)
 
 
 @dataclasses.dataclass(frozen=True)

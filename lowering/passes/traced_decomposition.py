@@ -30,10 +30,15 @@ def decompose_remaining(program: ExportedProgram, table: dict[Any, Callable], ke
     A node with a symbolic size or a non-tensor result is left to to_edge's own pass
     (tracing one node alone cannot carry the program's size symbols).
     """
+    # A composite whose decomposition produces a kept core ATen op (aten.pad -> reflection_pad2d)
+    # stops there. Only core ops: such a node was not among those the partitioner checked before
+    # keeping the op, and if NNAPI then refuses it, a core op still has a portable CPU kernel.
+    inner = {op: fn for op, fn in table.items() if op not in keep or torch.Tag.core not in getattr(op, "tags", ())}
+
     def rewrite_for(node: Node) -> Callable[[Graph, Node], Node | None] | None:
         if node.target in keep or node.target not in table:
             return None
-        return lambda graph, n: _traced_decomposition(graph, n, table)
+        return lambda graph, n: _traced_decomposition(graph, n, inner)
 
     return rewrite_nodes(program, rewrite_for)
 

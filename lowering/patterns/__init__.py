@@ -22,6 +22,7 @@ from .masked_softmax import find_masked_softmaxes
 from .pattern_context import PatternContext
 from .quantized_op import find_quantized_ops
 from .view_chain import find_view_chains
+from .weight_only_embedding import find_weight_only_embeddings
 from .weight_only_linear import find_weight_only_linears
 
 Matcher = Callable[[Graph, PatternContext, set[Node]], list[NodeUnit]]
@@ -34,6 +35,7 @@ MATCHERS: tuple[Matcher, ...] = (
     find_quantized_channel_shuffles,
     find_quantized_ops,
     find_weight_only_linears,
+    find_weight_only_embeddings,
     find_channel_shuffles,
     find_view_chains,
     find_masked_softmaxes,

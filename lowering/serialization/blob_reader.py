@@ -40,7 +40,8 @@ class BlobSummary:
     # Per operation, what it computes on (see :func:`_precision`): "8-bit", "float", "edge"
     # (a QUANTIZE of a model input or a DEQUANTIZE into a model output), "conversion" (a
     # QUANTIZE / DEQUANTIZE between two operations of the partition), "weight" (a DEQUANTIZE
-    # of an 8-bit constant, weight-only int8) or "other".
+    # of an 8-bit constant, weight-only int8, or a GATHER of an 8-bit table's rows and their
+    # DEQUANTIZE) or "other".
     operation_precisions: list[str] = dataclasses.field(default_factory=list)
     # Per operation: the debug handles of its FX nodes, and whether the runtime logs its
     # output 0 as an intermediate (lowering/debug_info.py).
@@ -67,6 +68,7 @@ def read_blob(buffer: bytes) -> BlobSummary:
     blob = fb_blob.Blob.GetRootAs(buffer, 0)
     ops = [blob.Operations(i) for i in range(blob.OperationsLength())]
     operands = [blob.Operands(i) for i in range(blob.OperandsLength())]
+    weight_rows = _weight_rows(ops, operands)
     program = blob.ShapeProgram()
     symbols = []
     if program is not None:
@@ -88,7 +90,7 @@ def read_blob(buffer: bytes) -> BlobSummary:
         output_merged_dims=[_merged_dims(blob.Outputs(i)) for i in range(blob.OutputsLength())],
         input_types=[_types(blob.Inputs(i), operands) for i in range(blob.InputsLength())],
         output_types=[_types(blob.Outputs(i), operands) for i in range(blob.OutputsLength())],
-        operation_precisions=[_precision(blob, op, operands) for op in ops],
+        operation_precisions=[_precision(blob, op, operands, weight_rows) for op in ops],
         operation_debug_handles=[tuple(int(h) for h in op.DebugHandlesAsNumpy()) if op.DebugHandlesLength() else ()
                                  for op in ops],
         operation_logged=[bool(op.DebugLogged()) for op in ops],
@@ -101,12 +103,21 @@ def _types(argument, operands) -> tuple[int, int]:
     return argument.ScalarType(), operands[argument.Operand()].Type()
 
 
-def _precision(blob, op, operands) -> str:
+def _weight_rows(ops, operands) -> set[int]:
+    """The results of GATHERs from an 8-bit constant (a weight-only int8 embedding's rows)."""
+    return {op.Outputs(0) for op in ops if _op_name(op.Type()) == "GATHER"
+            and operands[op.Inputs(0)].Source() != 0 and operands[op.Inputs(0)].Type() in _QUANT8}
+
+
+def _precision(blob, op, operands, weight_rows: set[int] = frozenset()) -> str:
     """What ``op`` computes on: a conversion is classed by where it sits, any other
-    operation by its tensors (8-bit if any is 8-bit: a quantized conv's int32 bias is part of it)."""
+    operation by its tensors (8-bit if any is 8-bit: a quantized conv's int32 bias is part of it);
+    looking up and dequantizing the rows of an 8-bit table is "weight", as a DEQUANTIZE of one is."""
     ins = [op.Inputs(j) for j in range(op.InputsLength())]
     outs = [op.Outputs(j) for j in range(op.OutputsLength())]
     name = _op_name(op.Type())
+    if outs[0] in weight_rows or (name == "DEQUANTIZE" and ins[0] in weight_rows):
+        return "weight"
     if name == "QUANTIZE":
         inputs = {blob.ModelInputs(i) for i in range(blob.ModelInputsLength())}
         return "edge" if ins[0] in inputs else "conversion"

@@ -283,9 +283,14 @@ std::string nnapi_feature_level_name(int64_t level) {
                           kRelease[level - 27]);
   }
   if (level > 1000000 && level < 1000100) {
-    return format_message("%lld (NNAPI feature level %lld)",
+    // From Android 13 the NNAPI runtime reports feature level 8
+    // (docs/feature_levels.md); levels 6 and 7 name no Android release.
+    return format_message("%lld (NNAPI feature level %lld%s)",
                           static_cast<long long>(level),
-                          static_cast<long long>(level - 1000000));
+                          static_cast<long long>(level - 1000000),
+                          level == ANEURALNETWORKS_FEATURE_LEVEL_8
+                              ? ", Android 13+"
+                              : "");
   }
   return format_message("%lld", static_cast<long long>(level));
 }

@@ -1,4 +1,4 @@
-"""Weight-only int8 linears: torchao's ``quantize_(model, Int8WeightOnlyConfig())``, the form
+"""Weight-only int8 linears (and embeddings): torchao's ``quantize_(model, Int8WeightOnlyConfig())``, the form
 language models are shipped in on phones (int8 weights with one scale per output feature,
 float activations).
 
@@ -210,3 +210,48 @@ def test_scales_nnapi_cannot_hold_keep_the_values():
     assert _operand_types(lowered.raw_blobs[0], "DEQUANTIZE") == [int(OperandCode.TENSOR_QUANT8_SYMM_PER_CHANNEL)] * 2
     assert lowered.blobs[0].count("FULLY_CONNECTED") == 3
     _check_matches(lowered, quantized, [(x,)])
+
+
+class TokenEmbedding(torch.nn.Module):
+    """A token embedding (int64 ids, a dynamic count) followed by a linear, both weight-only int8."""
+
+    def __init__(self, vocab: int = 256, dim: int = 32) -> None:
+        super().__init__()
+        self.embedding = torch.nn.Embedding(vocab, dim)
+        self.linear = torch.nn.Linear(dim, dim)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        return self.linear(self.embedding(ids))
+
+
+def test_embedding_table_stays_8bit_and_rows_match_exactly():
+    model = _randomized(TokenEmbedding())
+    quantized = copy.deepcopy(model)
+    quantize_(quantized, Int8WeightOnlyConfig(),
+              filter_fn=lambda m, _: isinstance(m, (torch.nn.Embedding, torch.nn.Linear)))
+    ids = torch.tensor([[3, 0, 255, 17]])
+    lowered = lower(quantized.eval(), (ids,), dynamic_shapes=({1: Dim("tokens", min=1, max=16)},))
+    assert lowered.cpu_ops == [] and lowered.num_delegates == 1
+    # The table's rows are gathered as 8-bit codes, then dequantized: no float table in the .pte.
+    assert _operand_types(lowered.raw_blobs[0], "GATHER")[0] == int(OperandCode.TENSOR_QUANT8_ASYMM)
+    assert len(lowered.pte) <= MAX_SIZE_RATIO * _float_pte_size(model, (ids,)) + 4096
+    report = delegation_report(lowered.edge, lowered.partitioner.decisions).format()
+    assert "8-bit weights: DEQUANTIZE x2, GATHER x1 of int8 constants" in report, report
+    for run in ((ids,), (torch.tensor([[9]]),), (torch.tensor([[1, 2, 3, 4, 5, 6, 255, 0]]),)):
+        with torch.no_grad():
+            want = quantized(run[0])
+        assert relative_max_error(run_pte(lowered.pte, run)[0], want) < TOLERANCE
+    # The lookup alone is exact: one float32 multiply of each code by its row's scale, as torchao's.
+    every_row = torch.arange(256).reshape(1, -1)
+    with torch.no_grad():
+        rows = quantized.embedding(every_row)
+    assert torch.equal(run_pte(lower(_EmbeddingOnly(quantized.embedding), (every_row,)).pte, (every_row,))[0], rows)
+
+
+class _EmbeddingOnly(torch.nn.Module):
+    def __init__(self, embedding: torch.nn.Module) -> None:
+        super().__init__()
+        self.embedding = embedding
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        return self.embedding(ids)

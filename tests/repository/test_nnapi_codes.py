@@ -74,6 +74,13 @@ def test_feature_levels_agree():
     assert sorted(int(level) for level in nnapi_codes.FeatureLevel) == sorted(driver.FEATURE_LEVELS)
     assert common.FL6 == nnapi_codes.FeatureLevel.FEATURE_LEVEL_6
     assert common.FL7 == nnapi_codes.FeatureLevel.FEATURE_LEVEL_7
+    assert common.FL8 == nnapi_codes.FeatureLevel.FEATURE_LEVEL_8
+
+
+def test_api_levels_map_to_the_same_feature_levels():
+    """feature_level=34 (lowering) and EXECUTORCH_NNAPI_HOST_FEATURE_LEVEL=34 (driver) mean one level."""
+    for api in range(27, 36):
+        assert int(nnapi_codes.FeatureLevel.parse(api)) == driver.resolve_feature_level(api), api
 
 
 @pytest.mark.parametrize("lowering, host", [({"A": 1, "B": 2}, {"A": 1, "B": 3})])

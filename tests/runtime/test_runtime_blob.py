@@ -509,7 +509,7 @@ def test_feature_level_too_high_is_refused(nnapi_shim: str, capfd) -> None:
     spec = add_blob_spec()
     spec.min_feature_level = 1000008
     assert_refused(make_pte_with_blob(build_blob(spec)), capfd,
-                   "the model needs NNAPI feature level 1000008 (NNAPI feature level 8)",
+                   "the model needs NNAPI feature level 1000008 (NNAPI feature level 8, Android 13+)",
                    "is at feature level")
 
 

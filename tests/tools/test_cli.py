@@ -134,6 +134,9 @@ def test_reversed_dynamic_range_says_min_greater_than_max(tmp_path, capsys):
     (["--dynamic", "2:h:x:64"], "bad --dynamic '2:h:x:64': DIM, MIN and MAX must be integers"),
     (["--dynamic", "2:2h:16:64"], "NAME '2h' must be a Python identifier"),
     (["--cpu-method", "gpu"], "argument --cpu-method: invalid choice: 'gpu'"),
+    (["--feature-level", "36"], "argument --feature-level: unknown NNAPI feature level 36; use an Android API "
+                                "level 27..35, a feature level 1..8, or a FeatureLevelCode (27..31, 1000006..1000008)"),
+    (["--feature-level", "android"], "argument --feature-level: unknown NNAPI feature level 'android'"),
 ])
 def test_command_line_mistakes_are_one_line(tmp_path, capsys, extra, expected):
     code, line = _one_line_error(capsys, ["export", "resnet18", "-o", str(tmp_path / "x.pte"), *extra])

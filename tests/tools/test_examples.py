@@ -7,6 +7,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 
 
@@ -43,3 +45,12 @@ def test_export_with_cpu_fallback_runs_forward_cpu_without_nnapi(tmp_path):
     assert ("running 'forward_cpu' (NnapiBackend: NNAPI is not available: cannot load the NNAPI library "
             "'/nonexistent/libneuralnetworks.so'") in text
     assert "relative max error against eager PyTorch" in text
+
+
+@pytest.mark.slow  # two lowerings of a transformer, XNNPACK's taking most of the ~4 minutes
+def test_llama_on_host_generates_eager_tokens_with_nnapi_and_xnnpack():
+    text = _run("llama_on_host.py", "--layers", "1", "--tokens", "3")
+    lines = {line.split()[0]: line for line in text.splitlines() if line.split()}
+    for backend in ("nnapi", "xnnpack"):
+        assert "same as eager" in lines[backend] and "tokens/s" in lines[backend], text
+    assert "1 subgraph(s)" in lines["nnapi"]

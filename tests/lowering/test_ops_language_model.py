@@ -1,0 +1,171 @@
+"""The idioms of a decoder-only language model with a KV cache, as ExecuTorch's llama example
+writes them (lowering/passes/language_model.py, lowering/builders/slice_scatter.py):
+
+* rotary embedding on interleaved pairs (a rank-5 view, unbind and stack) -> rank-4 strided
+  slices and a concatenation;
+* the KV cache written at a run-time position (``index_copy_`` of a buffer at
+  ``arange(L) + input_pos[0].item()``) -> CONCATENATION + GATHER with positions computed by the
+  shape program, the buffer handed to the delegate and written back by ExecuTorch;
+* scaled-dot-product attention with a constant causal bool mask sliced at that position -> its
+  additive float mask, folded, sliced at run time.
+
+Each is lowered alone with a dynamic length, checked delegated in one subgraph, run through the
+C++ backend on the host driver and compared with eager; the cache is run as a prefill then
+single-token steps in one loaded method, so the state ExecuTorch keeps between calls is checked.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch.export import Dim, export
+
+from executorch.exir import to_edge_transform_and_lower
+from executorch.runtime import Runtime
+
+from op_harness import check_delegated_and_matches
+from executorch_nnapi.host_driver import get_driver
+from executorch_nnapi.lowering.passes.language_model import rewrite_language_model_idioms
+from executorch_nnapi.partitioners import NnapiPartitioner
+from executorch_nnapi.partitioners.op_support import READ_AS_SIZE
+
+_GEN = torch.Generator().manual_seed(0)
+_CONTEXT = 8  # cache length
+# input_pos[0].item() feeds the delegate's sizes: reading it stays on the CPU.
+_POSITION_READ = ("select_copy",)
+
+
+def randn(*shape: int) -> torch.Tensor:
+    return torch.randn(*shape, generator=_GEN)
+
+
+def _position(input_pos: torch.Tensor, length: int) -> int:
+    start = input_pos[0].item()
+    torch._check_is_size(start)
+    torch._check(start + length <= _CONTEXT)
+    return start
+
+
+class RotaryPairs(torch.nn.Module):
+    """Rotary embedding on interleaved (real, imaginary) pairs, written as llama's rope.py does."""
+
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+        real, imag = x.reshape(*x.shape[:-1], -1, 2).unbind(-1)
+        cos = cos.view(1, x.shape[1], 1, -1)
+        sin = sin.view(1, x.shape[1], 1, -1)
+        rotated = torch.stack([real * cos - imag * sin, real * sin + imag * cos], dim=-1)
+        return rotated.flatten(3)
+
+
+def test_rotary_pairs_run_at_rank_4():
+    seq = Dim("seq", min=1, max=16)
+    x, cos, sin = randn(1, 5, 4, 16), randn(5, 8), randn(5, 8)
+    lowered = check_delegated_and_matches(
+        RotaryPairs(), (x, cos, sin), dynamic_shapes=({1: seq}, {0: seq}, {0: seq}),
+        run_inputs=[(x, cos, sin), (randn(1, 1, 4, 16), randn(1, 8), randn(1, 8))],
+        expect_operations=["STRIDED_SLICE", "CONCATENATION"], tolerance=1e-5)
+    assert lowered.num_delegates == 1
+
+
+class CacheWrite(torch.nn.Module):
+    """A KV cache written as llama's KVCache.update does with a dynamic length."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("cache", torch.zeros(1, 2, _CONTEXT, 4))
+
+    def forward(self, values: torch.Tensor, input_pos: torch.Tensor) -> torch.Tensor:
+        start = _position(input_pos, values.size(2))
+        positions = torch.arange(values.size(2)) + start
+        self.cache.index_copy_(2, positions, values)
+        return self.cache * 2.0
+
+
+def _lower_stateful(module: torch.nn.Module, example: tuple, dynamic_shapes, feature_level: int = 30):
+    with torch.no_grad():
+        ep = export(module, example, dynamic_shapes=dynamic_shapes)
+        partitioner = NnapiPartitioner(feature_level=feature_level)
+        edge = to_edge_transform_and_lower(ep, partitioner=[partitioner])
+    return edge, partitioner
+
+
+def _cpu_ops(edge) -> list[str]:
+    graph = edge.exported_program().graph
+    return [str(n.target) for n in graph.nodes if n.op == "call_function"
+            and n.target is not torch.ops.higher_order.executorch_call_delegate
+            and not isinstance(n.meta.get("val"), (torch.SymInt, torch.SymBool, type(None))) and "getitem" not in str(n.target)]
+
+
+def test_cache_written_at_run_time_position_keeps_its_state():
+    module = CacheWrite()
+    example = (randn(1, 2, 3, 4), torch.tensor([0]))
+    edge, partitioner = _lower_stateful(module, example, ({2: Dim("length", min=1, max=_CONTEXT)}, None))
+    left = [op for op in _cpu_ops(edge) if not any(allowed in op for allowed in _POSITION_READ)]
+    assert not left, f"left on the CPU: {left}"
+    reasons = {d.reason for d in partitioner.decisions if not d.supported and "select_copy" in d.op}
+    assert reasons == {READ_AS_SIZE}, reasons
+    delegates = [n for n in edge.exported_program().graph.nodes
+                 if n.target is torch.ops.higher_order.executorch_call_delegate]
+    assert len(delegates) == 1
+    get_driver().feature_level = 30
+    program = Runtime.get().load_program(edge.to_executorch().buffer)
+    method = program.load_method("forward")
+    eager = CacheWrite()
+    # A prefill of 3 at 0, single steps at 3 and 4, then a run that reaches the cache's end.
+    for values, start in ((randn(1, 2, 3, 4), 0), (randn(1, 2, 1, 4), 3), (randn(1, 2, 1, 4), 4),
+                          (randn(1, 2, 3, 4), 5)):
+        with torch.no_grad():
+            want = eager(values, torch.tensor([start]))
+        got = method.execute([values, torch.tensor([start])])[0]
+        assert torch.equal(got, want), f"at position {start}: max difference {(got - want).abs().max()}"
+
+
+def test_cache_write_at_run_time_position_needs_api_29():
+    module = CacheWrite()
+    edge, partitioner = _lower_stateful(module, (randn(1, 2, 3, 4), torch.tensor([0])),
+                                        ({2: Dim("length", min=1, max=_CONTEXT)}, None), feature_level=28)
+    reasons = [d.reason for d in partitioner.decisions if not d.supported and "slice_scatter" in d.op]
+    assert reasons and all("needs API 29" in r for r in reasons), reasons
+
+
+class CausalAttention(torch.nn.Module):
+    """Attention over a whole cache with llama's causal bool mask sliced at the run-time position."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("mask", torch.tril(torch.ones(_CONTEXT, _CONTEXT, dtype=torch.bool)),
+                             persistent=False)
+
+    def forward(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, input_pos: torch.Tensor) -> torch.Tensor:
+        start = _position(input_pos, q.size(2))
+        mask = self.mask.narrow(0, start, q.size(2))
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+
+
+def test_attention_with_causal_mask_sliced_at_run_time_position():
+    q, k, v = randn(1, 2, 3, 4), randn(1, 2, _CONTEXT, 4), randn(1, 2, _CONTEXT, 4)
+    lowered = check_delegated_and_matches(
+        CausalAttention(), (q, k, v, torch.tensor([0])), dynamic_shapes=({2: Dim("length", min=1, max=_CONTEXT)},
+                                                                          None, None, None),
+        run_inputs=[(q, k, v, torch.tensor([0])), (randn(1, 2, 1, 4), k, v, torch.tensor([5])),
+                    (randn(1, 2, 2, 4), k, v, torch.tensor([6]))],
+        allow_cpu_ops=_POSITION_READ, expect_operations=["STRIDED_SLICE"],
+        tolerance=1e-5)
+    assert lowered.num_delegates == 1
+
+
+def test_bool_mask_with_an_empty_row_is_not_made_additive():
+    """A row masking every position gives 0 with torch's bool mask but NaN with -inf added: such a
+    mask is left as it is (only masks keeping a position in every row, as a causal one does)."""
+    module = CausalAttention()
+    module.mask[2] = False
+    with torch.no_grad():
+        program = export(module, (randn(1, 2, 3, 4), randn(1, 2, _CONTEXT, 4), randn(1, 2, _CONTEXT, 4),
+                                  torch.tensor([0])),
+                         dynamic_shapes=({2: Dim("length", min=1, max=_CONTEXT)}, None, None, None)
+                         ).run_decompositions({})
+    assert rewrite_language_model_idioms(program) == 0
+    causal = export(CausalAttention(), (randn(1, 2, 3, 4), randn(1, 2, _CONTEXT, 4), randn(1, 2, _CONTEXT, 4),
+                                        torch.tensor([0])),
+                    dynamic_shapes=({2: Dim("length", min=1, max=_CONTEXT)}, None, None, None)).run_decompositions({})
+    assert rewrite_language_model_idioms(causal) == 1

@@ -1,0 +1,110 @@
+"""ExecuTorch's llama example (executorch.examples.models.llama: RMSNorm, rotary embedding on
+interleaved pairs, SDPA with a causal mask, SiLU-gated MLP, int64 token embedding) at a small
+configuration (dim 64, 1 layer, 4 heads, vocab 512, context 32; random weights), with a KV
+cache and a dynamic token count, lowered at API 30 with NnapiPartitioner.
+
+It lowers to one subgraph; what stays on the CPU is reading ``input_pos`` for the sizes
+(``select_copy`` of the int64 position, ``item``, torch.export's range asserts). A prefill of 5
+tokens, then single-token decode steps through one loaded method (the KV cache is a mutable
+buffer ExecuTorch hands the delegate and writes back) match eager within 1e-3 relative, and the
+greedy tokens are eager's.
+
+History (API 30, the same with 2 layers): 7 subgraphs and 96 CPU nodes (rank-5 rotary pairs,
+index_put of the cache, a bool mask slice), now 1 subgraph. XNNPACK on the same program: 23
+subgraphs, 155 CPU nodes.
+
+With torchao's Int8WeightOnlyConfig on the linears and the token embedding it is one subgraph
+too (each linear a DEQUANTIZE of int8 codes and a FULLY_CONNECTED; the embedding a GATHER of
+8-bit rows, DEQUANTIZE and MUL by their scales), its .pte at most 0.35x the float one (0.51x
+with the embedding left float at this size).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import torch
+from torchao.quantization import Int8WeightOnlyConfig, quantize_
+
+from executorch.exir import to_edge_transform_and_lower
+from executorch.runtime import Runtime
+
+from executorch_nnapi.host_driver import get_driver
+from executorch_nnapi.lowering.node_utils import op_name
+from executorch_nnapi.partitioners import NnapiPartitioner
+from executorch_nnapi.tools.language_model import (LlamaConfig, eager_forward, export_llama, generate,
+                                                   method_forward, small_llama)
+from op_harness import relative_max_error
+
+pytestmark = pytest.mark.slow
+
+CONFIG = LlamaConfig(n_layers=1)  # every idiom once; 2 layers double the lowering time
+PROMPT = [5, 17, 301, 44, 9]
+NEW_TOKENS = 5
+# Reading input_pos for the delegate's sizes: the position's select, its item and range checks.
+POSITION_READ = {"aten.select_copy.int", "aten._local_scalar_dense.default", "aten._assert_scalar.default",
+                 "aten.sym_size.int"}
+
+
+def _lower(model: torch.nn.Module) -> tuple[int, list[str], bytes]:
+    """(number of delegates, tensor ops left on the CPU other than reading the position, .pte
+    bytes) of the model lowered at API 30."""
+    program = export_llama(model, CONFIG.max_context_len)
+    with torch.no_grad():
+        edge = to_edge_transform_and_lower(program, partitioner=[NnapiPartitioner(feature_level=30)])
+        delegates, left = _delegation(edge.exported_program().graph)  # before to_executorch rewrites it
+        pte = edge.to_executorch().buffer
+    return delegates, left, pte
+
+
+def _delegation(graph: torch.fx.Graph) -> tuple[int, list[str]]:
+    """(number of delegates, tensor ops left on the CPU other than reading the position)."""
+    calls = [n for n in graph.nodes if n.op == "call_function"]
+    delegates = sum(n.target is torch.ops.higher_order.executorch_call_delegate for n in calls)
+    left = [str(n.target) for n in calls if n.target is not torch.ops.higher_order.executorch_call_delegate
+            and "getitem" not in str(n.target) and op_name(n.target) not in POSITION_READ
+            and isinstance(n.meta.get("val"), torch.Tensor)]
+    return delegates, left
+
+
+def _generate_and_compare(model: torch.nn.Module, pte: bytes) -> None:
+    get_driver().feature_level = 30
+    program = Runtime.get().load_program(pte)  # kept alive: the method does not keep it
+    method = program.load_method("forward")
+    lowered = generate(method_forward(method), PROMPT, NEW_TOKENS)
+    eager = generate(eager_forward(copy.deepcopy(model)), PROMPT, NEW_TOKENS)
+    for step, (got, want) in enumerate(zip(lowered.logits, eager.logits)):
+        assert got.shape == want.shape
+        error = relative_max_error(got, want)
+        assert error < 1e-3, f"call {step} (0 = prefill of {len(PROMPT)}): relative error {error:.3g}"
+    assert lowered.tokens == eager.tokens
+
+
+@pytest.fixture(scope="module")
+def float_llama():
+    model = small_llama(CONFIG)
+    return model, *_lower(model)
+
+
+@pytest.mark.xdist_group("llama")
+def test_llama_is_one_subgraph_and_decodes_as_eager(float_llama):
+    model, delegates, left, pte = float_llama
+    assert delegates == 1
+    assert not left, f"tensor ops left on the CPU: {left}"
+    _generate_and_compare(model, pte)
+
+
+@pytest.mark.xdist_group("llama")
+def test_llama_int8_weight_only_is_one_subgraph_and_small(float_llama):
+    model, _, _, float_pte = float_llama
+    quantized = copy.deepcopy(model)
+    quantize_(quantized, Int8WeightOnlyConfig(),
+              filter_fn=lambda m, _: isinstance(m, (torch.nn.Linear, torch.nn.Embedding)))
+    delegates, left, pte = _lower(quantized.eval())
+    assert delegates == 1
+    assert not left, f"tensor ops left on the CPU: {left}"
+    ratio = len(pte) / len(float_pte)
+    print(f"int8 weight-only .pte {len(pte)} bytes, float {len(float_pte)}: {ratio:.3f}x")
+    assert ratio <= 0.35, f"int8 weight-only .pte is {ratio:.3f}x the float one"
+    _generate_and_compare(quantized, pte)
