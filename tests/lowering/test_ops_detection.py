@@ -183,7 +183,9 @@ def test_8bit_head_keeps_roi_align_as_a_float_island():
     assert lowered.cpu_ops == [] and lowered.num_delegates == 1, lowered.reasons
     ops = lowered.nnapi_operations
     at = ops.index("ROI_ALIGN")
-    assert "DEQUANTIZE" in ops[:at] and ops[at + 1] == "QUANTIZE", ops
+    # Its result is flattened in float (a view of a float result stays float) and quantized after.
+    quantize = ops.index("QUANTIZE", at)
+    assert "DEQUANTIZE" in ops[:at] and set(ops[at + 1:quantize]) <= {"TRANSPOSE", "RESHAPE"}, ops
     outputs = next(n for n in gm.graph.nodes if n.op == "output").args[0]
     with torch.no_grad():
         wanted = gm(image, ROIS)
