@@ -25,6 +25,7 @@ import torch
 from torch.export import export
 
 from executorch.exir import to_edge_transform_and_lower
+from executorch.extension.pybindings.portable_lib import _load_for_executorch_from_buffer
 from executorch.runtime import Runtime
 
 import executorch_nnapi.runtime  # noqa: F401  (NnapiBackend + host driver)
@@ -49,6 +50,7 @@ class Row:
     pte_mb: float
     weights_mb: float
     nnapi_ms: float
+    nnapi_profiled_ms: float
     xnnpack_ms: float
     eager_ms: float
     nnapi_ops: int
@@ -62,14 +64,14 @@ class Row:
             f"{self.lower_nnapi_s:.1f}", f"{self.lower_xnnpack_s:.1f}",
             f"{self.lower_nnapi_s / self.lower_xnnpack_s:.2f}",
             f"{self.pte_mb:.2f}", f"{self.weights_mb:.2f}", f"{self.pte_mb / self.weights_mb:.3f}",
-            f"{self.nnapi_ms:.1f}", f"{self.xnnpack_ms:.1f}", f"{self.eager_ms:.1f}",
+            f"{self.nnapi_ms:.1f}", f"{self.nnapi_profiled_ms:.1f}", f"{self.xnnpack_ms:.1f}", f"{self.eager_ms:.1f}",
             f"{self.nnapi_ms / self.eager_ms:.2f}",
             str(self.nnapi_ops), str(self.transposes), str(self.subgraphs), str(self.cpu_ops),
         ]
 
 
 HEADER = ["model", "lower NNAPI s", "lower XNNPACK s", "ratio", ".pte MB", "weights MB", "pte/weights",
-          "NNAPI host ms", "XNNPACK ms", "eager ms", "NNAPI/eager", "NNAPI ops", "TRANSPOSE", "subgraphs",
+          "NNAPI host ms", "NNAPI host ms, ETDump on", "XNNPACK ms", "eager ms", "NNAPI/eager", "NNAPI ops", "TRANSPOSE", "subgraphs",
           "CPU ops"]
 
 
@@ -118,10 +120,15 @@ def bench_model(name: str, runs: int) -> Row:
     programs = [runtime.load_program(nnapi_pte), runtime.load_program(xnn_pte)]  # keep alive for the Methods
     nnapi_method, xnn_method = (p.load_method("forward") for p in programs)
     nnapi_ms = _median_ms(lambda: nnapi_method.execute([x]), runs)
+    # The same .pte with ExecuTorch's event tracer (ETDump: compile / execute / per-operation events);
+    # the column before is profiling off, whose cost is one null check per execution in the backend.
+    profiled = _load_for_executorch_from_buffer(nnapi_pte, enable_etdump=True)
+    nnapi_profiled_ms = _median_ms(lambda: profiled.forward((x,)), runs)
     xnn_ms = _median_ms(lambda: xnn_method.execute([x]), runs)
     with torch.no_grad():
         eager_ms = _median_ms(lambda: model(x), runs)
-    return Row(name, lower_nnapi, lower_xnn, len(nnapi_pte) / 1e6, weights / 1e6, nnapi_ms, xnn_ms, eager_ms,
+    return Row(name, lower_nnapi, lower_xnn, len(nnapi_pte) / 1e6, weights / 1e6, nnapi_ms, nnapi_profiled_ms,
+               xnn_ms, eager_ms,
                report.num_nnapi_operations, report.num_transposes, len(report.partitions), len(report.cpu_nodes))
 
 
