@@ -101,8 +101,8 @@ def _box_lines(node: GraphNode, graph: ProgramGraph, rows: dict, parts: dict) ->
         row = rows.get((node.partition, index))
         text = f"→ {operation.op} #{index}"
         if row is not None:
-            figure = "steps" if row.get("steps") is not None else "max_abs"
-            text += f"  {figure.replace('_', ' ')} {format_figure(figure, row.get(figure))}"
+            figure = "max_steps" if row.get("max_steps") is not None else "max_abs_error"
+            text += f"  {dict(FIGURES)[figure]} {format_figure(figure, row.get(figure))}"
             if row.get("sqnr_db") is not None:
                 text += f"  {format_figure('sqnr_db', row['sqnr_db'])} dB"
         lines.append(("divergent" if row is not None and row.get("first_divergent") else "nnapi", text))
