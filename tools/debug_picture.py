@@ -14,10 +14,14 @@ this package) is refused rather than drawn wrongly.
 from __future__ import annotations
 
 import copy
+import operator
 
+import torch
 from torch.export import ExportedProgram
 
-from executorch.exir import EdgeProgramManager
+from executorch.exir import EdgeCompileConfig
+from executorch.exir.backend.backend_api import to_backend
+from executorch.exir.verification.verifier import EXIREdgeDialectVerifier
 
 from executorch_nnapi.partitioners import NnapiPartitioner
 
@@ -41,10 +45,53 @@ def etrecord_program_graph(pte: bytes, edge_program: ExportedProgram) -> Program
     """
     delegates = nnapi_delegates(pte)
     partitioner = NnapiPartitioner.from_compile_specs(delegates[0].compile_specs if delegates else [])
-    lowered = EdgeProgramManager({"forward": copy.deepcopy(edge_program)}).to_backend(partitioner)
+    program = copy.deepcopy(edge_program)
+    _as_exported(program)
+    # Read back, the program's verifier no longer knows the ops to_edge kept whole for NNAPI
+    # (aten.linear, ...) and to_backend would refuse them; the export validated the program.
+    program._verifiers = [EXIREdgeDialectVerifier(EdgeCompileConfig(_check_ir_validity=False), class_only=True)]
+    lowered = to_backend(program, partitioner)
     graph = program_graph(lowered, delegation_report(lowered, partitioner.decisions))
     _check_same_operations(graph, delegates)
     return graph
+
+
+def _as_exported(program: ExportedProgram) -> None:
+    """Undoes what reading the ETRecord back changed in the graph, where the partitioner and the
+    builders would see it: the getitems of unused outputs it adds (one per output of a
+    multi-output node, e.g. a batch norm's saved mean: taken for users of those outputs, they
+    would make the node refused as the export did not), and the arguments it passes by keyword
+    (linear's bias, hardtanh's bounds; the builders read them by position, as torch.export
+    gives them)."""
+    graph = program.graph_module.graph
+    for node in list(graph.nodes):
+        if node.op != "call_function":
+            continue
+        if node.target is operator.getitem and not node.users:
+            graph.erase_node(node)
+        elif node.kwargs:
+            _keywords_to_positions(node)
+    program.graph_module.recompile()
+
+
+def _keywords_to_positions(node: torch.fx.Node) -> None:
+    """Moves the keyword arguments of ``node`` that its op's schema takes by position into
+    ``args`` (a skipped one gets its default); leaves the node as it is if that is not possible."""
+    schema = getattr(node.target, "_schema", None)
+    if schema is None:
+        return
+    positional = [a for a in schema.arguments if not a.kwarg_only]
+    kwargs = dict(node.kwargs)
+    last = max((i for i, a in enumerate(positional) if a.name in kwargs), default=-1)
+    args = list(node.args)
+    for argument in positional[len(args):last + 1]:
+        if argument.name in kwargs:
+            args.append(kwargs.pop(argument.name))
+        elif argument.has_default_value():
+            args.append(argument.default_value)
+        else:
+            return
+    node.args, node.kwargs = tuple(args), kwargs
 
 
 def _check_same_operations(graph: ProgramGraph, delegates: list[NnapiDelegate]) -> None:
