@@ -25,8 +25,8 @@ from executorch.exir.verification.verifier import EXIREdgeDialectVerifier
 
 from executorch_nnapi.partitioners import NnapiPartitioner
 
-from .numerics_debugger import NnapiDelegate, nnapi_delegates
 from .program_graph import ProgramGraph, program_graph
+from .pte_delegates import NnapiDelegate, nnapi_delegates
 from .report import delegation_report
 
 __all__ = ["etrecord_program_graph"]

@@ -21,14 +21,13 @@ import torch
 from executorch.devtools import Inspector
 from executorch.devtools.etrecord import ETRecord, parse_etrecord
 from executorch.devtools.inspector._intermediate_output_capturer import IntermediateOutputCapturer
-from executorch.exir._serialize._program import deserialize_pte_binary
-from executorch.exir.schema import DelegateCall
 
-from executorch_nnapi.lowering.serialization.blob_reader import BlobSummary, read_blob
+from executorch_nnapi.lowering.serialization.blob_reader import BlobSummary
 
+from .debug_picture import etrecord_program_graph
 from .progress import Progress
+from .pte_delegates import nnapi_delegates
 
-BACKEND_ID = "NnapiBackend"
 # Divergence thresholds: a float operation whose max error exceeds this fraction of the
 # reference's largest magnitude; an 8-bit one more than this many output steps away.
 DEFAULT_RTOL = 1e-3
@@ -126,36 +125,6 @@ def _source_line(stack_trace: Optional[str]) -> Optional[str]:
     torch_dir = str(pathlib.Path(torch.__file__).parent)
     outside = [where for path, where in frames if not path.startswith(torch_dir)]
     return (outside or [frames[-1][1]])[-1]
-
-
-@dataclasses.dataclass
-class NnapiDelegate:
-    """One NNAPI delegate call of a .pte's ``forward``."""
-
-    instruction: int
-    """Its instruction's index in the method's chain (ETDump events carry it)."""
-    partition: int
-    """Its index among the method's NNAPI delegate calls, in execution order."""
-    blob: BlobSummary
-    compile_specs: list
-    """The partitioner's options (``NnapiCompileOptions``, dynamic ranges) as stored in the .pte."""
-
-
-def nnapi_delegates(pte: bytes) -> list[NnapiDelegate]:
-    """The NNAPI delegate calls of the .pte's ``forward`` (else its first method), in execution order."""
-    program = deserialize_pte_binary(pte).program
-    plan = next((p for p in program.execution_plan if p.name == "forward"), program.execution_plan[0])
-    out: list[NnapiDelegate] = []
-    for index, instruction in enumerate(plan.chains[0].instructions):
-        call = instruction.instr_args
-        if not isinstance(call, DelegateCall):
-            continue
-        delegate = plan.delegates[call.delegate_index]
-        if delegate.id != BACKEND_ID:
-            continue
-        blob = read_blob(bytes(program.backend_delegate_data[delegate.processed.index].data))
-        out.append(NnapiDelegate(index, len(out), blob, list(delegate.compile_specs)))
-    return out
 
 
 def _delegate_blobs(pte: bytes) -> dict[int, tuple[int, BlobSummary]]:
@@ -417,7 +386,6 @@ def run(args) -> int:
 
 def _write_pictures(args, etrecord: ETRecord, rows: list[dict], progress: Progress) -> None:
     """--html and --model-explorer: the picture of the .pte's delegation with the debug rows."""
-    from .debug_picture import etrecord_program_graph
     from .explorer_graph import write_explorer_graph
     from .graph_page import write_graph_page
 

@@ -62,9 +62,13 @@ def programs(tmp_path_factory) -> dict[str, Exported]:
     return {
         "float": _export(cli_models.small_cnn(), x, directory, "float"),
         "8-bit": _export(quantized, x, directory, "int8"),
-        # API 29 (the partitioner's option the .pte must carry back): still two subgraphs around cumsum.
         "cpu fallback": _export(cli_models.cnn_with_cpu_fallback(), torch.randn(1, 3, 32, 32), directory,
-                                "fallback", feature_level=29),
+                                "fallback"),
+        # At API 27 (no TRANSPOSE) the flatten of an NHWC value stays on the CPU, splitting the model
+        # in two: drawn so only if the picture partitions at the .pte's own feature level.
+        "API 27": _export(torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.Flatten(),
+                                              torch.nn.Linear(4 * 4 * 4, 2)).eval(),
+                          torch.randn(1, 3, 6, 6), directory, "api27", feature_level=27),
     }
 
 
@@ -74,7 +78,7 @@ def _graph_of(exported: Exported):
     return etrecord_program_graph(pte, reference_program(parse_etrecord(exported.etrecord)))
 
 
-@pytest.mark.parametrize("kind", ["float", "8-bit", "cpu fallback"])
+@pytest.mark.parametrize("kind", ["float", "8-bit", "cpu fallback", "API 27"])
 def test_picture_from_the_etrecord_is_the_picture_of_the_export(programs, kind):
     exported = programs[kind]
     graph = _graph_of(exported)
@@ -87,6 +91,9 @@ def test_picture_from_the_etrecord_is_the_picture_of_the_export(programs, kind):
         assert cumsum.kind == "cpu" and cumsum.reason == "NNAPI has no cumulative-sum operation"
     if kind == "8-bit":
         assert any(o.precision == "8-bit" for o in graph.operations)
+    if kind == "API 27":
+        assert len(graph.partitions) == 2
+        assert "needs TRANSPOSE (API 28)" in graph.node("aten_view_copy_default").reason
 
 
 def test_an_etrecord_of_another_program_is_refused(programs):
