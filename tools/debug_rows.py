@@ -16,7 +16,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 from .program_graph import ProgramGraph
 
-__all__ = ["DebugRows", "FIGURES", "format_figure", "load_debug_rows", "match_debug_rows"]
+__all__ = ["DebugRows", "FIGURES", "computing_nodes", "format_figure", "load_debug_rows", "match_debug_rows"]
 
 DebugRows = Union[str, "os.PathLike[str]", Sequence[Mapping[str, Any]]]
 """Rows as a list of mappings, or the path of a ``{"rows": [...]}`` JSON file."""
@@ -75,3 +75,9 @@ def format_figure(key: str, value: Any) -> str:
     if key in ("sqnr_db", "max_steps", "time_us"):
         return f"{value:.1f}"
     return f"{value:.3g}"
+
+
+def computing_nodes(names: Sequence[str]) -> list[str]:
+    """Of a row's ``aten_nodes``, the ones that compute: quantize / dequantize nodes (an 8-bit
+    operation's inputs, weights and output) left out unless there is nothing else."""
+    return [n for n in names if "quantize_per_" not in n] or list(names)

@@ -25,7 +25,7 @@ import pathlib
 import textwrap
 from typing import Any, Optional
 
-from .debug_rows import FIGURES, DebugRows, format_figure, match_debug_rows
+from .debug_rows import FIGURES, DebugRows, computing_nodes, format_figure, match_debug_rows
 from .program_graph import GraphNode, ProgramGraph
 
 __all__ = ["PARTITION_COLOURS", "graph_page_html", "partition_colour", "write_graph_page"]
@@ -270,7 +270,7 @@ def _divergence_banner(graph: ProgramGraph, rows: dict) -> str:
     if not first:
         return f'<p id="divergence" class="clean">Debug rows for {len(rows)} NNAPI operation(s): none past tolerance.</p>'
     (partition, index), row = first[0]
-    aten = ", ".join(row.get("aten_nodes") or [graph.operation(partition, index).aten_node])
+    aten = ", ".join(computing_nodes(row.get("aten_nodes") or [graph.operation(partition, index).aten_node]))
     return (f'<p id="divergence" class="divergent">First divergent NNAPI operation: {html.escape(row["nnapi_op"])} '
             f"#{index} of subgraph {partition} ({html.escape(aten)})</p>")
 

@@ -25,6 +25,7 @@ from executorch.devtools.inspector._intermediate_output_capturer import Intermed
 from executorch_nnapi.lowering.serialization.blob_reader import BlobSummary
 
 from .debug_picture import etrecord_program_graph
+from .debug_rows import computing_nodes
 from .progress import Progress
 from .pte_delegates import nnapi_delegates
 
@@ -93,8 +94,7 @@ class DebugReport:
 def _short_nodes(names: Sequence[str]) -> str:
     """The table's ATen column: the computing nodes (quantize / dequantize left out when there
     are others), without the edge dialect's aten_ prefix."""
-    computing = [n for n in names if "quantize_per_" not in n] or list(names)
-    return ",".join(n.removeprefix("aten_") for n in computing) or "-"
+    return ",".join(n.removeprefix("aten_") for n in computing_nodes(names)) or "-"
 
 
 def _finite(v: Any) -> Any:

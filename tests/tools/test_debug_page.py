@@ -140,8 +140,10 @@ def test_debug_html_marks_the_faulted_operation(programs, kind, fault, tmp_path,
                    if "first-divergent" in a["class"].split()]
     assert marked_rows == [(str(faulted.partition), str(faulted.index))]
     text = page.read_text()
-    assert (f"First divergent NNAPI operation: {faulted.op} #{faulted.index} of subgraph {faulted.partition}"
-            in text)
+    banner = text.split('<p id="divergence"')[1].split("</p>")[0]
+    assert f"First divergent NNAPI operation: {faulted.op} #{faulted.index} of subgraph {faulted.partition}" in banner
+    # It names the computing nodes, not an 8-bit operation's quantize / dequantize nodes.
+    assert faulted.aten_node in banner and "quantize_per_" not in banner
     assert f"→ {faulted.op} #{faulted.index}  " in " ".join(parsed.svg_text)
     if kind == "cpu fallback":
         assert [a["data-id"] for a in parsed.with_class("cpu")] == ["aten_cumsum_default"]
