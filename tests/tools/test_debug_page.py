@@ -42,10 +42,10 @@ class Exported:
     """The ProgramGraph of the export itself (taken before to_executorch)."""
 
 
-def _export(model, x: torch.Tensor, directory, name: str, **partitioner_options) -> Exported:
+def _export(model, x: torch.Tensor, directory, name: str, dynamic_shapes=None, **partitioner_options) -> Exported:
     partitioner = NnapiPartitioner(**partitioner_options)
-    edge = to_edge_transform_and_lower(torch.export.export(model, (x,)), partitioner=[partitioner],
-                                       generate_etrecord=True)
+    edge = to_edge_transform_and_lower(torch.export.export(model, (x,), dynamic_shapes=dynamic_shapes),
+                                       partitioner=[partitioner], generate_etrecord=True)
     graph = program_graph(edge, delegation_report(edge, partitioner.decisions))
     program = edge.to_executorch()
     pte, etrecord = directory / f"{name}.pte", directory / f"{name}.etrecord"
@@ -69,6 +69,10 @@ def programs(tmp_path_factory) -> dict[str, Exported]:
         "API 27": _export(torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.Flatten(),
                                               torch.nn.Linear(4 * 4 * 4, 2)).eval(),
                           torch.randn(1, 3, 6, 6), directory, "api27", feature_level=27),
+        # Dynamic H and W: the partitioner gets back the ranges torch.export validated.
+        "dynamic": _export(cli_models.small_cnn(), torch.randn(1, 3, 32, 32), directory, "dynamic",
+                           dynamic_shapes=({2: torch.export.Dim("h", min=16, max=64),
+                                            3: torch.export.Dim("w", min=16, max=64)},)),
     }
 
 
@@ -78,7 +82,7 @@ def _graph_of(exported: Exported):
     return etrecord_program_graph(pte, reference_program(parse_etrecord(exported.etrecord)))
 
 
-@pytest.mark.parametrize("kind", ["float", "8-bit", "cpu fallback", "API 27"])
+@pytest.mark.parametrize("kind", ["float", "8-bit", "cpu fallback", "API 27", "dynamic"])
 def test_picture_from_the_etrecord_is_the_picture_of_the_export(programs, kind):
     exported = programs[kind]
     graph = _graph_of(exported)
@@ -91,6 +95,8 @@ def test_picture_from_the_etrecord_is_the_picture_of_the_export(programs, kind):
         assert cumsum.kind == "cpu" and cumsum.reason == "NNAPI has no cumulative-sum operation"
     if kind == "8-bit":
         assert any(o.precision == "8-bit" for o in graph.operations)
+    if kind == "dynamic":
+        assert len(graph.partitions[0].dynamic_symbols) == 2
     if kind == "API 27":
         assert len(graph.partitions) == 2
         assert "needs TRANSPOSE (API 28)" in graph.node("aten_view_copy_default").reason
