@@ -48,7 +48,7 @@ def _integer_divisions(expr: sympy.Expr) -> sympy.Expr:
     integer c written as torch's ``x // c`` / ceil-div: a program read back with ExecuTorch's or
     torch's deserializer (an ETRecord's) spells its floor divisions the sympy way."""
     def quotient(e: sympy.Expr):
-        numerator, denominator = sympy.fraction(e.args[0])
+        numerator, denominator = sympy.fraction(sympy.together(e.args[0]))
         if denominator.is_Integer and denominator > 1 and numerator.is_integer:
             return numerator, denominator
         return None
