@@ -38,9 +38,26 @@ def as_dim(size: "int | torch.SymInt | sympy.Expr") -> Dim:
         size = size.node.expr
     if isinstance(size, sympy.Expr):
         if not size.is_Integer:
-            size = normalize_rounding(size)
+            size = normalize_rounding(_integer_divisions(size))
         return int(size) if size.is_Integer else size
     return int(size)
+
+
+def _integer_divisions(expr: sympy.Expr) -> sympy.Expr:
+    """``expr`` with each ``floor(x / c)`` / ``ceiling(x / c)`` of an integer x and a positive
+    integer c written as torch's ``x // c`` / ceil-div: a program read back with ExecuTorch's or
+    torch's deserializer (an ETRecord's) spells its floor divisions the sympy way."""
+    def quotient(e: sympy.Expr):
+        numerator, denominator = sympy.fraction(sympy.together(e.args[0]))
+        if denominator.is_Integer and denominator > 1 and numerator.is_integer:
+            return numerator, denominator
+        return None
+
+    if not expr.has(sympy.floor, sympy.ceiling):
+        return expr
+    return expr.replace(
+        lambda e: isinstance(e, (sympy.floor, sympy.ceiling)) and quotient(e) is not None,
+        lambda e: (torch_sympy.FloorDiv if isinstance(e, sympy.floor) else torch_sympy.CeilDiv)(*quotient(e)))
 
 
 @functools.lru_cache(maxsize=8192)  # pure, and asked for the same few sizes thousands of times

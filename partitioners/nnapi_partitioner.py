@@ -22,7 +22,8 @@ from executorch.exir.tracer import _default_decomposition_table as _build_defaul
 from executorch_nnapi.lowering import constant_folding
 from executorch_nnapi.lowering.builders import CheckContext, Refused, get_builder, get_unit_builder
 from executorch_nnapi.lowering.builders.node_builder import level_refusal
-from executorch_nnapi.lowering.compile_specs import NnapiCompileOptions, symbol_ranges, symbol_ranges_spec
+from executorch_nnapi.lowering.compile_specs import (NnapiCompileOptions, ranges_from_compile_specs, symbol_ranges,
+                                                    symbol_ranges_spec)
 from executorch_nnapi.lowering.layout_analysis import nhwc_values
 from executorch_nnapi.lowering.nnapi_backend import NnapiBackend
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
@@ -241,6 +242,16 @@ class NnapiPartitioner(Partitioner):
         self._export_ranges: dict[str, tuple[int, int]] = {}
         # (program, its graph's fingerprint, the ops kept whole) of the last call below.
         self._kept_for: tuple[ExportedProgram, tuple, list] | None = None
+
+    @classmethod
+    def from_compile_specs(cls, specs: list) -> "NnapiPartitioner":
+        """The partitioner that wrote a delegate with these compile specs (a .pte's
+        ``BackendDelegate.compile_specs``): its options and the dynamic ranges torch.export
+        validated, so partitioning the same edge program again lowers it the same way."""
+        options = NnapiCompileOptions.from_compile_specs(specs)
+        partitioner = cls(**dataclasses.asdict(options))
+        partitioner._export_ranges = ranges_from_compile_specs(specs)
+        return partitioner
 
     @property
     def feature_level(self) -> FeatureLevel:

@@ -2,8 +2,9 @@
 
 A row describes one NNAPI operation: ``nnapi_op`` (e.g. ``"CONV_2D"``), ``nnapi_index`` (its
 index in its NNAPI model), ``partition`` (the delegate's index), ``aten_nodes`` (FX node names),
-the error figures ``max_abs``, ``max_rel``, ``sqnr_db``, ``steps`` (8-bit), ``time_us`` and
-``first_divergent``. Every key but ``nnapi_op`` and ``nnapi_index`` is optional here.
+the error figures ``max_abs_error``, ``max_rel_error``, ``sqnr_db``, ``max_steps`` (8-bit),
+``time_us`` and ``first_divergent`` (the keys tools/numerics_debugger.py writes). Every key but
+``nnapi_op`` and ``nnapi_index`` is optional here.
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 from .program_graph import ProgramGraph
 
-__all__ = ["DebugRows", "FIGURES", "format_figure", "load_debug_rows", "match_debug_rows"]
+__all__ = ["DebugRows", "FIGURES", "computing_nodes", "format_figure", "load_debug_rows", "match_debug_rows"]
 
 DebugRows = Union[str, "os.PathLike[str]", Sequence[Mapping[str, Any]]]
 """Rows as a list of mappings, or the path of a ``{"rows": [...]}`` JSON file."""
 
 # (key, label) of the figures a row may carry, in the order they are shown.
-FIGURES = (("max_abs", "max abs"), ("max_rel", "max rel"), ("steps", "steps"), ("sqnr_db", "SQNR dB"),
-           ("time_us", "time µs"))
+FIGURES = (("max_abs_error", "max abs"), ("max_rel_error", "max rel"), ("max_steps", "steps"),
+           ("sqnr_db", "SQNR dB"), ("time_us", "time µs"))
 
 
 def load_debug_rows(rows: Optional[DebugRows]) -> list[dict[str, Any]]:
@@ -71,6 +72,12 @@ def format_figure(key: str, value: Any) -> str:
         return str(value)
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
-    if key in ("sqnr_db", "steps", "time_us"):
+    if key in ("sqnr_db", "max_steps", "time_us"):
         return f"{value:.1f}"
     return f"{value:.3g}"
+
+
+def computing_nodes(names: Sequence[str]) -> list[str]:
+    """Of a row's ``aten_nodes``, the ones that compute: quantize / dequantize nodes (an 8-bit
+    operation's inputs, weights and output) left out unless there is nothing else."""
+    return [n for n in names if "quantize_per_" not in n] or list(names)

@@ -111,7 +111,7 @@ def write_explorer_graph(path: "str | os.PathLike[str]", graph: ProgramGraph, de
 
 def _node_figure(rows: dict) -> str:
     """The figure the node data shows: output steps for an 8-bit program's rows, else max abs."""
-    return "steps" if any(row.get("steps") is not None for row in rows.values()) else "max_abs"
+    return "max_steps" if any(row.get("max_steps") is not None for row in rows.values()) else "max_abs_error"
 
 
 def explorer_node_data(graph: ProgramGraph, debug_rows: DebugRows, figure: Optional[str] = None) -> dict[str, Any]:
@@ -121,8 +121,8 @@ def explorer_node_data(graph: ProgramGraph, debug_rows: DebugRows, figure: Optio
     Args:
         graph: the program's graph.
         debug_rows: ``executorch-nnapi debug`` rows (a list of dicts or its ``--json`` path).
-        figure: the row key to show (``max_abs``, ``max_rel``, ``steps``, ``sqnr_db``,
-            ``time_us``); default ``steps`` if the rows have them (8-bit), else ``max_abs``.
+        figure: the row key to show (``max_abs_error``, ``max_rel_error``, ``max_steps``, ``sqnr_db``,
+            ``time_us``); default ``max_steps`` if the rows have them (8-bit), else ``max_abs_error``.
             A node's value is the largest over the operations it emitted or, through a row's
             ``aten_nodes``, is part of.
     """

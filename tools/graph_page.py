@@ -25,7 +25,7 @@ import pathlib
 import textwrap
 from typing import Any, Optional
 
-from .debug_rows import FIGURES, DebugRows, format_figure, match_debug_rows
+from .debug_rows import FIGURES, DebugRows, computing_nodes, format_figure, match_debug_rows
 from .program_graph import GraphNode, ProgramGraph
 
 __all__ = ["PARTITION_COLOURS", "graph_page_html", "partition_colour", "write_graph_page"]
@@ -101,8 +101,8 @@ def _box_lines(node: GraphNode, graph: ProgramGraph, rows: dict, parts: dict) ->
         row = rows.get((node.partition, index))
         text = f"→ {operation.op} #{index}"
         if row is not None:
-            figure = "steps" if row.get("steps") is not None else "max_abs"
-            text += f"  {figure.replace('_', ' ')} {format_figure(figure, row.get(figure))}"
+            figure = "max_steps" if row.get("max_steps") is not None else "max_abs_error"
+            text += f"  {dict(FIGURES)[figure]} {format_figure(figure, row.get(figure))}"
             if row.get("sqnr_db") is not None:
                 text += f"  {format_figure('sqnr_db', row['sqnr_db'])} dB"
         lines.append(("divergent" if row is not None and row.get("first_divergent") else "nnapi", text))
@@ -270,7 +270,7 @@ def _divergence_banner(graph: ProgramGraph, rows: dict) -> str:
     if not first:
         return f'<p id="divergence" class="clean">Debug rows for {len(rows)} NNAPI operation(s): none past tolerance.</p>'
     (partition, index), row = first[0]
-    aten = ", ".join(row.get("aten_nodes") or [graph.operation(partition, index).aten_node])
+    aten = ", ".join(computing_nodes(row.get("aten_nodes") or [graph.operation(partition, index).aten_node]))
     return (f'<p id="divergence" class="divergent">First divergent NNAPI operation: {html.escape(row["nnapi_op"])} '
             f"#{index} of subgraph {partition} ({html.escape(aten)})</p>")
 

@@ -21,12 +21,14 @@ import torch
 from executorch.devtools import Inspector
 from executorch.devtools.etrecord import ETRecord, parse_etrecord
 from executorch.devtools.inspector._intermediate_output_capturer import IntermediateOutputCapturer
-from executorch.exir._serialize._program import deserialize_pte_binary
-from executorch.exir.schema import DelegateCall
 
-from executorch_nnapi.lowering.serialization.blob_reader import BlobSummary, read_blob
+from executorch_nnapi.lowering.serialization.blob_reader import BlobSummary
 
-BACKEND_ID = "NnapiBackend"
+from .debug_picture import etrecord_program_graph
+from .debug_rows import computing_nodes
+from .progress import Progress
+from .pte_delegates import nnapi_delegates
+
 # Divergence thresholds: a float operation whose max error exceeds this fraction of the
 # reference's largest magnitude; an 8-bit one more than this many output steps away.
 DEFAULT_RTOL = 1e-3
@@ -92,8 +94,7 @@ class DebugReport:
 def _short_nodes(names: Sequence[str]) -> str:
     """The table's ATen column: the computing nodes (quantize / dequantize left out when there
     are others), without the edge dialect's aten_ prefix."""
-    computing = [n for n in names if "quantize_per_" not in n] or list(names)
-    return ",".join(n.removeprefix("aten_") for n in computing) or "-"
+    return ",".join(n.removeprefix("aten_") for n in computing_nodes(names)) or "-"
 
 
 def _finite(v: Any) -> Any:
@@ -128,24 +129,11 @@ def _source_line(stack_trace: Optional[str]) -> Optional[str]:
 
 def _delegate_blobs(pte: bytes) -> dict[int, tuple[int, BlobSummary]]:
     """Instruction id of each NNAPI delegate call in `forward` -> (partition index, its blob)."""
-    pte_file = deserialize_pte_binary(pte)
-    program = pte_file.program
-    plan = next((p for p in program.execution_plan if p.name == "forward"), program.execution_plan[0])
-    out: dict[int, tuple[int, BlobSummary]] = {}
-    partition = 0
-    for index, instruction in enumerate(plan.chains[0].instructions):
-        call = instruction.instr_args
-        if not isinstance(call, DelegateCall):
-            continue
-        delegate = plan.delegates[call.delegate_index]
-        if delegate.id != BACKEND_ID:
-            continue
-        out[index] = (partition, read_blob(bytes(program.backend_delegate_data[delegate.processed.index].data)))
-        partition += 1
-    return out
+    return {d.instruction: (d.partition, d.blob) for d in nnapi_delegates(pte)}
 
 
-def _reference_graph(etrecord: ETRecord) -> torch.fx.GraphModule:
+def reference_program(etrecord: ETRecord) -> torch.export.ExportedProgram:
+    """The ETRecord's edge program of ``forward``: the one before partitioning."""
     edge = etrecord.edge_dialect_program
     if isinstance(edge, dict):
         edge = edge.get("forward", next(iter(edge.values())))
@@ -160,7 +148,7 @@ def default_inputs(etrecord: ETRecord, seed: int = 0) -> tuple:
     example sizes (a fixed seed, so two runs compare the same thing)."""
     if etrecord._representative_inputs:
         return tuple(etrecord._representative_inputs[0])
-    program = _reference_graph(etrecord)
+    program = reference_program(etrecord)
     generator = torch.Generator().manual_seed(seed)
     inputs = []
     names = set(program.graph_signature.user_inputs)
@@ -266,28 +254,34 @@ def _diverges(row: DebugRow, rtol: float, max_steps: float) -> bool:
     return row.max_rel_error > rtol
 
 
-def debug_program(pte_path: str, etrecord_path: str, inputs: Optional[tuple] = None,
-                  rtol: float = DEFAULT_RTOL, max_steps: float = DEFAULT_MAX_STEPS) -> DebugReport:
+def debug_program(pte_path: str, etrecord: "str | ETRecord", inputs: Optional[tuple] = None,
+                  rtol: float = DEFAULT_RTOL, max_steps: float = DEFAULT_MAX_STEPS,
+                  progress: Optional[Progress] = None) -> DebugReport:
     """Runs ``pte_path`` on ``inputs`` (default: see default_inputs) and compares every delegated
-    NNAPI operation's output with the ETRecord program's value of the node it computes."""
-    etrecord = parse_etrecord(etrecord_path)
-    program = _reference_graph(etrecord)
+    NNAPI operation's output with the ETRecord program's value of the node it computes.
+
+    Args:
+        etrecord: the ETRecord's path, or the ETRecord read with ``parse_etrecord``.
+        progress: shows the stages "run" and "compare" (nothing by default).
+    """
+    progress = progress or Progress(enabled=False)
+    etrecord = parse_etrecord(etrecord) if isinstance(etrecord, (str, pathlib.Path)) else etrecord
+    program = reference_program(etrecord)
     inputs = tuple(inputs) if inputs is not None else default_inputs(etrecord)
-    pte = pathlib.Path(pte_path).read_bytes()
-    blobs = _delegate_blobs(pte)
-    with tempfile.TemporaryDirectory(prefix="nnapi-debug-") as tmp:
+    blobs = _delegate_blobs(pathlib.Path(pte_path).read_bytes())
+    with progress.stage("run"), tempfile.TemporaryDirectory(prefix="nnapi-debug-") as tmp:
         etdump, debug = _run_with_etdump(pte_path, inputs, pathlib.Path(tmp), _debug_buffer_bytes(program))
         inspector = Inspector(etdump_path=etdump, debug_buffer_path=debug)
         events = [e for block in inspector.event_blocks if block.name == "Execute" for e in block.events
                   if isinstance(e.delegate_debug_identifier, int) and e._instruction_id in blobs]
-    graph_module = program.module()
-    references = _reference_values(graph_module, inputs)
-    by_handle = _nodes_by_handle(graph_module)
-    rows = _rows(events, blobs, by_handle, references)
-    for row in rows:
-        if _diverges(row, rtol, max_steps):
-            row.first_divergent = True
-            break
+    with progress.stage("compare"):
+        graph_module = program.module()
+        references = _reference_values(graph_module, inputs)
+        rows = _rows(events, blobs, _nodes_by_handle(graph_module), references)
+        for row in rows:
+            if _diverges(row, rtol, max_steps):
+                row.first_divergent = True
+                break
     return DebugReport(rows)
 
 
@@ -358,6 +352,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("--inputs", help="inputs saved with torch.save (a tensor or a tuple of tensors); default: "
                         "the ETRecord's representative inputs, else seeded random ones")
     parser.add_argument("--json", help="also write the rows as JSON to this file")
+    parser.add_argument("--html", metavar="PAGE",
+                        help="also write the delegation picture with each NNAPI operation's row and the first "
+                             "divergent operation marked: a self-contained HTML page (docs/graph_page.md)")
+    parser.add_argument("--model-explorer", metavar="GRAPH_JSON",
+                        help="also write that picture as a Model Explorer graph (open it with `model-explorer PATH`)")
     parser.add_argument("--rtol", type=float, default=DEFAULT_RTOL,
                         help="a float operation diverges past this max error relative to the reference's range")
     parser.add_argument("--max-steps", type=float, default=DEFAULT_MAX_STEPS,
@@ -365,10 +364,36 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    """`executorch-nnapi debug`: prints the table; exit code 0 (a divergence is a finding, not an error)."""
-    inputs = load_inputs(args.inputs) if args.inputs else None
-    report = debug_program(args.pte, args.etrecord, inputs, rtol=args.rtol, max_steps=args.max_steps)
+    """`executorch-nnapi debug`: prints the table and writes the files asked for; exit code 0 (a
+    divergence is a finding, not an error). Its stages (load, run, compare, write) show on a
+    terminal."""
+    progress = Progress(prefix="executorch-nnapi debug: ")
+    with progress.stage("load"):
+        etrecord = parse_etrecord(args.etrecord)
+        inputs = load_inputs(args.inputs) if args.inputs else None
+    report = debug_program(args.pte, etrecord, inputs, rtol=args.rtol, max_steps=args.max_steps, progress=progress)
     print(report.format())
-    if args.json:
-        pathlib.Path(args.json).write_text(json.dumps(report.to_json(), indent=1, allow_nan=False))
+    if not (args.json or args.html or args.model_explorer):
+        return 0
+    with progress.stage("write"):
+        rows = report.to_json()
+        if args.json:
+            pathlib.Path(args.json).write_text(json.dumps(rows, indent=1, allow_nan=False))
+        if args.html or args.model_explorer:
+            _write_pictures(args, etrecord, rows["rows"], progress)
     return 0
+
+
+def _write_pictures(args, etrecord: ETRecord, rows: list[dict], progress: Progress) -> None:
+    """--html and --model-explorer: the picture of the .pte's delegation with the debug rows."""
+    from .explorer_graph import write_explorer_graph
+    from .graph_page import write_graph_page
+
+    graph = etrecord_program_graph(pathlib.Path(args.pte).read_bytes(), reference_program(etrecord))
+    name = pathlib.Path(args.pte).name
+    if args.html:
+        write_graph_page(args.html, graph, debug_rows=rows, title=f"{name}: NNAPI delegation and numerics")
+        progress.print(f"wrote the delegation picture with the debug rows to {args.html}")
+    if args.model_explorer:
+        write_explorer_graph(args.model_explorer, graph, debug_rows=rows, label=name)
+        progress.print(f"wrote the Model Explorer graph with the debug rows to {args.model_explorer}")

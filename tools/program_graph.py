@@ -23,6 +23,7 @@ import torch
 
 from executorch_nnapi.lowering.node_utils import op_name, source_location
 from executorch_nnapi.lowering.serialization import read_blob
+from executorch_nnapi.lowering.shape_program import as_dim
 
 from .report import DelegationReport, PartitionInfo, delegation_report
 
@@ -105,7 +106,8 @@ def _shape_of(node: torch.fx.Node) -> str:
     if not isinstance(val, torch.Tensor):
         return ""
     dtype = "" if val.dtype == torch.float32 else f" {str(val.dtype).replace('torch.', '')}"
-    return f"[{', '.join(str(d) for d in val.shape)}]{dtype}"
+    # as_dim: a dynamic size spelled one way however the program was read (x // 2, not floor(x/2)).
+    return f"[{', '.join(str(as_dim(d)) for d in val.shape)}]{dtype}"
 
 
 class _Builder:

@@ -55,3 +55,15 @@ def test_unrevealed_symbol_is_refused():
 def test_fractional_coefficient_is_reported():
     assert "fractional" in describe_unsupported([sympy.Rational(1, 2) * s0])
     assert describe_unsupported([3, s0 + 1]) is None
+
+
+def test_sympy_floor_and_ceiling_of_a_quotient_read_as_integer_division():
+    """A program read back from an ETRecord spells x // 2 as floor(x/2): as_dim gives torch's form,
+    which the shape program compiles; a floor of a non-integer quotient is left alone."""
+    from executorch_nnapi.lowering.shape_program import as_dim
+
+    assert as_dim(sympy.floor(s0 / 2)) == FloorDiv(s0, 2)
+    assert as_dim(sympy.ceiling((s0 + s1) / 3) + 1) == CeilDiv(s0 + s1, 3) + 1
+    assert describe_unsupported([as_dim(sympy.floor(s0 / 2) - 1)]) is None
+    half = sympy.Symbol("h", real=True)
+    assert as_dim(sympy.floor(half / 2)) == sympy.floor(half / 2)

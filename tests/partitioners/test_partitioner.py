@@ -107,3 +107,13 @@ def test_api27_refuses_reading_nhwc_in_pytorch_order_instead_of_failing():
     assert "needs TRANSPOSE (API 28)" in _reasons(p)["aten.view_copy.default"]
     report = delegation_report(edge, p.decisions)
     assert len(report.partitions) == 2  # conv, then linear after the CPU-side view
+
+
+def test_partitioner_from_a_delegates_compile_specs_has_its_options_and_ranges():
+    from executorch_nnapi.lowering.compile_specs import symbol_ranges_spec
+
+    original = NnapiPartitioner(28, max_cached_shapes=3, relax_fp32_to_fp16=True, priority="high")
+    specs = [*original.delegation_spec.compile_specs, symbol_ranges_spec({"h": (16, 512)})]
+    restored = NnapiPartitioner.from_compile_specs(specs)
+    assert restored.options == original.options and restored.feature_level == FeatureLevel.ANDROID_9
+    assert restored._export_ranges == {"h": (16, 512)}

@@ -160,7 +160,8 @@ def _rows(graph, divergent: tuple[int, int] | None) -> list[dict]:
     for o in graph.operations:
         error = 0.5 if (o.partition, o.index) == divergent else 1e-6 * (o.index + 1)
         rows.append({"nnapi_op": o.op, "nnapi_index": o.index, "partition": o.partition,
-                     "aten_nodes": [o.aten_node], "max_abs": error, "max_rel": error / 2, "sqnr_db": 60.0 - o.index,
+                     "aten_nodes": [o.aten_node], "max_abs_error": error, "max_rel_error": error / 2,
+                     "sqnr_db": 60.0 - o.index,
                      "time_us": 10.0 * (o.index + 1), "first_divergent": (o.partition, o.index) == divergent})
     return rows
 
@@ -256,11 +257,11 @@ def test_model_explorer_node_data_colours_nodes_by_their_error(graphs, tmp_path)
         for graph_id, value in data.items()})
     assert _dataclass_subset(data, json.loads(node_data.to_json_string()))
     results = node_data.graphsData["forward"].results
-    by_operation = {(r["partition"], r["nnapi_index"]): r["max_abs"] for r in rows}
+    by_operation = {(r["partition"], r["nnapi_index"]): r["max_abs_error"] for r in rows}
     assert results["aten_relu_default"].value == results["aten_convolution_default"].value == by_operation[(0, 0)]
     assert results["aten_convolution_default_1"].value == max(by_operation.values()) == 0.5
     assert "aten_cumsum_default" not in results  # a CPU node has no NNAPI figure
-    assert node_data.graphsData["forward"].name == "max_abs"
+    assert node_data.graphsData["forward"].name == "max_abs_error"
 
 
 def test_cli_writes_both_pictures_of_a_cpu_fallback(tmp_path, capsys, monkeypatch):
@@ -290,7 +291,7 @@ def test_a_node_with_many_operations_draws_the_first_and_a_count():
              GraphNode("output_0", "output", "output 0", ["aten_big"])]
     report = DelegationReport([PartitionInfo(0, {"aten.big.default": 1}, {"MUL": count}, 27, [])], [])
     graph = ProgramGraph(nodes, operations, report)
-    rows = [{"nnapi_op": "MUL", "nnapi_index": i, "partition": 0, "max_abs": 0.1,
+    rows = [{"nnapi_op": "MUL", "nnapi_index": i, "partition": 0, "max_abs_error": 0.1,
              "first_divergent": i == count - 1} for i in range(count)]
     page = _Page(graph_page_html(graph, debug_rows=rows))
     drawn = [t for t in page.svg_text if t.startswith("→ MUL")]
