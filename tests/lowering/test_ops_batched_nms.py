@@ -1,0 +1,133 @@
+"""batched_nms_padded (lowering/custom_ops.py) -> BOX_WITH_NMS_LIMIT padded to a fixed size inside
+the NNAPI model: lowered, delegated, run through the C++ backend on the host driver and compared
+with torchvision's own batched_nms on random boxes, ties, an IoU equal to the threshold, a cut to
+max_detections and empty results."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn as nn
+from torchvision.ops import batched_nms
+
+from executorch_nnapi.lowering.custom_ops import batched_nms_padded
+from executorch_nnapi.partitioners import NoCpuKernelError
+from op_harness import lower, run_pte
+
+CLASSES = 3
+
+
+class Nms(nn.Module):
+    def __init__(self, iou: float = 0.5, max_detections: int = 8, score_threshold: float = 0.0):
+        super().__init__()
+        self.iou, self.max_detections, self.score_threshold = iou, max_detections, score_threshold
+
+    def forward(self, boxes, scores, idxs):
+        return batched_nms_padded(boxes, scores, idxs, self.iou, self.max_detections, CLASSES,
+                                  self.score_threshold)
+
+
+def random_detections(count: int, seed: int, size: float = 40.0):
+    """[count, 4] boxes in a size x size image, scores in (0, 1), classes in [0, CLASSES)."""
+    g = torch.Generator().manual_seed(seed)
+    corner = torch.rand(count, 2, generator=g) * size
+    extent = torch.rand(count, 2, generator=g) * size / 2 + 1
+    boxes = torch.cat([corner, corner + extent], dim=1)
+    return boxes, torch.rand(count, generator=g) * 0.98 + 0.01, torch.randint(0, CLASSES, (count,), generator=g)
+
+
+def torchvision_result(module: Nms, boxes, scores, idxs) -> list[tuple[tuple[float, ...], float, int]]:
+    """(box, score, class) of each detection torchvision keeps, best first, cut to max_detections."""
+    candidates = torch.nonzero(scores > module.score_threshold).flatten()
+    keep = candidates[batched_nms(boxes[candidates], scores[candidates], idxs[candidates], module.iou)]
+    keep = keep[:module.max_detections]
+    return [(tuple(boxes[k].tolist()), float(scores[k]), int(idxs[k])) for k in keep]
+
+
+def check_against_torchvision(module: Nms, outputs, inputs, ordered: bool = True) -> None:
+    """The padded outputs hold torchvision's detections (in its order if ``ordered``), then padding."""
+    out_boxes, out_scores, out_classes, count = outputs
+    expected = torchvision_result(module, *inputs)
+    assert count.dtype == torch.int32 and count.shape == () and int(count) == len(expected)
+    got = [(tuple(out_boxes[k].tolist()), float(out_scores[k]), int(out_classes[k])) for k in range(int(count))]
+    if ordered:
+        assert got == expected
+    else:  # equal scores: the same detections, their order unspecified
+        assert sorted(got) == sorted(expected)
+        assert [s for _, s, _ in got] == sorted((s for _, s, _ in got), reverse=True)
+    padding = slice(int(count), module.max_detections)
+    assert not out_boxes[padding].any() and not out_scores[padding].any()
+    assert (out_classes[padding] == -1).all()
+
+
+def lower_nms(module: Nms, inputs, feature_level: int = 30):
+    lowered = lower(module, inputs, feature_level=feature_level)
+    assert lowered.num_delegates == 1 and not lowered.cpu_ops, lowered.cpu_ops
+    assert "BOX_WITH_NMS_LIMIT" in lowered.nnapi_operations
+    return lowered
+
+
+@pytest.mark.parametrize("iou", [0.3, 0.5, 0.7])
+def test_random_boxes_match_torchvision(iou):
+    module = Nms(iou=iou, max_detections=24)
+    lowered = lower_nms(module, random_detections(20, seed=0))
+    for seed in range(1, 6):
+        inputs = random_detections(20, seed=seed)
+        check_against_torchvision(module, run_pte(lowered.pte, inputs), inputs)
+        check_against_torchvision(module, module(*inputs), inputs)  # the eager op is torchvision's too
+
+
+def test_cut_to_max_detections_and_score_threshold():
+    module = Nms(iou=0.6, max_detections=4, score_threshold=0.3)
+    lowered = lower_nms(module, random_detections(16, seed=10))
+    for seed in range(11, 15):
+        inputs = random_detections(16, seed=seed)
+        outputs = run_pte(lowered.pte, inputs)
+        assert int(outputs[3]) == 4  # more than 4 survive with these boxes: the best 4 are kept
+        check_against_torchvision(module, outputs, inputs)
+
+
+def test_iou_equal_to_the_threshold_is_not_suppressed():
+    # IoU exactly 0.5 (intersection 2, union 4): torchvision suppresses above the threshold only,
+    # NNAPI from the threshold on; the lowering passes NNAPI the next float32 above it.
+    boxes = torch.tensor([[0.0, 0.0, 3.0, 1.0], [1.0, 0.0, 4.0, 1.0], [0.0, 0.0, 3.0, 1.1]])
+    scores, idxs = torch.tensor([0.9, 0.8, 0.7]), torch.tensor([1, 1, 1])
+    module = Nms(iou=0.5, max_detections=3)
+    outputs = run_pte(lower_nms(module, (boxes, scores, idxs)).pte, (boxes, scores, idxs))
+    assert int(outputs[3]) == 2  # the third box overlaps the first by 3 / 3.3 > 0.5
+    check_against_torchvision(module, outputs, (boxes, scores, idxs))
+
+
+def test_ties_keep_the_same_detections():
+    # Equal scores: identical boxes of one class (either suppresses the other), apart boxes of
+    # several classes, and the same box in two classes (kept in both).
+    boxes = torch.tensor([[0.0, 0.0, 4.0, 4.0], [0.0, 0.0, 4.0, 4.0], [10.0, 10.0, 14.0, 14.0],
+                          [20.0, 0.0, 24.0, 4.0], [0.0, 0.0, 4.0, 4.0], [30.0, 30.0, 31.0, 31.0]])
+    scores = torch.tensor([0.5, 0.5, 0.5, 0.5, 0.5, 0.25])
+    idxs = torch.tensor([0, 0, 1, 2, 2, 0])
+    module = Nms(iou=0.5, max_detections=6)
+    outputs = run_pte(lower_nms(module, (boxes, scores, idxs)).pte, (boxes, scores, idxs))
+    assert int(outputs[3]) == 5
+    check_against_torchvision(module, outputs, (boxes, scores, idxs), ordered=False)
+
+
+def test_no_detection_gives_padding_and_a_zero_count():
+    module = Nms(iou=0.5, max_detections=5, score_threshold=0.5)
+    boxes, scores, idxs = random_detections(6, seed=20)
+    lowered = lower_nms(module, (boxes, scores, idxs))
+    low = scores * 0.4  # every score below the threshold
+    for inputs in ((boxes, low, idxs), (boxes, torch.zeros(6), idxs)):
+        outputs = run_pte(lowered.pte, inputs)
+        assert int(outputs[3]) == 0
+        check_against_torchvision(module, outputs, inputs)
+
+
+def test_below_api_29_stops_lowering():
+    with pytest.raises(NoCpuKernelError, match=r"batched_nms_padded.default needs API 29 \(Android 10\)"):
+        lower(Nms(), random_detections(4, seed=0), feature_level=28)
+
+
+def test_a_negative_score_threshold_stops_lowering_with_the_reason():
+    with pytest.raises(NoCpuKernelError, match=r"batched_nms_padded with score_threshold -0.1 .*must be finite "
+                                               r"and >= 0.*ExecuTorch's portable CPU kernels have no"):
+        lower(Nms(score_threshold=-0.1), random_detections(4, seed=0))
