@@ -1,6 +1,6 @@
 """TOPK_V2 (90): the k largest values along the last dimension, in decreasing order, and their
 indices (TENSOR_INT32). Equal values: the larger index first, as Android's reference does
-(docs/nnapi_facts.md). Inputs: 0 tensor (F16, F32, I32T, QA8 since 29; QA8S since 30), rank >= 1;
+(docs/nnapi_facts.md §7.10). Inputs: 0 tensor (F16, F32, I32T, QA8 since 29; QA8S since 30), rank >= 1;
 1 INT32 k in [1, last dimension]. Output 0 has the input's type and quantization, output 1 is
 TENSOR_INT32; both have the input's shape with the last dimension k.
 """

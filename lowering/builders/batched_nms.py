@@ -100,7 +100,7 @@ class BatchedNmsPaddedBuilder(NodeBuilder):
         g.emit_operation(OperationCode.BOX_WITH_NMS_LIMIT,
                          [class_scores, class_boxes, g.emit_constant_tensor(torch.zeros(count, dtype=torch.int32)),
                           g.emit_float32(max(float(np.float32(score_threshold)), below_smallest)),
-                          g.emit_int32(max_detections), g.emit_int32(_HARD_KERNEL), g.emit_float32(iou),
+                          g.emit_int32(max_detections), g.emit_int32(_HARD_KERNEL), g.emit_float32(float32_above(iou)),
                           g.emit_float32(1.0), g.emit_float32(SMALLEST_SCORE)],
                          found, debug_name=node.name)
         found_classes = g.emit_tensor([_UNKNOWN], debug_name=f"{node.name}.classes_f")

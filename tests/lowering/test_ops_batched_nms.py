@@ -131,3 +131,45 @@ def test_a_negative_score_threshold_stops_lowering_with_the_reason():
     with pytest.raises(NoCpuKernelError, match=r"batched_nms_padded with score_threshold -0.1 .*must be finite "
                                                r"and >= 0.*ExecuTorch's portable CPU kernels have no"):
         lower(Nms(score_threshold=-0.1), random_detections(4, seed=0))
+
+
+class ScoreAndSuppress(nn.Module):
+    """A box head's last steps: class probabilities, each box's best class, then NMS."""
+
+    def __init__(self):
+        super().__init__()
+        self.classify = nn.Linear(8, CLASSES)
+
+    def forward(self, features, boxes):
+        probabilities = self.classify(features).softmax(-1)
+        scores, idxs = probabilities.amax(-1), probabilities.argmax(-1)
+        return batched_nms_padded(boxes, scores, idxs, 0.5, 6, CLASSES, 0.2)
+
+
+def test_head_with_nms_is_one_subgraph():
+    torch.manual_seed(0)
+    module = ScoreAndSuppress().eval()
+    features = torch.randn(12, 8, generator=torch.Generator().manual_seed(3)) * 3
+    boxes = random_detections(12, seed=3)[0]
+    lowered = lower_nms(module, (features, boxes))
+    assert {"FULLY_CONNECTED", "SOFTMAX", "ARGMAX"} <= set(lowered.nnapi_operations)
+    for seed in (3, 4, 5):
+        features = torch.randn(12, 8, generator=torch.Generator().manual_seed(seed)) * 3
+        boxes = random_detections(12, seed=seed)[0]
+        with torch.no_grad():
+            probabilities = module.classify(features).softmax(-1)
+        outputs = run_pte(lowered.pte, (features, boxes))
+        reference = Nms(iou=0.5, max_detections=6, score_threshold=0.2)
+        expected = torchvision_result(reference, boxes, probabilities.amax(-1), probabilities.argmax(-1))
+        assert int(outputs[3]) == len(expected) > 0
+        # The scores come from NNAPI's softmax: the same detections, scores within float rounding.
+        for k, (box, score, cls) in enumerate(expected):
+            assert outputs[0][k].tolist() == list(box) and int(outputs[2][k]) == cls
+            assert abs(float(outputs[1][k]) - score) < 1e-5
+
+
+def test_a_dynamic_number_of_boxes_stops_lowering_with_the_reason():
+    boxes, scores, idxs = random_detections(6, seed=0)
+    n = torch.export.Dim("n", min=2, max=64)
+    with pytest.raises(NoCpuKernelError, match=r"batched_nms_padded with a dynamic number of boxes"):
+        lower(Nms(), (boxes, scores, idxs), dynamic_shapes={"boxes": {0: n}, "scores": {0: n}, "idxs": {0: n}})
