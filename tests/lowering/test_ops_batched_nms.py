@@ -173,3 +173,22 @@ def test_a_dynamic_number_of_boxes_stops_lowering_with_the_reason():
     n = torch.export.Dim("n", min=2, max=64)
     with pytest.raises(NoCpuKernelError, match=r"batched_nms_padded with a dynamic number of boxes"):
         lower(Nms(), (boxes, scores, idxs), dynamic_shapes={"boxes": {0: n}, "scores": {0: n}, "idxs": {0: n}})
+
+
+class BoxesAndCount(Nms):
+    """Uses two of the four results: the others stay temporaries of the NNAPI model."""
+
+    def forward(self, boxes, scores, idxs):
+        kept, _, _, count = super().forward(boxes, scores, idxs)
+        return kept, count
+
+
+def test_unused_results_are_not_partition_outputs():
+    module = BoxesAndCount(iou=0.4, max_detections=10)
+    inputs = random_detections(14, seed=30)
+    lowered = lower_nms(module, inputs)
+    kept, count = run_pte(lowered.pte, inputs)
+    expected = torchvision_result(module, *inputs)
+    assert int(count) == len(expected) > 0
+    assert [tuple(row) for row in kept[:len(expected)].tolist()] == [box for box, _, _ in expected]
+    assert not kept[len(expected):].any()
