@@ -24,7 +24,7 @@ from ..graph import SCALAR_ORDER, NnapiGraph, identity
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_dtype, tensor_shape
-from ..shape_program import is_static
+from ..shape_program import Dim, is_static
 from .common import check_float_tensors
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
@@ -57,7 +57,7 @@ class BatchedNmsPaddedBuilder(NodeBuilder):
         OpSupport(_OP, FeatureLevel.ANDROID_10,
                   "BOX_WITH_NMS_LIMIT (hard NMS; EQUAL, MUL, SELECT, TRANSPOSE, TILE make per-class rows; "
                   "CONCATENATION, SLICE, TOPK_V2, GATHER pad and sort)",
-                  "float32 boxes [N, 4] and scores [N], int32 / int64 classes [N], N static; "
+                  "float32 boxes [N, 4] and scores [N], int32 / int64 classes [N] (a dynamic N: API 30); "
                   "score threshold >= 0", cpu_kernel=False),
     )
     layout = LayoutClass.PYTORCH
@@ -75,8 +75,8 @@ class BatchedNmsPaddedBuilder(NodeBuilder):
             raise Refused(f"batched_nms_padded with boxes {list(shape)}, scores {list(tensor_shape(scores))} and "
                           f"classes {list(tensor_shape(idxs))} (it takes [N, 4], [N] and [N])")
         if not is_static(shape[0]):
-            raise Refused("batched_nms_padded with a dynamic number of boxes (the per-class rows are built "
-                          "with constants of N rows)")
+            ctx.require(FeatureLevel.ANDROID_11, "batched_nms_padded with a dynamic number of boxes (FILL makes "
+                        "its zeros)")
         if max_detections < 1 or classes < 1:
             raise Refused(f"batched_nms_padded with max_detections {max_detections} and num_classes {classes} "
                           "(both must be at least 1)")
@@ -87,7 +87,7 @@ class BatchedNmsPaddedBuilder(NodeBuilder):
     def define(self, node: Node, lc: LoweringContext) -> None:
         boxes, scores, idxs, iou, max_detections, classes, score_threshold = _args(node)
         g = lc.graph
-        count = int(tensor_shape(boxes)[0])
+        count = tensor_shape(boxes)[0]
         columns = classes + 1  # column 0 is NNAPI's background class
         class_scores, class_boxes = _per_class_rows(g, lc.operand(boxes), lc.operand(scores), lc.operand(idxs),
                                                     count, columns, node.name)
@@ -98,7 +98,7 @@ class BatchedNmsPaddedBuilder(NodeBuilder):
                  g.emit_tensor([_UNKNOWN], torch.int32, debug_name=f"{node.name}.classes"),
                  g.emit_tensor([_UNKNOWN], torch.int32, debug_name=f"{node.name}.batch")]
         g.emit_operation(OperationCode.BOX_WITH_NMS_LIMIT,
-                         [class_scores, class_boxes, g.emit_constant_tensor(torch.zeros(count, dtype=torch.int32)),
+                         [class_scores, class_boxes, _zeros(g, [count], torch.int32, f"{node.name}.batch_indices"),
                           g.emit_float32(max(float(np.float32(score_threshold)), below_smallest)),
                           g.emit_int32(max_detections), g.emit_int32(_HARD_KERNEL), g.emit_float32(float32_above(iou)),
                           g.emit_float32(1.0), g.emit_float32(SMALLEST_SCORE)],
@@ -122,7 +122,7 @@ class BatchedNmsPaddedBuilder(NodeBuilder):
         _count(g, outputs[1], outputs[3], max_detections, node.name)
 
 
-def _per_class_rows(g: NnapiGraph, boxes: int, scores: int, idxs: int, count: int, columns: int,
+def _per_class_rows(g: NnapiGraph, boxes: int, scores: int, idxs: int, count: Dim, columns: int,
                     name: str) -> tuple[int, int]:
     """(scores [N, C + 1], boxes [N, 4 (C + 1)]): each box's score in column class + 1, 0 elsewhere.
     Built as [C + 1, N] by broadcasting (NNAPI reshapes int32 tensors only from FL6), then transposed."""
@@ -133,7 +133,7 @@ def _per_class_rows(g: NnapiGraph, boxes: int, scores: int, idxs: int, count: in
     g.emit_operation(OperationCode.MUL, [scores, g.emit_constant_tensor(torch.ones(columns, 1)), g.emit_int32(0)],
                      [repeated], debug_name=name)
     row_scores = g.emit_tensor([columns, count], debug_name=f"{name}.row_scores")
-    g.emit_operation(OperationCode.SELECT, [in_row, repeated, g.emit_constant_tensor(torch.zeros(columns, count))],
+    g.emit_operation(OperationCode.SELECT, [in_row, repeated, _zeros(g, [columns, count], torch.float32, name)],
                      [row_scores], debug_name=name)
     class_scores = g.emit_tensor([count, columns], debug_name=f"{name}.class_scores")
     g.emit_operation(OperationCode.TRANSPOSE, [row_scores, g.emit_int32_vector([1, 0])], [class_scores],
@@ -141,6 +141,16 @@ def _per_class_rows(g: NnapiGraph, boxes: int, scores: int, idxs: int, count: in
     class_boxes = g.emit_tensor([count, 4 * columns], debug_name=f"{name}.class_boxes")
     g.emit_operation(OperationCode.TILE, [boxes, g.emit_int32_vector([1, columns])], [class_boxes], debug_name=name)
     return class_scores, class_boxes
+
+
+def _zeros(g: NnapiGraph, shape: list[Dim], dtype: torch.dtype, name: str) -> int:
+    """Zeros of ``shape``: a constant, or FILL (API 30) when a size is known only at run time."""
+    if all(is_static(d) for d in shape):
+        return g.emit_constant_tensor(torch.zeros([int(d) for d in shape], dtype=dtype))
+    zeros = g.emit_tensor(shape, dtype, debug_name=f"{name}.zeros")
+    value = g.emit_int32(0) if dtype == torch.int32 else g.emit_float32(0.0)
+    g.emit_operation(OperationCode.FILL, [g.emit_int32_vector(shape), value], [zeros], debug_name=name)
+    return zeros
 
 
 def _pad(g: NnapiGraph, found: int, shape: list[int], name: str) -> int:

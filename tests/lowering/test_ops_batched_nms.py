@@ -168,11 +168,25 @@ def test_head_with_nms_is_one_subgraph():
             assert abs(float(outputs[1][k]) - score) < 1e-5
 
 
-def test_a_dynamic_number_of_boxes_stops_lowering_with_the_reason():
-    boxes, scores, idxs = random_detections(6, seed=0)
+def dynamic_boxes():
     n = torch.export.Dim("n", min=2, max=64)
-    with pytest.raises(NoCpuKernelError, match=r"batched_nms_padded with a dynamic number of boxes"):
-        lower(Nms(), (boxes, scores, idxs), dynamic_shapes={"boxes": {0: n}, "scores": {0: n}, "idxs": {0: n}})
+    return {"boxes": {0: n}, "scores": {0: n}, "idxs": {0: n}}
+
+
+def test_a_dynamic_number_of_boxes_runs_at_api_30():
+    module = Nms(iou=0.5, max_detections=8)
+    lowered = lower(module, random_detections(10, seed=40), dynamic_shapes=dynamic_boxes())
+    assert lowered.num_delegates == 1 and not lowered.cpu_ops, lowered.cpu_ops
+    assert "FILL" in lowered.nnapi_operations
+    for count, seed in ((2, 41), (10, 42), (37, 43), (64, 44)):
+        inputs = random_detections(count, seed=seed)
+        check_against_torchvision(module, run_pte(lowered.pte, inputs), inputs)
+
+
+def test_a_dynamic_number_of_boxes_below_api_30_stops_lowering():
+    with pytest.raises(NoCpuKernelError, match=r"batched_nms_padded with a dynamic number of boxes \(FILL makes its "
+                                               r"zeros\) needs API 30 \(Android 11\)"):
+        lower(Nms(), random_detections(6, seed=0), dynamic_shapes=dynamic_boxes(), feature_level=29)
 
 
 class BoxesAndCount(Nms):
@@ -192,3 +206,11 @@ def test_unused_results_are_not_partition_outputs():
     assert int(count) == len(expected) > 0
     assert [tuple(row) for row in kept[:len(expected)].tolist()] == [box for box, _, _ in expected]
     assert not kept[len(expected):].any()
+
+
+def test_runs_at_api_29():
+    module = Nms(iou=0.5, max_detections=12)
+    lowered = lower_nms(module, random_detections(18, seed=50), feature_level=29)
+    for seed in (51, 52):
+        inputs = random_detections(18, seed=seed)
+        check_against_torchvision(module, run_pte(lowered.pte, inputs, feature_level=29), inputs)
