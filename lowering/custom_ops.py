@@ -78,7 +78,9 @@ def _batched_nms_padded(boxes: torch.Tensor, scores: torch.Tensor, idxs: torch.T
                         score_threshold: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     from torchvision.ops import batched_nms  # torchvision is needed only to run the op eagerly
 
-    candidates = torch.nonzero((scores > score_threshold) & (scores >= SMALLEST_SCORE)).flatten()
+    # Boxes of a class outside [0, num_classes) fall in no class column of BOX_WITH_NMS_LIMIT: dropped.
+    taking_part = (scores > score_threshold) & (scores >= SMALLEST_SCORE) & (idxs >= 0) & (idxs < num_classes)
+    candidates = torch.nonzero(taking_part).flatten()
     keep = candidates[batched_nms(boxes[candidates], scores[candidates], idxs[candidates], iou_threshold)]
     keep = keep[:max_detections]
     count = keep.numel()
@@ -105,8 +107,8 @@ def batched_nms_padded(boxes: torch.Tensor, scores: torch.Tensor, idxs: torch.Te
     Args:
         boxes: ``[N, 4]`` float ``(x1, y1, x2, y2)`` with ``x1 <= x2`` and ``y1 <= y2``.
         scores: ``[N]`` float scores.
-        idxs: ``[N]`` int32 class of each box, in ``[0, num_classes)``; boxes of different classes
-            never suppress each other.
+        idxs: ``[N]`` int32 / int64 class of each box; boxes of different classes never suppress
+            each other, and boxes of a class outside ``[0, num_classes)`` are dropped.
         iou_threshold: a box is suppressed by a better one of its class when their IoU is above it.
         max_detections: the fixed number of results.
         num_classes: how many classes ``idxs`` can name.

@@ -80,9 +80,11 @@ class BatchedNmsPaddedBuilder(NodeBuilder):
         if max_detections < 1 or classes < 1:
             raise Refused(f"batched_nms_padded with max_detections {max_detections} and num_classes {classes} "
                           "(both must be at least 1)")
-        if score_threshold < 0 or not math.isfinite(score_threshold) or not math.isfinite(iou):
-            raise Refused(f"batched_nms_padded with score_threshold {score_threshold} and iou_threshold {iou} "
-                          "(NNAPI keeps only positive scores: the score threshold must be finite and >= 0)")
+        if score_threshold < 0 or not math.isfinite(score_threshold):
+            raise Refused(f"batched_nms_padded with score_threshold {score_threshold} (NNAPI keeps only positive "
+                          "scores: the score threshold must be finite and >= 0)")
+        if not math.isfinite(iou):
+            raise Refused(f"batched_nms_padded with iou_threshold {iou} (it must be finite)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         boxes, scores, idxs, iou, max_detections, classes, score_threshold = _args(node)

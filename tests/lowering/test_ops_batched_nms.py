@@ -37,8 +37,9 @@ def random_detections(count: int, seed: int, size: float = 40.0):
 
 
 def torchvision_result(module: Nms, boxes, scores, idxs) -> list[tuple[tuple[float, ...], float, int]]:
-    """(box, score, class) of each detection torchvision keeps, best first, cut to max_detections."""
-    candidates = torch.nonzero(scores > module.score_threshold).flatten()
+    """(box, score, class) of each detection torchvision keeps, best first, cut to max_detections
+    (boxes of a class outside [0, CLASSES) take no part)."""
+    candidates = torch.nonzero((scores > module.score_threshold) & (idxs >= 0) & (idxs < CLASSES)).flatten()
     keep = candidates[batched_nms(boxes[candidates], scores[candidates], idxs[candidates], module.iou)]
     keep = keep[:module.max_detections]
     return [(tuple(boxes[k].tolist()), float(scores[k]), int(idxs[k])) for k in keep]
@@ -111,6 +112,17 @@ def test_ties_keep_the_same_detections():
     check_against_torchvision(module, outputs, (boxes, scores, idxs), ordered=False)
 
 
+def test_classes_outside_the_range_are_dropped():
+    boxes, scores, idxs = random_detections(10, seed=60)
+    idxs = idxs.clone()
+    idxs[::3] = torch.tensor([CLASSES, -1, CLASSES + 4, 7])[:len(idxs[::3])]
+    module = Nms(iou=0.5, max_detections=10)
+    outputs = run_pte(lower_nms(module, (boxes, scores, idxs)).pte, (boxes, scores, idxs))
+    assert 0 < int(outputs[3]) <= 6
+    check_against_torchvision(module, outputs, (boxes, scores, idxs))
+    check_against_torchvision(module, module(boxes, scores, idxs), (boxes, scores, idxs))
+
+
 def test_no_detection_gives_padding_and_a_zero_count():
     module = Nms(iou=0.5, max_detections=5, score_threshold=0.5)
     boxes, scores, idxs = random_detections(6, seed=20)
@@ -128,8 +140,8 @@ def test_below_api_29_stops_lowering():
 
 
 def test_a_negative_score_threshold_stops_lowering_with_the_reason():
-    with pytest.raises(NoCpuKernelError, match=r"batched_nms_padded with score_threshold -0.1 .*must be finite "
-                                               r"and >= 0.*ExecuTorch's portable CPU kernels have no"):
+    with pytest.raises(NoCpuKernelError, match=r"batched_nms_padded with score_threshold -0.1 \(.*must be "
+                                               r"finite and >= 0\).*ExecuTorch's portable CPU kernels have no"):
         lower(Nms(score_threshold=-0.1), random_detections(4, seed=0))
 
 
