@@ -13,6 +13,7 @@ from torchvision.ops import batched_nms
 from executorch_nnapi.lowering.custom_ops import batched_nms_padded
 from executorch_nnapi.partitioners import NoCpuKernelError
 from op_harness import lower, run_pte
+from test_ops_detection import DetectorHead, random_rois
 
 CLASSES = 3
 
@@ -226,3 +227,40 @@ def test_runs_at_api_29():
     for seed in (51, 52):
         inputs = random_detections(18, seed=seed)
         check_against_torchvision(module, run_pte(lowered.pte, inputs, feature_level=29), inputs)
+
+
+class DetectorWithNms(DetectorHead):
+    """The two-stage head of test_ops_detection.py (backbone, roi_align, box head, decode_boxes) on one
+    image, then torchvision's post-processing: background dropped, one row per (region, class), NMS."""
+
+    def __init__(self, regions: int):
+        super().__init__(classes=CLASSES + 1)
+        self.register_buffer("labels", torch.arange(CLASSES).repeat(regions))
+
+    def forward(self, image, rois):
+        return batched_nms_padded(*self.candidates(image, rois), self.labels, 0.5, 10, CLASSES, 0.05)
+
+    def candidates(self, image, rois):
+        scores, boxes = super().forward(image, rois)
+        return boxes[:, 4:].reshape(-1, 4), scores[:, 1:].reshape(-1)
+
+
+def test_detector_with_nms_is_one_subgraph():
+    torch.manual_seed(0)
+    image = torch.randn(1, 3, 48, 64)
+    rois = random_rois(9, 1, 40.0, 56.0, seed=70)
+    module = DetectorWithNms(regions=9).eval()
+    lowered = lower_nms(module, (image, rois))
+    assert {"ROI_ALIGN", "AXIS_ALIGNED_BBOX_TRANSFORM", "CONV_2D"} <= set(lowered.nnapi_operations)
+    for seed in (70, 71, 72):
+        rois = random_rois(9, 1, 40.0, 56.0, seed=seed)
+        out_boxes, out_scores, out_classes, count = run_pte(lowered.pte, (image, rois))
+        with torch.no_grad():
+            boxes, scores = module.candidates(image, rois)
+        expected = torchvision_result(Nms(iou=0.5, max_detections=10, score_threshold=0.05), boxes, scores,
+                                      module.labels)
+        # The head's numbers are NNAPI's (float rounding apart from eager's): boxes within 1e-3 pixel.
+        assert int(count) == len(expected) > 0
+        for k, (box, score, cls) in enumerate(expected):
+            assert int(out_classes[k]) == cls and abs(float(out_scores[k]) - score) < 1e-5
+            assert (out_boxes[k] - torch.tensor(box)).abs().max() < 1e-3
