@@ -6,13 +6,18 @@ torchvision's ``BoxCoder.decode`` followed by ``clip_boxes_to_image`` once the d
 by the coder's weights (docs/detection_ops.md). It is a custom op (``nnapi::decode_boxes``),
 so it stays one node in the exported program and becomes one NNAPI operation; ExecuTorch has no CPU
 kernel for it, so a program whose node NNAPI refuses stops lowering, naming it.
+
+``batched_nms_padded`` is torchvision's ``batched_nms`` with a fixed number of results: the kept
+boxes, scores and classes, best first, padded to ``max_detections``, and how many are real. Its
+fixed-size results let NNAPI's BOX_WITH_NMS_LIMIT (whose result size is known only when it runs)
+be the partition's last data-dependent step (docs/detection_ops.md).
 """
 
 from __future__ import annotations
 
 import torch
 
-__all__ = ["decode_boxes"]
+__all__ = ["batched_nms_padded", "decode_boxes"]
 
 _LIBRARY = "nnapi"
 
@@ -60,3 +65,60 @@ def decode_boxes(rois: torch.Tensor, deltas: torch.Tensor, image_sizes: torch.Te
         ``[K, 4 * classes]`` boxes ``(x1, y1, x2, y2)`` per class.
     """
     return torch.ops.nnapi.decode_boxes(rois, deltas, image_sizes)
+
+
+# The smallest normal float32: NNAPI drops a candidate whose score is below its NMS score
+# threshold, which must be positive for hard suppression to remove anything (nnapi_facts.md §7.10).
+SMALLEST_SCORE = 1.1754943508222875e-38
+
+
+@torch.library.custom_op(f"{_LIBRARY}::batched_nms_padded", mutates_args=())
+def _batched_nms_padded(boxes: torch.Tensor, scores: torch.Tensor, idxs: torch.Tensor, iou_threshold: float,
+                        max_detections: int, num_classes: int,
+                        score_threshold: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    from torchvision.ops import batched_nms  # torchvision is needed only to run the op eagerly
+
+    # Boxes of a class outside [0, num_classes) fall in no class column of BOX_WITH_NMS_LIMIT: dropped.
+    taking_part = (scores > score_threshold) & (scores >= SMALLEST_SCORE) & (idxs >= 0) & (idxs < num_classes)
+    candidates = torch.nonzero(taking_part).flatten()
+    keep = candidates[batched_nms(boxes[candidates], scores[candidates], idxs[candidates], iou_threshold)]
+    keep = keep[:max_detections]
+    count = keep.numel()
+    out_boxes = boxes.new_zeros((max_detections, 4))
+    out_scores = scores.new_zeros((max_detections,))
+    out_classes = torch.full((max_detections,), -1, dtype=torch.int32)
+    out_boxes[:count], out_scores[:count] = boxes[keep], scores[keep]
+    out_classes[:count] = idxs[keep].to(torch.int32)
+    return out_boxes, out_scores, out_classes, torch.tensor(count, dtype=torch.int32)
+
+
+@_batched_nms_padded.register_fake
+def _(boxes: torch.Tensor, scores: torch.Tensor, idxs: torch.Tensor, iou_threshold: float, max_detections: int,
+      num_classes: int, score_threshold: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    return (boxes.new_empty((max_detections, 4)), scores.new_empty((max_detections,)),
+            torch.empty((max_detections,), dtype=torch.int32), torch.empty((), dtype=torch.int32))
+
+
+def batched_nms_padded(boxes: torch.Tensor, scores: torch.Tensor, idxs: torch.Tensor, iou_threshold: float,
+                       max_detections: int, num_classes: int, score_threshold: float = 0.0,
+                       ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """torchvision's ``batched_nms`` cut and padded to ``max_detections`` results.
+
+    Args:
+        boxes: ``[N, 4]`` float ``(x1, y1, x2, y2)`` with ``x1 <= x2`` and ``y1 <= y2``.
+        scores: ``[N]`` float scores.
+        idxs: ``[N]`` int32 / int64 class of each box; boxes of different classes never suppress
+            each other, and boxes of a class outside ``[0, num_classes)`` are dropped.
+        iou_threshold: a box is suppressed by a better one of its class when their IoU is above it.
+        max_detections: the fixed number of results.
+        num_classes: how many classes ``idxs`` can name.
+        score_threshold: only boxes scoring above it (and at least 1.2e-38, the smallest normal
+            float32) take part; it must not be negative.
+
+    Returns:
+        ``(boxes [D, 4], scores [D], classes [D] int32, count)`` with ``D = max_detections``: the
+        first ``count`` rows are the kept boxes by decreasing score (the order of equal scores is
+        unspecified), the rest are zeros with class -1. ``count`` is a 0-d int32 tensor.
+    """
+    return torch.ops.nnapi.batched_nms_padded(boxes, scores, idxs, iou_threshold, max_detections, num_classes,
+                                              score_threshold)

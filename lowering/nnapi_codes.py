@@ -184,6 +184,7 @@ class OperationCode(enum.IntEnum):
     SPLIT = 87
     SQRT = 88
     TILE = 89
+    TOPK_V2 = 90
     TRANSPOSE_CONV_2D = 91
     RESIZE_NEAREST_NEIGHBOR = 94
     IF = 96

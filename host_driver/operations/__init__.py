@@ -15,7 +15,7 @@ from . import (
     elementwise_binary, elementwise_unary, elu, expand_dims, fill, fully_connected, gather, grouped_conv_2d,
     if_op, instance_normalization, l2_normalization, l2_pool_2d, log_softmax, max_pool_2d, mirror_pad, pack,
     pad, pad_v2, quantize, reduce, reshape, resize_bilinear, resize_nearest_neighbor, reverse, roi_align,
-    roi_pooling, select, slice, softmax, space_to_depth, split, squeeze, strided_slice, tile, transpose,
+    roi_pooling, select, slice, softmax, space_to_depth, split, squeeze, strided_slice, tile, topk_v2, transpose,
     transpose_conv_2d, while_op,
 )
 
@@ -45,7 +45,7 @@ _MODULES = (
     fully_connected, gather, grouped_conv_2d, instance_normalization, l2_normalization, l2_pool_2d,
     log_softmax, max_pool_2d, mirror_pad, pack, pad, pad_v2, quantize, reshape, resize_bilinear,
     resize_nearest_neighbor, reverse, roi_align, roi_pooling, select, slice, softmax, space_to_depth, split,
-    squeeze, strided_slice, tile, transpose, transpose_conv_2d, if_op, while_op,
+    squeeze, strided_slice, tile, topk_v2, transpose, transpose_conv_2d, if_op, while_op,
 )
 
 _FAMILIES = (argmax_argmin, elementwise_unary, elementwise_binary, comparison, reduce)

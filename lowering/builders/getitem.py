@@ -13,6 +13,7 @@ from ..nnapi_codes import FeatureLevel
 from ..node_utils import aten_op
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
+from .batched_nms import PROVIDED_OUTPUTS as NMS_OUTPUTS
 from .roi_ops import PROVIDED_OUTPUTS as ROI_OUTPUTS
 
 aten = torch.ops.aten
@@ -28,6 +29,7 @@ PROVIDED_OUTPUTS = {
     torch.ops.higher_order.cond: None,
     torch.ops.higher_order.while_loop: None,
     **ROI_OUTPUTS,
+    **NMS_OUTPUTS,
 }
 
 
@@ -36,7 +38,7 @@ class GetItemBuilder(NodeBuilder):
     ops = (
         OpSupport(operator.getitem, FeatureLevel.ANDROID_8_1, "(output selection)", "output 0 of batch norm / layer norm / "
                   "max_pool2d_with_indices / max_pool3d_with_indices / roi_pool; any output of split, cond, "
-                  "while_loop"),
+                  "while_loop, batched_nms_padded"),
     )
     layout = LayoutClass.ORDER_PRESERVING
 

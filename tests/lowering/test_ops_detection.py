@@ -275,8 +275,9 @@ def test_below_api_29_stops_lowering():
 
 
 def test_batched_nms_stops_lowering_naming_the_op_and_line():
-    # NNAPI's BOX_WITH_NMS_LIMIT is not lowered (docs/detection_ops.md) and ExecuTorch has no
-    # kernel for torchvision's nms: one line at lowering instead of a failure in to_executorch().
+    # torchvision's nms is not lowered (its result size is unbounded; batched_nms_padded is, see
+    # test_ops_batched_nms.py) and ExecuTorch has no kernel for it: one line at lowering instead of
+    # a failure in to_executorch(), pointing at batched_nms_padded.
     class Nms(nn.Module):
         def forward(self, boxes, scores, classes):
             return batched_nms(boxes, scores, classes, 0.5)
@@ -287,7 +288,8 @@ def test_batched_nms_stops_lowering_naming_the_op_and_line():
     message = str(info.value)
     assert message.startswith("torchvision_nms_default (torchvision.nms.default, File ")
     assert "test_ops_detection.py" in message and "\n" not in message
-    assert message.endswith("has no NNAPI lowering) and this ExecuTorch has no CPU kernel (out variant) of "
+    assert message.endswith("custom_ops.batched_nms_padded runs NNAPI's BOX_WITH_NMS_LIMIT with a fixed number of "
+                            "results) and this ExecuTorch has no CPU kernel (out variant) of "
                             "torchvision.nms.default, so the program could not run")
 
 
