@@ -33,7 +33,8 @@ from executorch_nnapi.host_driver import get_driver
 from executorch_nnapi.partitioners import NnapiPartitioner
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from zoo_benchmark import _delegation_counts, print_table  # noqa: E402  (same table style and counts)
+from zoo_benchmark import (  # noqa: E402  (the zoo benchmark's table style, counts and warm-up)
+    _delegation_counts, print_table, randomize_batch_norms, warm_up)
 
 FEATURE_LEVEL = 30
 
@@ -62,12 +63,33 @@ def _factory(module_name: str, class_name: str) -> Example:
 
 
 def _torchvision(name: str, size: int, **kwargs) -> Example:
-    """A torchvision example with ``weights=None`` (its example class fetches ImageNet weights)."""
+    """A torchvision example with ``weights=None`` (its example class fetches ImageNet weights) and
+    random batch-norm statistics: with the default init the logits barely depend on the input, so
+    the error against eager would measure nothing."""
     import torchvision
 
     torch.manual_seed(0)
     module = torchvision.models.get_model(name, weights=None, **kwargs).eval()
+    randomize_batch_norms(module, size)
+    _fill_zero_weights(module)
     return Example(module, (torch.randn(1, 3, size, size),))
+
+
+def _fill_zero_weights(module: torch.nn.Module) -> None:
+    """torchvision zero-initializes some weights (ViT's classification head): an all-zero output
+    would match any backend exactly, so such weights get small random values."""
+    generator = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for weight in module.parameters():
+            if weight.dim() > 1 and not weight.any():
+                weight.normal_(0.0, 0.02, generator=generator)
+
+
+def _mv2_untrained() -> Example:
+    """ExecuTorch's MV2UntrainedModel, its batch norms randomized as in _torchvision."""
+    example = _factory("mobilenet_v2", "MV2UntrainedModel")
+    randomize_batch_norms(example.module, example.inputs[0].shape[-1])
+    return example
 
 
 class _SegmentationOut(torch.nn.Module):
@@ -86,16 +108,39 @@ def _deeplab() -> Example:
     return Example(_SegmentationOut(example.module).eval(), example.inputs)
 
 
-def _needs(package: str) -> Callable[[], Example]:
+def _needs(package: str, also: str = "") -> Callable[[], Example]:
     def build() -> Example:
-        raise Skipped(f"needs {package} (not installed)")
+        raise Skipped(f"needs {package} (not installed)" + (f"; {also}" if also else ""))
     return build
 
 
-def _downloads(what: str) -> Callable[[], Example]:
-    def build() -> Example:
-        raise Skipped(f"downloads {what}")
-    return build
+def _efficient_sam() -> Example:
+    """EfficientSAM ViT-tiny with random weights: the example's build_efficient_sam_vitt fetches its
+    checkpoint; build_efficient_sam with checkpoint=None builds the same architecture offline."""
+    from executorch.examples.models.efficient_sam import EfficientSAM
+    from executorch.examples.models.efficient_sam.efficient_sam_core.efficient_sam import build_efficient_sam
+
+    torch.manual_seed(0)
+    module = build_efficient_sam(encoder_patch_embed_dim=192, encoder_num_heads=3, checkpoint=None).eval()
+    return Example(module, tuple(EfficientSAM().get_example_inputs()))
+
+
+def _llama2() -> Example:
+    """ExecuTorch's Llama2Model with its default params and no checkpoint. It then leaves its weights
+    uninitialized (torch.empty: garbage, some inputs give NaN), so they get seeded random values."""
+    example = _factory("llama", "Llama2Model")
+    generator = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for weight in example.module.parameters():
+            if weight.dim() > 1:
+                weight.normal_(0.0, 0.02, generator=generator)
+            else:
+                weight.fill_(1.0)  # RMSNorm scales
+    return example
+
+
+def _same_as_llama2() -> Example:
+    raise Skipped("llama2's module (Llama2Model) with the same default params and random weights: see llama2")
 
 
 # Every entry of executorch.examples.models.MODEL_NAME_TO_MODEL, in its order.
@@ -111,34 +156,34 @@ EXAMPLES: dict[str, Callable[[], Example]] = {
     "emformer_transcribe": _needs("torchaudio"),
     "emformer_predict": _needs("torchaudio"),
     "emformer_join": _needs("torchaudio"),
-    "llama2": lambda: _factory("llama", "Llama2Model"),
+    "llama2": _llama2,
     "llama3_2_vision_encoder": _needs("torchtune"),
     "lstm": lambda: _factory("lstm", "LSTMModel"),
-    "mobilebert": _needs("transformers (and downloads google/mobilebert-uncased)"),
+    "mobilebert": _needs("transformers", "downloads google/mobilebert-uncased"),
     "mv2": lambda: _torchvision("mobilenet_v2", 224),
-    "mv2_untrained": lambda: _factory("mobilenet_v2", "MV2UntrainedModel"),
+    "mv2_untrained": _mv2_untrained,
     "mv3": lambda: _torchvision("mobilenet_v3_small", 224),
     "vit": lambda: _torchvision("vit_b_16", 224),
     "w2l": _needs("torchaudio"),
     "ic3": lambda: _torchvision("inception_v3", 224, init_weights=True, aux_logits=False),
-    "ic4": _needs("timm"),
+    "ic4": _needs("timm", "downloads pretrained weights"),
     "resnet18": lambda: _torchvision("resnet18", 224),
     "resnet50": lambda: _torchvision("resnet50", 224),
-    "llava": _needs("transformers (and downloads llava-1.5-7b)"),
-    "efficient_sam": _downloads("its checkpoint from huggingface.co (build_efficient_sam_vitt)"),
-    "qwen2_5_1_5b": _downloads("nothing, but is llama2's module with llama2's default params: see llama2"),
-    "phi_4_mini": _downloads("nothing, but is llama2's module with llama2's default params: see llama2"),
-    "smollm2": _downloads("nothing, but is llama2's module with llama2's default params: see llama2"),
-    "deit_tiny": _needs("timm"),
+    "llava": _needs("transformers", "downloads llava-1.5-7b"),
+    "efficient_sam": _efficient_sam,
+    "qwen2_5_1_5b": _same_as_llama2,
+    "phi_4_mini": _same_as_llama2,
+    "smollm2": _same_as_llama2,
+    "deit_tiny": _needs("timm", "downloads pretrained weights"),
     "deep_autoencoder": lambda: _factory("mlperf_tiny.deep_autoencoder", "DeepAutoEncoderModel"),
     "ds_cnn": lambda: _factory("mlperf_tiny.ds_cnn", "DSCNNKWSModel"),
     "mobilenet_v1_025": lambda: _factory("mlperf_tiny.mobilenet_v1_025", "MobileNetV1025Model"),
     "resnet8": lambda: _factory("mlperf_tiny.resnet8", "ResNet8Model"),
     "sdpa": lambda: _factory("toy_model", "SdpaModule"),
-    "qwen3": _downloads("nothing, but is llama2's module with llama2's default params: see llama2"),
+    "qwen3": _same_as_llama2,
     "smolvlm": _needs("transformers"),
-    "yolo26": _needs("ultralytics (and downloads yolo26n.pt)"),
-    "whisper": _needs("transformers (and downloads the whisper checkpoint)"),
+    "yolo26": _needs("ultralytics", "downloads yolo26n.pt"),
+    "whisper": _needs("transformers", "downloads its checkpoint"),
 }
 
 
@@ -234,6 +279,7 @@ def main() -> None:
         parser.error(f"unknown example model(s) {', '.join(unknown)}; known: {', '.join(EXAMPLES)}")
     print(f"machine: {platform.machine()}, {torch.get_num_threads()} torch threads, "
           f"{platform.processor() or platform.platform()}; torch {torch.__version__}")
+    warm_up()
     print_table(HEADER, [(name, lambda name=name: measure(name)) for name in args.models or EXAMPLES])
 
 
