@@ -1,7 +1,8 @@
 """A unary op on a rank-5 value that enters the NNAPI model as a merged 4-D view (a partition
 input: NNAPI operands are rank <= 4), as in EfficientSAM's mask-decoder normalization
 ``x.view(N, 1, C, H, W)`` whose rank-5 subtractions stay on the CPU: pow runs on the merged
-view and its result is the same view of the output. Host driver against eager."""
+view and its result is the same view of the output (so do the unary ops of
+elementwise_unary.py that take any rank). Host driver against eager."""
 
 from __future__ import annotations
 
@@ -15,6 +16,14 @@ from op_harness import Lambda, check_delegated_and_matches, lower, relative_max_
 def test_pow_of_a_rank5_input_runs_on_its_merged_view(exponent, operation):
     x = torch.rand(2, 3, 4, 5, 6) + 0.5
     lowered = check_delegated_and_matches(Lambda(lambda t: t.pow(exponent)), (x,), expect_operations=[operation])
+    assert lowered.nnapi_operations == [operation]
+
+
+@pytest.mark.parametrize("fn, operation", [(torch.exp, "EXP"), (torch.abs, "ABS"), (torch.sin, "SIN")],
+                         ids=["exp", "abs", "sin"])
+def test_elementwise_unary_of_a_rank5_input_runs_on_its_merged_view(fn, operation):
+    x = torch.randn(1, 2, 3, 4, 5)
+    lowered = check_delegated_and_matches(Lambda(fn), (x,), expect_operations=[operation])
     assert lowered.nnapi_operations == [operation]
 
 
