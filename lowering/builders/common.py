@@ -102,8 +102,15 @@ def elementwise_operands(lc: LoweringContext, node: Node, inputs: Sequence[Any])
 
 
 def emit_unary(lc: LoweringContext, node: Node, code: OperationCode, extra_inputs: Sequence[int] = ()) -> int:
-    """Emits a same-shape unary op keeping the input's dim order."""
+    """Emits a same-shape unary op keeping the input's dim order. A rank > 4 input held as a
+    merged view (e.g. a partition input of rank 5) is computed on that view: an elementwise op
+    sees the same bytes whatever the dims, so its result is the same merged view of the output."""
     x = node.args[0]
+    merged = None if lc.is_constant(x) else lc.graph.value(lc.resolve(x)).merged
+    if merged is not None:
+        out = lc.emit_merged_output(node, merged)
+        lc.graph.emit_operation(code, [lc.merged_operand(x, merged), *extra_inputs], [out], debug_name=node.name)
+        return out
     order = lc.order(x)
     out = lc.emit_output(node, order)
     lc.graph.emit_operation(code, [lc.operand(x, order), *extra_inputs], [out], debug_name=node.name)
