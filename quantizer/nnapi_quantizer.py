@@ -49,6 +49,7 @@ from torchao.quantization.pt2e.quantizer import (DerivedQuantizationSpec, FixedQ
 
 from ..lowering.builders import QuantKind, Quantization, quantization_declarations
 from ..lowering.nnapi_codes import PER_CHANNEL_SINCE, SIGNED_SINCE, FeatureLevel
+from ..lowering.passes.exact_requantization import moves_data
 
 _ANNOTATION = "quantization_annotation"
 
@@ -64,7 +65,8 @@ def _annotated(node: Node) -> bool:
 
 
 def _quantized_result(x: Node) -> bool:
-    """Whether a data-movement op reading ``x`` should be quantized: not after an op left float.
+    """Whether a data-movement op (view, permute, clone...) reading ``x`` should be quantized: not
+    after an op left float (pools and means, which compute, are quantized as before).
 
     A view of a float result (layer_norm's, or Swin's rank-5 mask add, which has no 8-bit form)
     stays float: quantized, it would put a quantize on that result where NNAPI may not hold it
@@ -193,7 +195,7 @@ class NnapiQuantizer(Quantizer):
         x = node.args[0]
         if isinstance(x, (list, tuple)):
             self._shared_list(node, x)
-        elif _is_float_tensor(x) and _quantized_result(x):
+        elif _is_float_tensor(x) and (_quantized_result(x) or not moves_data(node)):
             _set(node, {x: self._input(x)}, SharedQuantizationSpec((x, node)))
 
     def _shared_list(self, node: Node, values: list) -> None:

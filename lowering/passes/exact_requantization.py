@@ -42,7 +42,8 @@ def _zero_pad(node: Node) -> bool:
     return False
 
 
-def _moves_data(node: Node) -> bool:
+def moves_data(node: Node) -> bool:
+    """Whether ``node``'s result is made of its tensor inputs' elements only (moved, repeated or selected)."""
     return node.op == "call_function" and (node.target in _DATA_MOVEMENT or _zero_pad(node))
 
 
@@ -67,7 +68,7 @@ def _on_grid(node: Node, params: tuple, seen: dict[Node, bool]) -> bool:
     seen[node] = False  # no cycles in a graph; this only guards the recursion
     if is_dequantize(node):
         result = not is_per_channel(node) and tuple(node.args[1:]) == params
-    elif _moves_data(node):
+    elif moves_data(node):
         inputs = _tensor_inputs(node)
         result = bool(inputs) and all(_on_grid(i, params, seen) for i in inputs)
     else:
@@ -94,7 +95,7 @@ def drop_exact_requantizations(program: ExportedProgram) -> int:
             # Data-movement readers and float ops skip the pair: an op NNAPI runs in 8 bits (one
             # whose result is quantized) must still read a dequantize (its quantized unit,
             # patterns/quantized_op.py).
-            for user in [u for u in dq.users if _moves_data(u) or _computes_in_float(u)]:
+            for user in [u for u in dq.users if moves_data(u) or _computes_in_float(u)]:
                 user.replace_input_with(dq, q.args[0])
             if not dq.users:
                 graph.erase_node(dq)

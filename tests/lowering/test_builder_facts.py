@@ -19,6 +19,7 @@ from executorch_nnapi.lowering.builders import (BUILDERS, UNIT_BUILDERS, LayoutC
                                                 quantization_declarations)
 from executorch_nnapi.tools.cli import main
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
+from executorch_nnapi.lowering.passes.exact_requantization import moves_data
 from executorch_nnapi.partitioners import SUPPORT_TABLE, NnapiPartitioner
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -189,8 +190,8 @@ def test_what_the_quantizer_annotates_is_what_the_declarations_say():
                 continue
             # A data-movement op of a float result stays float (no quantize where NNAPI may not hold it).
             x = n.args[0]
-            if (d.kind is QuantKind.SAME_PARAMETERS and isinstance(x, torch.fx.Node) and x.op == "call_function"
-                    and x not in quantized):
+            if (d.kind is QuantKind.SAME_PARAMETERS and moves_data(n) and isinstance(x, torch.fx.Node)
+                    and x.op == "call_function" and x not in quantized):
                 continue
             quantized.add(n)
         expected = {n.target for n in quantized}
