@@ -287,9 +287,11 @@ class NnapiPartitioner(Partitioner):
         """The ops to keep whole: those NNAPI takes at every node of them in this program (a kept
         op without a CPU kernel that we then refuse breaks lowering)."""
         support = NnapiOperatorSupport(ep, self.feature_level)
-        # An op NNAPI takes only from a newer level is never kept: nodes of it that a decomposition
-        # makes later (SDPA's matmuls) would be refused with no CPU kernel to fall back on.
-        candidates = {row.op for row in table_by_op().values() if row.keep and self.feature_level >= row.since}
+        # A non-core op NNAPI takes only from a newer level is never kept: nodes of it that a
+        # decomposition makes later (SDPA's matmuls) would be refused with no CPU kernel to fall
+        # back on. A core op (reflection_pad2d) has a portable kernel and stays whole on the CPU.
+        candidates = {row.op for row in table_by_op().values()
+                      if row.keep and (self.feature_level >= row.since or torch.Tag.core in row.op.tags)}
         refused: set = set()
         for node in ep.graph.nodes:
             if node.op == "call_function" and aten_op(node) in candidates:
