@@ -17,3 +17,15 @@ class PatternContext:
     is_known: Callable[[Any], bool]
     fuses_activation: Callable[[Any], bool]
     has_8bit_form: Callable[[Any], bool]
+
+
+def unclaimed_matches(graph: Any, claimed: set, match: Callable[[Any], Any]) -> list:
+    """The units ``match`` finds at the nodes of ``graph``, in graph order, sharing no node with
+    ``claimed`` (what earlier matchers took)."""
+    found = []
+    for node in graph.nodes:
+        unit = match(node) if node not in claimed else None
+        if unit is not None and not claimed.intersection(unit.nodes):
+            found.append(unit)
+    return found
+

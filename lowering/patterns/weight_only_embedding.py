@@ -14,7 +14,7 @@ from torch.fx import Graph, Node
 
 from ..node_units import NodeUnit, WeightOnlyEmbeddingUnit
 from ..node_utils import aten_op, tensor_dtype, tensor_shape
-from .pattern_context import PatternContext
+from .pattern_context import PatternContext, unclaimed_matches
 
 aten = torch.ops.aten
 
@@ -51,9 +51,4 @@ def match_weight_only_embedding(node: Node, ctx: PatternContext) -> WeightOnlyEm
 
 def find_weight_only_embeddings(graph: Graph, ctx: PatternContext, claimed: set[Node]) -> list[NodeUnit]:
     """Every weight-only int8 embedding of ``graph`` whose nodes no earlier matcher claimed."""
-    found: list[NodeUnit] = []
-    for node in graph.nodes:
-        unit = match_weight_only_embedding(node, ctx) if node not in claimed else None
-        if unit is not None and not claimed.intersection(unit.nodes):
-            found.append(unit)
-    return found
+    return unclaimed_matches(graph, claimed, lambda node: match_weight_only_embedding(node, ctx))

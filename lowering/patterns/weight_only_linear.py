@@ -17,7 +17,7 @@ from torch.fx import Graph, Node
 
 from ..node_units import NodeUnit, WeightOnlyLinearUnit
 from ..node_utils import aten_op, normalize_dim, tensor_dtype, tensor_shape
-from .pattern_context import PatternContext
+from .pattern_context import PatternContext, unclaimed_matches
 
 aten = torch.ops.aten
 _CASTS = (torch.ops.dim_order_ops._to_dim_order_copy.default, aten._to_copy.default)
@@ -102,9 +102,4 @@ def match_weight_only_linear(mm: Node, ctx: PatternContext) -> WeightOnlyLinearU
 
 def find_weight_only_linears(graph: Graph, ctx: PatternContext, claimed: set[Node]) -> list[NodeUnit]:
     """Every weight-only int8 linear of ``graph`` whose nodes no earlier matcher claimed."""
-    found: list[NodeUnit] = []
-    for node in graph.nodes:
-        unit = match_weight_only_linear(node, ctx) if node not in claimed else None
-        if unit is not None and not claimed.intersection(unit.nodes):
-            found.append(unit)
-    return found
+    return unclaimed_matches(graph, claimed, lambda node: match_weight_only_linear(node, ctx))
