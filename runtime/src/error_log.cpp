@@ -49,6 +49,26 @@ void record_last_error(const std::string& message) {
   last_error_storage() = message;
 }
 
+std::vector<std::string> split_for_log(const std::string& message) {
+  // ET_LOG's buffer is 256 bytes and its line prefix (level, time, file:line)
+  // takes up to ~60; continuation lines are marked so they read as one.
+  constexpr size_t kPiece = 180;
+  static const std::string kMore = "NnapiBackend: ... ";
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (message.size() - start > kPiece) {
+    size_t cut = message.rfind(' ', start + kPiece);
+    if (cut == std::string::npos || cut <= start) {
+      cut = start + kPiece;  // One word longer than a piece: cut inside it.
+    }
+    lines.push_back((lines.empty() ? "" : kMore) +
+                    message.substr(start, cut - start));
+    start = message[cut] == ' ' ? cut + 1 : cut;
+  }
+  lines.push_back((lines.empty() ? "" : kMore) + message.substr(start));
+  return lines;
+}
+
 }  // namespace executorch_nnapi
 
 extern "C" const char* executorch_nnapi_last_error() {

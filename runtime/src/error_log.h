@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <executorch/runtime/platform/log.h>
 
@@ -16,6 +17,11 @@ std::string format_message(const char* fmt, ...)
 /// Records `message` as the last error (see executorch_nnapi_last_error).
 void record_last_error(const std::string& message);
 
+/// `message` cut at spaces into pieces that fit ET_LOG's fixed buffer (256
+/// bytes with its own prefix), so a long message (one naming a library path)
+/// is logged whole, over several lines, instead of truncated.
+std::vector<std::string> split_for_log(const std::string& message);
+
 }  // namespace executorch_nnapi
 
 /// Logs an error (prefixed "NnapiBackend: ") and records it as the last error.
@@ -25,7 +31,10 @@ void record_last_error(const std::string& message);
     const std::string _nnapi_msg =                                           \
         "NnapiBackend: " + ::executorch_nnapi::format_message(__VA_ARGS__);  \
     ::executorch_nnapi::record_last_error(_nnapi_msg);                       \
-    ET_LOG(Error, "%s", _nnapi_msg.c_str());                                 \
+    for (const std::string& _nnapi_line :                                    \
+         ::executorch_nnapi::split_for_log(_nnapi_msg)) {                    \
+      ET_LOG(Error, "%s", _nnapi_line.c_str());                              \
+    }                                                                        \
   } while (0)
 
 /// Logs an error message that is already formatted.
@@ -36,7 +45,10 @@ void record_last_error(const std::string& message);
   do {                                                                       \
     const std::string _nnapi_msg =                                           \
         "NnapiBackend: " + ::executorch_nnapi::format_message(__VA_ARGS__);  \
-    ET_LOG(Info, "%s", _nnapi_msg.c_str());                                  \
+    for (const std::string& _nnapi_line :                                    \
+         ::executorch_nnapi::split_for_log(_nnapi_msg)) {                    \
+      ET_LOG(Info, "%s", _nnapi_line.c_str());                               \
+    }                                                                        \
   } while (0)
 
 /// The last error message the backend logged ("" if none). The pointer stays

@@ -458,7 +458,9 @@ class NnapiBackend final : public et::BackendInterface {
     // Every answer records why (Python's last_error() reads it); the log says it once.
     record_last_error(message);
     if (error != last_logged) {
-      ET_LOG(Error, "%s", message.c_str());
+      for (const std::string& line : split_for_log(message)) {
+        ET_LOG(Error, "%s", line.c_str());
+      }
       last_logged = error;
     }
     return false;
@@ -490,11 +492,11 @@ class NnapiBackend final : public et::BackendInterface {
     if (needed > api->feature_level) {
       NNAPI_LOG_ERROR(
           "the model needs NNAPI feature level %s, but this NNAPI runtime "
-          "('%s') is at feature level %s: export the model for this feature "
-          "level or run it on a newer device",
+          "is at feature level %s: export the model for this feature level "
+          "or run it on a newer device (runtime: '%s')",
           nnapi_feature_level_name(needed).c_str(),
-          api->library_path.c_str(),
-          nnapi_feature_level_name(api->feature_level).c_str());
+          nnapi_feature_level_name(api->feature_level).c_str(),
+          api->library_path.c_str());
       return Error::DelegateInvalidCompatibility;
     }
 

@@ -94,4 +94,4 @@ def test_program_of_a_newer_level_is_refused_naming_both_levels(capfd) -> None:
     message = last_error()
     # The blob needs the highest level of the operations it holds (REVERSE's), not the target's.
     assert ("the model needs NNAPI feature level 1000007 (NNAPI feature level 7), but this NNAPI "
-            "runtime") in message and "is at feature level 31 (Android 12)" in message, message
+            "runtime is at feature level 31 (Android 12)") in message, message

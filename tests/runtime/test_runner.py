@@ -165,3 +165,18 @@ def test_without_nnapi_and_no_cpu_method_the_load_fails_in_one_line(tmp_path, mo
     assert len(logged) == 1, result.stderr
     assert "error: loading method 'forward' failed (ExecuTorch error 0x20): NnapiBackend: NNAPI is not available: " \
            "cannot load the NNAPI library" in result.stderr
+
+
+def test_a_message_longer_than_et_logs_buffer_is_logged_whole(tmp_path, model):
+    # ET_LOG cuts a line at 256 bytes; a message naming a deep library path is logged over
+    # several lines ("NnapiBackend: ... " continues one) so nothing of it is lost.
+    ep = export(model, (torch.randn(1, 3, 16, 16),))
+    pte = write_pte(tmp_path / "n.pte", {"forward": ep}, {"forward": [NnapiPartitioner()]})
+    library = tmp_path / ("d" * 150) / ("e" * 150) / "libneuralnetworks.so"
+    result = run_runner("--model", str(pte), env_extra={"EXECUTORCH_NNAPI_LIBRARY": str(library)}, check=False)
+    assert result.returncode == 1
+    pieces = [line.split("] NnapiBackend: ", 1)[1] for line in result.stderr.splitlines()
+              if "] NnapiBackend: " in line]
+    assert len(pieces) >= 3 and all(piece.startswith("... ") for piece in pieces[1:]), result.stderr
+    logged = "".join(piece.removeprefix("... ") for piece in pieces).replace(" ", "")
+    assert str(library).replace(" ", "") in logged, result.stderr
