@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import torch
 
 from .nnapi_codes import FeatureLevel, OperandCode, OperationCode, OPERATION_SINCE
-from .shape_program import Dim, ShapeProgramBuilder, is_static
+from .shape_program import Dim, ShapeProgramBuilder, is_static, reads_tensor_data
 
 # Constants up to this size live inside the blob; larger ones go to ExecuTorch's
 # named data store, so weights are stored once and can be shared.
@@ -49,6 +49,9 @@ class Operand:
     per_channel_scales: list[float] | None = None
     # A MODEL operand's referenced model: its index in the main graph's ``subgraphs``.
     subgraph: int | None = None
+    # RUN_TIME_EXPRESSIONS only: element k is value_exprs[0] + k * arange_step (0: value_exprs
+    # lists every element).
+    arange_step: int = 0
 
 
 @dataclasses.dataclass
@@ -305,6 +308,35 @@ class NnapiGraph:
         op = Operand(OperandCode.TENSOR_INT32, list(dims), source=ValueSource.SHAPE_EXPRESSIONS,
                      value_exprs=values)
         self.operands.append(op)
+        return len(self.operands) - 1
+
+    def per_execution_values(self, values: Sequence[Dim]) -> bool:
+        """Whether int32 ``values`` should be given to NNAPI at every execution rather than
+        compiled in: some read a number from a tensor (a KV cache's position), so a compiled
+        model per value would mean a compilation per call. Only the main model has inputs of its
+        own to take them."""
+        return self.main is self and any(reads_tensor_data(v) for v in values)
+
+    def emit_per_execution_vector(self, values: Sequence[Dim]) -> int:
+        """1-D TENSOR_INT32 holding ``values``: computed by the runtime at every execution and
+        bound as an extra model input when :meth:`per_execution_values` says so, else a
+        constant (:meth:`emit_int32_vector`)."""
+        values = list(values)
+        if not self.per_execution_values(values):
+            return self.emit_int32_vector(values)
+        self.operands.append(Operand(OperandCode.TENSOR_INT32, [len(values)],
+                                     source=ValueSource.RUN_TIME_EXPRESSIONS, value_exprs=values))
+        return len(self.operands) - 1
+
+    def emit_per_execution_arange(self, start: Dim, length: Dim, step: int = 1) -> int:
+        """1-D TENSOR_INT32 ``start, start + step, ...`` of ``length`` elements (``length`` may be
+        dynamic), computed by the runtime at every execution and bound as an extra model input
+        (GATHER indices at a run-time position). Only where :meth:`per_execution_values` holds
+        for ``start``."""
+        if not self.per_execution_values([start]):
+            raise LoweringError(f"per-execution arange from {start}: not a run-time value of the main model")
+        self.operands.append(Operand(OperandCode.TENSOR_INT32, [length], source=ValueSource.RUN_TIME_EXPRESSIONS,
+                                     value_exprs=[start], arange_step=int(step)))
         return len(self.operands) - 1
 
     def emit_omitted(self, type: OperandCode, dims: Sequence[Dim] = ()) -> int:

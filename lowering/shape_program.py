@@ -262,6 +262,14 @@ def free_symbols(size: Dim) -> set[str]:
     return set() if is_static(size) else {str(s) for s in sympy.sympify(size).free_symbols}
 
 
+def reads_tensor_data(value: Dim) -> bool:
+    """Whether ``value`` depends on a number read from a tensor at run time (torch.export's
+    unbacked symbols ``u0``, ``u1``...: ``input_pos[0].item()``), which may change at every call
+    without any input size changing."""
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+    return not is_static(value) and bool(free_unbacked_symbols(sympy.sympify(value)))
+
+
 class ShapeProgramBuilder:
     """Collects the symbols of a partition and the expressions its operands need.
 

@@ -14,7 +14,8 @@ import os
 import threading
 from typing import Optional
 
-__all__ = ["backend_library_path", "runner_path", "load_backend", "set_nnapi_library", "last_error", "clear_last_error"]
+__all__ = ["backend_library_path", "runner_path", "load_backend", "set_nnapi_library", "last_error", "clear_last_error",
+           "compilation_stats"]
 
 _LIBRARY_NAME = "libexecutorch_nnapi_backend.so"
 
@@ -100,3 +101,12 @@ def last_error() -> str:
 def clear_last_error() -> None:
     """Forgets the last error message (so a later :func:`last_error` is fresh)."""
     load_backend().executorch_nnapi_clear_last_error()
+
+
+def compilation_stats() -> tuple[int, float]:
+    """(NNAPI compilations this process has made, seconds they took in total): the backend
+    compiles a model at load for static shapes, and at execute for each new set of sizes."""
+    lib = load_backend()
+    total_ns, count = ctypes.c_uint64(0), ctypes.c_uint32(0)
+    lib.executorch_nnapi_compilation_stats(ctypes.byref(total_ns), ctypes.byref(count))
+    return int(count.value), total_ns.value / 1e9

@@ -150,6 +150,7 @@ class SliceScatterBuilder(NodeBuilder):
         both = g.emit_tensor(permute_shape(shape, order), torch.float32, debug_name=f"{node.name}.with_src")
         g.emit_operation(OperationCode.CONCATENATION, [lc.operand(target, order), lc.operand(src, order), axis],
                          [both], debug_name=f"{node.name} (self, src)")
-        positions = g.emit_int32_vector(gathered_positions(begin, length, size))
+        # At a position read from a tensor (a KV cache's), computed at every execution.
+        positions = g.emit_per_execution_vector(gathered_positions(begin, length, size))
         out = lc.emit_output(node, order)
         g.emit_operation(OperationCode.GATHER, [both, axis, positions], [out], debug_name=node.name)

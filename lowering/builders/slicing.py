@@ -9,8 +9,8 @@ import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import OperationCode
-from ..shape_program import Dim, as_dim, describe_unsupported, is_static
+from ..nnapi_codes import FeatureLevel, OperationCode
+from ..shape_program import Dim, as_dim, describe_unsupported, is_static, reads_tensor_data
 from ..size_bounds import provably_at_least, provably_at_most
 from .node_builder import Refused
 
@@ -110,14 +110,38 @@ def strided_slice_inputs(lc: LoweringContext, source: int, order: Sequence[int],
             g.emit_int32(begin_mask), g.emit_int32(end_mask), g.emit_int32(shrink_mask)]
 
 
+def _run_time_start(lc: LoweringContext, node: Node, bounds: Mapping[int, tuple[Dim, Optional[Dim], int]],
+                    shrink: Sequence[int], same_order: bool) -> int | None:
+    """The dim of a one-dim slice whose start is read from a tensor at run time (a KV cache's
+    position) but whose length is not, when GATHER (API 29) can take it: then the indices are
+    given to NNAPI at every execution and a new position needs no new compiled model."""
+    if len(bounds) != 1 or shrink or not same_order or lc.graph.feature_level < FeatureLevel.ANDROID_10:
+        return None
+    (dim, (begin, _, _)), = bounds.items()
+    length = (lc.shape(node) or [1])[dim]
+    if reads_tensor_data(length) or not lc.graph.per_execution_values([begin]):
+        return None
+    return dim
+
+
 def emit_strided_slice(lc: LoweringContext, node: Node, source: Node,
                        bounds: Mapping[int, tuple[Dim, Optional[Dim], int]], shrink: Sequence[int] = (),
                        out_order: Sequence[int] | None = None) -> int:
     """STRIDED_SLICE of ``source`` (in its produced order) into ``node``'s value
-    (``bounds`` and ``shrink``: :func:`strided_slice_inputs`)."""
+    (``bounds`` and ``shrink``: :func:`strided_slice_inputs`); a slice at a position read from a
+    tensor is a GATHER of indices computed at every execution instead."""
     order = lc.order(source)
     out_shape = lc.shape(node) or [1]
     out = lc.emit_output(node, tuple(out_order) if out_order is not None else order, shape=out_shape)
+    dim = _run_time_start(lc, node, bounds, shrink, out_order is None or tuple(out_order) == tuple(order))
+    if dim is not None:
+        begin, _, step = bounds[dim]
+        g = lc.graph
+        indices = g.emit_per_execution_arange(begin, out_shape[dim], step)
+        g.emit_operation(OperationCode.GATHER,
+                         [lc.operand(source, order), g.emit_int32(list(order).index(dim)), indices], [out],
+                         debug_name=node.name)
+        return out
     lc.graph.emit_operation(OperationCode.STRIDED_SLICE,
                             strided_slice_inputs(lc, lc.operand(source, order), order, bounds, shrink), [out],
                             debug_name=node.name)

@@ -27,7 +27,7 @@ from executorch_nnapi.blob.ShapeInstruction import ShapeInstructionT
 from executorch_nnapi.blob.ShapeProgram import ShapeProgramT
 from executorch_nnapi.blob.Symbol import SymbolT
 
-from ..graph import NnapiGraph, Operand
+from ..graph import NnapiGraph, Operand, ValueSource
 from ..shape_program import ShapeProgramBuilder, is_static
 
 # Bump when a change makes old runtimes misread new blobs (runtime: kSupportedSchemaVersion).
@@ -37,6 +37,8 @@ SCHEMA_VERSION = 1
 MERGED_DIMS_SCHEMA_VERSION = 2
 # Blobs with referenced models (IF / WHILE); the others keep their version.
 CONTROL_FLOW_SCHEMA_VERSION = 3
+# Blobs with operands filled at every execution (RUN_TIME_EXPRESSIONS); the others keep theirs.
+RUN_TIME_VALUES_SCHEMA_VERSION = 4
 FILE_IDENTIFIER = b"NNAB"
 # vtable slot of Blob.crc32 (11th field: 4 + 2 * 10).
 CRC32_VTABLE_OFFSET = 24
@@ -88,6 +90,7 @@ def _operand(op: Operand, program: ShapeProgramBuilder) -> OperandT:
         valueExprs=[program.expression(v) for v in op.value_exprs] if op.value_exprs is not None else None,
         debugName=op.debug_name or None,
         subgraph=op.subgraph or 0,
+        arangeStep=op.arange_step,
     )
 
 
@@ -176,6 +179,8 @@ def serialize_graph(
         schema_version = max(schema_version, MERGED_DIMS_SCHEMA_VERSION)
     if subgraphs:
         schema_version = max(schema_version, CONTROL_FLOW_SCHEMA_VERSION)
+    if any(op.source == ValueSource.RUN_TIME_EXPRESSIONS for op in graph.operands):
+        schema_version = max(schema_version, RUN_TIME_VALUES_SCHEMA_VERSION)
     blob = BlobT(
         schemaVersion=schema_version,
         minFeatureLevel=int(graph.min_feature_level),

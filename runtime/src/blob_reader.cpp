@@ -69,6 +69,7 @@ Error load_blob(FreeableBuffer* processed, const NamedDataMap* named_data,
                                    input_ranks, &error)) {
     return reject(Error::InvalidProgram, error);
   }
+  loaded->find_run_time_operands();
   *out = std::move(loaded);
   return Error::Ok;
 }

@@ -22,8 +22,9 @@ namespace executorch_nnapi {
 
 /// Highest blob schema_version this runtime reads.
 /// (2: arguments may bind a tensor at a lower rank, Argument.merged_dims;
-/// 3: referenced models for IF / WHILE, Blob.subgraphs.)
-constexpr uint32_t kSupportedSchemaVersion = 3;
+/// 3: referenced models for IF / WHILE, Blob.subgraphs;
+/// 4: RUN_TIME_EXPRESSIONS operands, filled at every execution.)
+constexpr uint32_t kSupportedSchemaVersion = 4;
 
 /// What the runtime needs to know about one operand, derived at init.
 struct OperandInfo {
@@ -119,6 +120,25 @@ class LoadedBlob {
   bool byte_size(uint32_t index, const std::vector<uint32_t>& dims,
                  size_t* size, const blob::Blob* model = nullptr) const;
 
+  /// The main model's RUN_TIME_EXPRESSIONS operands in operand order: NNAPI
+  /// inputs after Blob.model_inputs (input model_inputs.size() + j is the
+  /// j-th), filled at every execution.
+  const std::vector<uint32_t>& run_time_operands() const {
+    return run_time_operands_;
+  }
+
+  /// What a compiled model depends on among the evaluated expressions
+  /// `values`: the same values with the expressions that only
+  /// RUN_TIME_EXPRESSIONS operands use zeroed, so executions that differ only
+  /// in those share one compiled model.
+  std::vector<int64_t> compiled_model_key(
+      const std::vector<int64_t>& values) const;
+
+  /// The elements of RUN_TIME_EXPRESSIONS operand `index` for `values`; fails
+  /// (message in *error) when one does not fit int32 or a dim is invalid.
+  bool run_time_values(uint32_t index, const std::vector<int64_t>& values,
+                       std::vector<int32_t>* out, std::string* error) const;
+
   /// The dims of each tensor input argument as exported (static dims and the
   /// export-time sizes of dynamic ones), for evaluating a program without
   /// symbols at init.
@@ -142,6 +162,8 @@ class LoadedBlob {
       std::vector<OperandInfo>* infos);
   executorch::runtime::Error order_subgraphs();
   executorch::runtime::Error load_arguments(std::vector<int>* input_ranks);
+  // Stage 8 (run_time_values.cpp).
+  void find_run_time_operands();
 
   // Owns an aligned copy when the processed buffer was not 16-byte aligned.
   std::unique_ptr<uint8_t[]> copy_storage_;
@@ -157,6 +179,9 @@ class LoadedBlob {
   std::vector<ArgumentInfo> inputs_;
   std::vector<ArgumentInfo> outputs_;
   ShapeProgram shape_program_;
+  std::vector<uint32_t> run_time_operands_;
+  // Per shape expression: whether a compiled model depends on its value.
+  std::vector<bool> key_expressions_;
 };
 
 /// Validates the processed delegate data and returns the loaded blob in

@@ -5,6 +5,7 @@
 //   1, 2, 3  blob_integrity.cpp      envelope, alignment, FlatBuffer, version, CRC
 //   4, 5, 6  operand_validation.cpp  operands; operations and model inputs/outputs
 //   7        argument_binding.cpp    the delegate's arguments
+//   8        run_time_values.cpp     values filled at every execution
 #pragma once
 
 #include <cstddef>
@@ -44,6 +45,21 @@ executorch::runtime::Error check_envelope(
 /// the root in *root.
 executorch::runtime::Error verify_blob(const uint8_t* data, size_t size,
                                        const blob::Blob** root);
+
+class LoadedBlob;
+struct OperandInfo;
+
+/// Part of stage 4: every value expression of operand i of `model` exists
+/// (an index below `num_expressions`).
+executorch::runtime::Error check_value_expression_indices(
+    const LoadedBlob& loaded, const blob::Blob* model, uint32_t i,
+    uint32_t num_expressions);
+
+/// Part of stage 4: a RUN_TIME_EXPRESSIONS operand (operand i of `model`) is
+/// a 1-D TENSOR_INT32 of the main model whose expressions exist.
+executorch::runtime::Error check_run_time_expressions(
+    const LoadedBlob& loaded, const blob::Blob* model, uint32_t i,
+    const OperandInfo& info);
 
 /// Stage 5: every operation refers to existing operands.
 executorch::runtime::Error check_operations(const blob::Blob* root);

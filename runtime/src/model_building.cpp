@@ -41,7 +41,7 @@ Error CompiledModel::build_model(const LoadedBlob& blob,
   }
   if (err == Error::Ok) {
     // A referenced model takes the main model's relaxation (NNAPI).
-    err = finish_model(*model, tables, tables == blob.root());
+    err = finish_model(*model, blob, tables, tables == blob.root());
   }
   return err;
 }
@@ -221,6 +221,7 @@ Error CompiledModel::set_operand_value(ANeuralNetworksModel* model,
     case blob::ValueSource::SUBGRAPH:
       return set_referenced_model(model, blob, tables, i);
     case blob::ValueSource::NONE:
+    case blob::ValueSource::RUN_TIME_EXPRESSIONS:  // An input (finish_model).
       return Error::Ok;
     default:
       return Error::Ok;  // Rejected by load_blob.
@@ -288,6 +289,7 @@ Error CompiledModel::add_operations(ANeuralNetworksModel* model,
 // outputs), allows fp16 if the blob asks (on the main model, whose setting
 // NNAPI applies to the models it refers to), and finishes the model.
 Error CompiledModel::finish_model(ANeuralNetworksModel* model,
+                                  const LoadedBlob& blob,
                                   const blob::Blob* tables, bool main_model) {
   const NnapiApi& nn = *api_;
   std::vector<uint32_t> outputs(list_data(tables->model_outputs()),
@@ -297,8 +299,16 @@ Error CompiledModel::finish_model(ANeuralNetworksModel* model,
   if (main_model) {
     outputs.insert(outputs.end(), extra_outputs_.begin(), extra_outputs_.end());
   }
+  std::vector<uint32_t> inputs(list_data(tables->model_inputs()),
+                               list_data(tables->model_inputs()) +
+                                   list_size(tables->model_inputs()));
+  // The values filled at every execution are the main model's last inputs.
+  if (main_model) {
+    inputs.insert(inputs.end(), blob.run_time_operands().begin(),
+                  blob.run_time_operands().end());
+  }
   int rc = nn.ANeuralNetworksModel_identifyInputsAndOutputs(
-      model, list_size(tables->model_inputs()), list_data(tables->model_inputs()),
+      model, static_cast<uint32_t>(inputs.size()), inputs.data(),
       static_cast<uint32_t>(outputs.size()), outputs.data());
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     NNAPI_LOG_ERROR("ANeuralNetworksModel_identifyInputsAndOutputs failed: %s",

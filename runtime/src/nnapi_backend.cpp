@@ -50,8 +50,9 @@ std::atomic<uint32_t> g_compilations{0};
 
 /// One compiled model per set of concrete sizes.
 struct CacheEntry {
-  // The evaluated shape expressions: they determine every operand's dims and
-  // every shape-valued constant, i.e. the whole NNAPI model.
+  // The evaluated shape expressions (LoadedBlob::compiled_model_key): they
+  // determine every operand's dims and every shape-valued constant, i.e. the
+  // whole NNAPI model; values given to it at every execution are left out.
   std::vector<int64_t> key;
   std::unique_ptr<CompiledModel> model;
 };
@@ -195,11 +196,13 @@ void copy_output_out(const ArgumentInfo& arg,
   }
 }
 
-// Finds or builds the compiled model for the evaluated sizes `values`.
-Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
+// Finds or builds the compiled model for the evaluated sizes `values` (its
+// cache key leaves out what is given to NNAPI at every execution).
+Error lookup_or_build(NnapiHandle* h, const std::vector<int64_t>& values,
                       CompiledModel** out, et::EventTracer* tracer) {
+  std::vector<int64_t> key = h->blob->compiled_model_key(values);
   for (auto it = h->cache.begin(); it != h->cache.end(); ++it) {
-    if (it->key == values) {
+    if (it->key == key) {
       h->cache.splice(h->cache.begin(), h->cache, it);
       *out = h->cache.front().model.get();
       return Error::Ok;
@@ -220,7 +223,7 @@ Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
   while (h->cache.size() >= static_cast<size_t>(h->options.max_cached_shapes)) {
     h->cache.pop_back();  // Least recently used.
   }
-  h->cache.push_front(CacheEntry{std::move(values), std::move(model)});
+  h->cache.push_front(CacheEntry{std::move(key), std::move(model)});
   *out = h->cache.front().model.get();
   return Error::Ok;
 }
@@ -229,7 +232,8 @@ Error lookup_or_build(NnapiHandle* h, std::vector<int64_t>&& values,
 // one per operation when the NNAPI library can time them), then, at the
 // intermediate-output level, the same inputs through the debug variant.
 Error traced_execute(NnapiHandle* h, CompiledModel* model,
-                     et::EventTracer* tracer, const std::vector<int64_t>& key,
+                     et::EventTracer* tracer,
+                     const std::vector<int64_t>& values,
                      const std::vector<const void*>& inputs,
                      const std::vector<void*>& outputs) {
   ExecutionProbe probe;
@@ -245,17 +249,23 @@ Error traced_execute(NnapiHandle* h, CompiledModel* model,
   if (!wants_intermediates(tracer)) {
     return Error::Ok;
   }
+  const std::vector<int64_t> key = h->blob->compiled_model_key(values);
   if (h->debug_variant.model == nullptr || h->debug_variant.key != key) {
     // Not cached by NNAPI: it would share the ordinary model's cache token.
     RuntimeOptions options = h->options;
     options.cache_dir.clear();
     std::unique_ptr<CompiledModel> variant;
-    err = CompiledModel::build(h->api, *h->blob, key, options, h->model_digest,
-                               &variant, debug_output_operands(*h->blob));
+    err = CompiledModel::build(h->api, *h->blob, values, options,
+                               h->model_digest, &variant,
+                               debug_output_operands(*h->blob));
     if (err != Error::Ok) {
       return err;
     }
     h->debug_variant = CacheEntry{key, std::move(variant)};
+  }
+  err = h->debug_variant.model->set_run_time_values(*h->blob, values);
+  if (err != Error::Ok) {
+    return err;
   }
   return log_intermediates(tracer, *h->blob, h->debug_variant.model.get(),
                            inputs);
@@ -524,8 +534,7 @@ class NnapiBackend final : public et::BackendInterface {
         return Error::InvalidProgram;
       }
       CompiledModel* model = nullptr;
-      err = lookup_or_build(h.get(), std::move(values), &model,
-                            context.event_tracer());
+      err = lookup_or_build(h.get(), values, &model, context.event_tracer());
       if (err != Error::Ok) {
         return err;
       }
@@ -566,13 +575,11 @@ class NnapiBackend final : public et::BackendInterface {
       NNAPI_LOG_ERROR_STR(error);
       return Error::InvalidArgument;
     }
-    // The debug variant is built for the same sizes.
-    std::vector<int64_t> key;
-    if (wants_intermediates(tracer)) {
-      key = values;
-    }
     CompiledModel* model = nullptr;
-    err = lookup_or_build(h, std::move(values), &model, tracer);
+    err = lookup_or_build(h, values, &model, tracer);
+    if (err == Error::Ok) {
+      err = model->set_run_time_values(blob, values);
+    }
     if (err != Error::Ok) {
       return err;
     }
@@ -605,7 +612,8 @@ class NnapiBackend final : public et::BackendInterface {
     // 5. Run, then bring permuted outputs back to ExecuTorch's order.
     err = tracer == nullptr
               ? model->execute(blob, input_ptrs, output_ptrs)
-              : traced_execute(h, model, tracer, key, input_ptrs, output_ptrs);
+              : traced_execute(h, model, tracer, values, input_ptrs,
+                               output_ptrs);
     if (err != Error::Ok) {
       return err;
     }

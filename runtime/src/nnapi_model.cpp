@@ -103,7 +103,8 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
     err = c->build_model(blob, blob.root(), values, &c->model_);
   }
   if (err == Error::Ok) {
-    err = c->compile(model_digest, values);
+    // NNAPI's cache token: what the model depends on, not run-time values.
+    err = c->compile(model_digest, blob.compiled_model_key(values));
   }
   if (err == Error::Ok) {
     err = c->size_arguments(blob, values);
@@ -334,6 +335,21 @@ Error CompiledModel::size_arguments(const LoadedBlob& blob,
   return Error::Ok;
 }
 
+Error CompiledModel::set_run_time_values(const LoadedBlob& blob,
+                                         const std::vector<int64_t>& values) {
+  const std::vector<uint32_t>& operands = blob.run_time_operands();
+  run_time_inputs_.resize(operands.size());
+  std::string error;
+  for (size_t j = 0; j < operands.size(); ++j) {
+    if (!blob.run_time_values(operands[j], values, &run_time_inputs_[j],
+                              &error)) {
+      NNAPI_LOG_ERROR_STR(error);
+      return Error::InvalidArgument;
+    }
+  }
+  return Error::Ok;
+}
+
 Error CompiledModel::execute(const LoadedBlob& blob,
                              const std::vector<const void*>& inputs,
                              const std::vector<void*>& outputs,
@@ -361,6 +377,20 @@ Error CompiledModel::execute(const LoadedBlob& blob,
       NNAPI_LOG_ERROR("ANeuralNetworksExecution_setInput failed for input "
                       "argument %zu (model input %u, %zu bytes): %s",
                       a, arg.io_index, input_bytes_[a],
+                      nnapi_describe_result(nn, rc).c_str());
+      return Error::Internal;
+    }
+  }
+  const size_t first_run_time = list_size(blob.root()->model_inputs());
+  for (size_t j = 0; j < run_time_inputs_.size(); ++j) {
+    const std::vector<int32_t>& v = run_time_inputs_[j];
+    rc = nn.ANeuralNetworksExecution_setInput(
+        guard.execution, static_cast<int32_t>(first_run_time + j), nullptr,
+        v.data(), v.size() * sizeof(int32_t));
+    if (rc != ANEURALNETWORKS_NO_ERROR) {
+      NNAPI_LOG_ERROR("ANeuralNetworksExecution_setInput failed for the "
+                      "run-time values of %s: %s",
+                      blob.describe_operand(blob.run_time_operands()[j]).c_str(),
                       nnapi_describe_result(nn, rc).c_str());
       return Error::Internal;
     }

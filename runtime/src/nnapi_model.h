@@ -85,6 +85,13 @@ class CompiledModel {
   size_t input_bytes(size_t arg) const { return input_bytes_[arg]; }
   size_t output_bytes(size_t arg) const { return output_bytes_[arg]; }
 
+  /// Evaluates the blob's RUN_TIME_EXPRESSIONS operands for `values` (this
+  /// execution's evaluated shape expressions); the next execute gives them
+  /// to NNAPI as the inputs after the model's own. Fails (logged) when a
+  /// value does not fit int32.
+  executorch::runtime::Error set_run_time_values(
+      const LoadedBlob& blob, const std::vector<int64_t>& values);
+
   /// Runs one execution: binds the given buffers (one per tensor argument,
   /// null for ignored arguments; sizes must equal input_bytes/output_bytes)
   /// and waits for the result (through the burst when options.use_burst).
@@ -130,6 +137,7 @@ class CompiledModel {
   executorch::runtime::Error add_operations(ANeuralNetworksModel* model,
                                             const blob::Blob* tables);
   executorch::runtime::Error finish_model(ANeuralNetworksModel* model,
+                                          const LoadedBlob& blob,
                                           const blob::Blob* tables,
                                           bool main_model);
   executorch::runtime::Error create_compilation();
@@ -174,6 +182,8 @@ class CompiledModel {
   std::vector<size_t> input_bytes_;
   std::vector<size_t> output_bytes_;
   std::vector<uint32_t> extra_outputs_;
+  // This execution's RUN_TIME_EXPRESSIONS values, by run-time operand.
+  std::vector<std::vector<int32_t>> run_time_inputs_;
   std::vector<std::vector<uint32_t>> extra_output_dims_;
   std::vector<size_t> extra_output_bytes_;
 };

@@ -83,6 +83,23 @@ bool checked_byte_size(uint32_t element_size, const uint32_t* dims,
   return true;
 }
 
+Error check_value_expression_indices(const LoadedBlob& loaded,
+                                     const blob::Blob* model, uint32_t i,
+                                     uint32_t num_expressions) {
+  const auto* exprs = model->operands()->Get(i)->value_exprs();
+  for (uint32_t k = 0; k < vsize(exprs); ++k) {
+    const int32_t e = exprs->Get(k);
+    if (e < 0 || static_cast<uint32_t>(e) >= num_expressions) {
+      return reject(Error::InvalidProgram,
+                    format_message("%s value %u uses shape expression %d, "
+                                   "but there are %u",
+                                   loaded.describe_operand(i, model).c_str(), k,
+                                   e, num_expressions));
+    }
+  }
+  return Error::Ok;
+}
+
 namespace {
 
 uint32_t num_shape_expressions(const blob::Blob* root) {
@@ -304,17 +321,7 @@ Error check_value_expressions(const LoadedBlob& loaded, const blob::Blob* model,
                                  loaded.describe_operand(i, model).c_str(), count,
                                  elements));
   }
-  for (uint32_t k = 0; k < count; ++k) {
-    const int32_t e = op->value_exprs()->Get(k);
-    if (e < 0 || static_cast<uint32_t>(e) >= num_expressions) {
-      return reject(Error::InvalidProgram,
-                    format_message("%s value %u uses shape expression %d, "
-                                   "but there are %u",
-                                   loaded.describe_operand(i, model).c_str(), k, e,
-                                   num_expressions));
-    }
-  }
-  return Error::Ok;
+  return check_value_expression_indices(loaded, model, i, num_expressions);
 }
 
 // An operand's value, by its source.
@@ -335,6 +342,8 @@ Error load_operand_value(const LoadedBlob& loaded, const blob::Blob* model,
                               buffers);
     case blob::ValueSource::SHAPE_EXPRESSIONS:
       return check_value_expressions(loaded, model, i, shape, *info);
+    case blob::ValueSource::RUN_TIME_EXPRESSIONS:
+      return check_run_time_expressions(loaded, model, i, *info);
     case blob::ValueSource::SUBGRAPH:
       if (info->type != ANEURALNETWORKS_MODEL ||
           op->subgraph() >= vsize(loaded.root()->subgraphs())) {

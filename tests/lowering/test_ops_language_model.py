@@ -7,7 +7,11 @@ writes them (lowering/passes/language_model.py, lowering/builders/slice_scatter.
   ``arange(L) + input_pos[0].item()``) -> CONCATENATION + GATHER with positions computed by the
   shape program, the buffer handed to the delegate and written back by ExecuTorch;
 * scaled-dot-product attention with a constant causal bool mask sliced at that position -> its
-  additive float mask, folded, sliced at run time.
+  additive float mask, folded, read by GATHER at the positions.
+
+Whatever depends on the position (GATHER indices) is computed by the runtime at every execution
+and given to NNAPI as an input (RUN_TIME_EXPRESSIONS), so the backend compiles one model per
+token count, not one per position: the tests count the compilations.
 
 Each is lowered alone with a dynamic length, checked delegated in one subgraph, run through the
 C++ backend on the host driver and compared with eager; the cache is run as a prefill then
@@ -28,6 +32,7 @@ from executorch_nnapi.host_driver import get_driver
 from executorch_nnapi.lowering.passes.language_model import rewrite_language_model_idioms
 from executorch_nnapi.partitioners import NnapiPartitioner
 from executorch_nnapi.partitioners.op_support import READ_AS_SIZE
+from executorch_nnapi.runtime.backend_library import compilation_stats
 
 _GEN = torch.Generator().manual_seed(0)
 _CONTEXT = 8  # cache length
@@ -111,6 +116,7 @@ def test_cache_written_at_run_time_position_keeps_its_state():
     program = Runtime.get().load_program(edge.to_executorch().buffer)
     method = program.load_method("forward")
     eager = CacheWrite()
+    compiled_before = compilation_stats()[0]
     # A prefill of 3 at 0, single steps at 3 and 4, then a run that reaches the cache's end.
     for values, start in ((randn(1, 2, 3, 4), 0), (randn(1, 2, 1, 4), 3), (randn(1, 2, 1, 4), 4),
                           (randn(1, 2, 3, 4), 5)):
@@ -118,6 +124,8 @@ def test_cache_written_at_run_time_position_keeps_its_state():
             want = eager(values, torch.tensor([start]))
         got = method.execute([values, torch.tensor([start])])[0]
         assert torch.equal(got, want), f"at position {start}: max difference {(got - want).abs().max()}"
+    # One compiled model per length (3 and 1), whatever the position.
+    assert compilation_stats()[0] - compiled_before == 2
 
 
 def test_cache_write_at_run_time_position_needs_api_29():
@@ -142,16 +150,64 @@ class CausalAttention(torch.nn.Module):
         return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
 
 
+class TableAtPosition(torch.nn.Module):
+    """Rows of a constant table at the run-time position, as llama reads its rotary tables."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("table", randn(_CONTEXT, 4), persistent=False)
+
+    def forward(self, x: torch.Tensor, input_pos: torch.Tensor) -> torch.Tensor:
+        start = _position(input_pos, x.size(0))
+        return x * self.table.narrow(0, start, x.size(0))
+
+
+def _compilations_at_positions(module: torch.nn.Module, pte: bytes, feature_level: int, make_inputs) -> int:
+    """Runs ``pte`` through one loaded method at five positions (lengths 3, 1, 1, 1, 2), each
+    compared with ``module``, and returns how many NNAPI compilations the five calls took."""
+    get_driver().feature_level = feature_level
+    program = Runtime.get().load_program(pte)
+    method = program.load_method("forward")
+    compiled_before = compilation_stats()[0]
+    for length, start in ((3, 0), (1, 3), (1, 4), (1, 5), (2, 6)):
+        inputs = make_inputs(length, start)
+        torch.testing.assert_close(method.execute(list(inputs))[0], module(*inputs), rtol=1e-5, atol=1e-5)
+    return compilation_stats()[0] - compiled_before
+
+
 def test_attention_with_causal_mask_sliced_at_run_time_position():
     q, k, v = randn(1, 2, 3, 4), randn(1, 2, _CONTEXT, 4), randn(1, 2, _CONTEXT, 4)
+    module = CausalAttention()
     lowered = check_delegated_and_matches(
-        CausalAttention(), (q, k, v, torch.tensor([0])), dynamic_shapes=({2: Dim("length", min=1, max=_CONTEXT)},
-                                                                          None, None, None),
+        module, (q, k, v, torch.tensor([0])), dynamic_shapes=({2: Dim("length", min=1, max=_CONTEXT)},
+                                                              None, None, None),
         run_inputs=[(q, k, v, torch.tensor([0])), (randn(1, 2, 1, 4), k, v, torch.tensor([5])),
                     (randn(1, 2, 2, 4), k, v, torch.tensor([6]))],
-        allow_cpu_ops=_POSITION_READ, expect_operations=["STRIDED_SLICE"],
-        tolerance=1e-5)
+        allow_cpu_ops=_POSITION_READ, expect_operations=["GATHER"], tolerance=1e-5)
     assert lowered.num_delegates == 1
+    # The mask rows at the position: a GATHER whose indices the runtime computes at every call,
+    # so the model is compiled once per length (3, 1, 2), not once per position.
+    assert _compilations_at_positions(module, lowered.pte, 30,
+                                      lambda n, p: (randn(1, 2, n, 4), k, v, torch.tensor([p]))) == 3
+
+
+def _table_at_position(feature_level: int, expect: str) -> int:
+    module = TableAtPosition()
+    lowered = check_delegated_and_matches(
+        module, (randn(3, 4), torch.tensor([0])), dynamic_shapes=({0: Dim("length", min=1, max=_CONTEXT)}, None),
+        run_inputs=[(randn(3, 4), torch.tensor([0])), (randn(1, 4), torch.tensor([6]))],
+        allow_cpu_ops=_POSITION_READ, expect_operations=[expect], feature_level=feature_level, tolerance=1e-6)
+    return _compilations_at_positions(module, lowered.pte, feature_level,
+                                      lambda n, p: (randn(n, 4), torch.tensor([p])))
+
+
+def test_table_rows_at_run_time_position_compile_once_per_length():
+    assert _table_at_position(29, "GATHER") == 3
+
+
+def test_table_rows_below_api_29_compile_once_per_position():
+    # No GATHER below API 29: STRIDED_SLICE with the position compiled in, a model per call.
+    assert _table_at_position(28, "STRIDED_SLICE") == 5
 
 
 def test_bool_mask_with_an_empty_row_is_not_made_additive():

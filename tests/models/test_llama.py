@@ -7,7 +7,8 @@ It lowers to one subgraph; what stays on the CPU is reading ``input_pos`` for th
 (``select_copy`` of the int64 position, ``item``, torch.export's range asserts). A prefill of 5
 tokens, then single-token decode steps through one loaded method (the KV cache is a mutable
 buffer ExecuTorch hands the delegate and writes back) match eager within 1e-3 relative, and the
-greedy tokens are eager's.
+greedy tokens are eager's, with two NNAPI compilations in all (one for the prompt's length, one
+for single tokens: the indices at the position are given to NNAPI at every call).
 
 History (API 30, the same with 2 layers): 7 subgraphs and 96 CPU nodes (rank-5 rotary pairs,
 index_put of the cache, a bool mask slice), now 1 subgraph. XNNPACK on the same program: 23
@@ -33,6 +34,7 @@ from executorch.runtime import Runtime
 from executorch_nnapi.host_driver import get_driver
 from executorch_nnapi.lowering.node_utils import op_name
 from executorch_nnapi.partitioners import NnapiPartitioner
+from executorch_nnapi.runtime.backend_library import compilation_stats
 from executorch_nnapi.tools.language_model import (LlamaConfig, eager_forward, export_llama, generate,
                                                    method_forward, small_llama)
 from op_harness import relative_max_error
@@ -74,7 +76,11 @@ def _generate_and_compare(model: torch.nn.Module, pte: bytes) -> None:
     get_driver().feature_level = 30
     program = Runtime.get().load_program(pte)  # kept alive: the method does not keep it
     method = program.load_method("forward")
+    compiled_before = compilation_stats()[0]
     lowered = generate(method_forward(method), PROMPT, NEW_TOKENS)
+    # One NNAPI model for the prompt's length and one for single tokens, whatever the position:
+    # what depends on the position is given to NNAPI at every call.
+    assert compilation_stats()[0] - compiled_before == 2
     eager = generate(eager_forward(copy.deepcopy(model)), PROMPT, NEW_TOKENS)
     for step, (got, want) in enumerate(zip(lowered.logits, eager.logits)):
         assert got.shape == want.shape

@@ -51,7 +51,7 @@ INT32 = 1
 OP_ADD = 0
 FLOAT_SCALAR_TYPE = 6  # c10::ScalarType::Float
 
-SRC_NONE, SRC_INLINE, SRC_NAMED, SRC_SHAPE, SRC_OMITTED = 0, 1, 2, 3, 4
+SRC_NONE, SRC_INLINE, SRC_NAMED, SRC_SHAPE, SRC_OMITTED, SRC_RUN_TIME = 0, 1, 2, 3, 4, 6
 PUSH_CONST, PUSH_INPUT_DIM, PUSH_SYMBOL = 0, 1, 2
 ADD, SUB, MUL, FLOOR_DIV, CEIL_DIV, MOD, MAX, MIN, NEG = range(3, 12)
 CRC32_VTABLE_SLOT = 4 + 2 * 10  # Blob.crc32 is the 11th field.
@@ -483,10 +483,10 @@ def test_every_single_byte_flip_is_refused_without_crash(nnapi_shim: str) -> Non
 
 def test_newer_schema_version_is_refused(nnapi_shim: str, capfd) -> None:
     spec = add_blob_spec()
-    spec.schema_version = 4
+    spec.schema_version = 5
     lines = assert_refused(
         make_pte_with_blob(build_blob(spec)), capfd,
-        "blob schema version 4 is newer than this runtime understands (3): update executorch-nnapi",
+        "blob schema version 5 is newer than this runtime understands (4): update executorch-nnapi",
     )
     assert "corrupted" not in lines
 
@@ -536,6 +536,9 @@ SEMANTIC_CASES = {
     "shape_values_on_float": (
         lambda s: (setattr(s.operands[1], "source", SRC_SHAPE), setattr(s.operands[1], "value_exprs", [0])),
         "must be INT32 or TENSOR_INT32"),
+    "run_time_values_on_float": (
+        lambda s: (setattr(s.operands[1], "source", SRC_RUN_TIME), setattr(s.operands[1], "value_exprs", [0])),
+        "has RUN_TIME_EXPRESSIONS values but type 3 and rank 2 (must be a 1-D TENSOR_INT32)"),
     "named_data_missing": (
         lambda s: (setattr(s.operands[1], "source", SRC_NAMED), setattr(s.operands[1], "named_data_key", "w")),
         "needs the named data 'w'"),
