@@ -1,16 +1,21 @@
 """The delegation picture in a real headless browser (Debian's chromium): the page loads from
 disk with no console message and no script error, its script runs, and the partitions, the CPU
-node's reason and the first divergent NNAPI operation are in the rendered DOM."""
+node's reason and the first divergent NNAPI operation are in the rendered DOM. The Model Explorer
+graph is drawn by Model Explorer's own web app (scripts/explorer_screenshot.py)."""
 
 from __future__ import annotations
 
+import json
 import pathlib
 import shutil
+import socket
 import subprocess
+import sys
 
 import pytest
 import torch
 
+from executorch_nnapi.tools.explorer_graph import write_explorer_graph
 from executorch_nnapi.tools.export import to_nnapi_program
 from executorch_nnapi.tools.graph_page import write_graph_page
 from test_graph_page import HERE, _Page, _rows
@@ -91,3 +96,46 @@ def test_screenshot(page, tmp_path):
     _, console = _chromium(path.as_uri(), tmp_path / "profile", f"--screenshot={shot}", "--window-size=1200,900")
     assert console == []
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+
+def _free_port_pair() -> int:
+    """A port p with p and p + 1 free (Model Explorer's server and Chromium's DevTools)."""
+    for _ in range(50):
+        with socket.socket() as a:
+            a.bind(("127.0.0.1", 0))
+            port = a.getsockname()[1]
+            with socket.socket() as b:
+                try:
+                    b.bind(("127.0.0.1", port + 1))
+                except OSError:
+                    continue
+            return port
+    raise RuntimeError("no two consecutive free ports")
+
+
+def test_model_explorer_draws_the_graph(page, tmp_path):
+    """The Model Explorer graph, served by Model Explorer's own server and drawn by its web app in
+    chromium (scripts/explorer_screenshot.py): the app shows the graph with all its nodes."""
+
+    _, graph, _ = page
+    path = tmp_path / "graph.json"
+    write_explorer_graph(path, graph)
+    nodes = len(json.loads(path.read_text())["graphs"][0]["nodes"])
+    shot = tmp_path / "shot.png"
+    script = HERE.parent / "scripts" / "explorer_screenshot.py"
+    result = subprocess.run([sys.executable, str(script), str(path), str(shot), "--port", str(_free_port_pair())],
+                            capture_output=True, text=True, timeout=240)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert f"Model Explorer drew {nodes} nodes" in result.stdout, result.stdout
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_model_explorer_check_fails_on_a_file_it_cannot_read(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"not": "a graph collection"}')
+    script = HERE.parent / "scripts" / "explorer_screenshot.py"
+    result = subprocess.run([sys.executable, str(script), str(path), str(tmp_path / "shot.png"),
+                             "--port", str(_free_port_pair()), "--wait", "60"], capture_output=True, text=True,
+                            timeout=240)
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith("bad.json: Model Explorer reports an error loading the graph")
