@@ -155,6 +155,23 @@ class NnapiOperatorSupport(OperatorSupportBase):
         return self.decisions[node].supported
 
 
+def _decomposed_refusals(ep: ExportedProgram, ops: set, reasons: dict[Node, str]) -> list[NodeDecision]:
+    """A decision per node of ``ops`` (kept-whole candidates left to the decomposition): its own
+    refusal, or the refused node of the same op that makes every node of it decompose."""
+    decisions = []
+    for node in ep.graph.nodes:
+        if node.op != "call_function" or aten_op(node) not in ops:
+            continue
+        reason = reasons.get(node)
+        if reason is None:
+            culprit = next((n for n in reasons if aten_op(n) == aten_op(node)), None)
+            if culprit is None:
+                continue  # computed at lowering time (foldable): nothing runs on the CPU
+            reason = f"decomposed with {culprit.name}, which NNAPI refuses ({reasons[culprit]})"
+        decisions.append(NodeDecision(node.name, op_name(node.target), False, f"{reason}; decomposed for the CPU"))
+    return decisions
+
+
 @functools.cache
 def _default_decomposition_table() -> dict:
     """torch's default decomposition table as to_edge uses it. Building it takes ~0.1 s and
@@ -242,6 +259,8 @@ class NnapiPartitioner(Partitioner):
         self._export_ranges: dict[str, tuple[int, int]] = {}
         # (program, its graph's fingerprint, the ops kept whole) of the last call below.
         self._kept_for: tuple[ExportedProgram, tuple, list] | None = None
+        # The last call's refused nodes of ops NNAPI would keep whole (decomposed for the CPU).
+        self._decomposed_refusals: list[NodeDecision] = []
 
     @classmethod
     def from_compile_specs(cls, specs: list) -> "NnapiPartitioner":
@@ -293,16 +312,23 @@ class NnapiPartitioner(Partitioner):
         candidates = {row.op for row in table_by_op().values()
                       if row.keep and (self.feature_level >= row.since or torch.Tag.core in row.op.tags)}
         refused: set = set()
+        reasons: dict[Node, str] = {}
         for node in ep.graph.nodes:
             if node.op == "call_function" and aten_op(node) in candidates:
-                if node in support.foldable or support.refusal(node) is not None:
+                reason = None if node in support.foldable else support.refusal(node)
+                if node in support.foldable or reason is not None:
                     refused.add(aten_op(node))
+                if reason is not None:
+                    reasons[node] = reason
         # A partition whose inputs do not reveal a size it needs is left on the CPU whole
         # (partition_symbols.py): its ops must then stay decomposable.
         user_inputs = set(ep.graph_signature.user_inputs)
         for nodes in _proposed_partitions(ep, support):
-            if partition_refusal(nodes, user_inputs):
+            reason = partition_refusal(nodes, user_inputs)
+            if reason:
                 refused |= {aten_op(n) for n in nodes}
+                reasons.update({n: reason for n in nodes if aten_op(n) in candidates and n not in reasons})
+        self._decomposed_refusals = _decomposed_refusals(ep, candidates & refused, reasons)
         return candidates - refused
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
@@ -332,7 +358,10 @@ class NnapiPartitioner(Partitioner):
         tag_constant_data(exported_program)
         stop_at_nodes_without_cpu_kernel(support)
         load_quantized_out_variants(n for n in exported_program.graph.nodes if "delegation_tag" not in n.meta)
-        self.decisions = list(support.decisions.values())
+        # The kept ops' nodes NNAPI refused were decomposed before this program was made: their
+        # reasons come first (decided by ops_to_not_decompose on the program before to_edge).
+        self.decisions = [*self._decomposed_refusals, *support.decisions.values()]
+        self._decomposed_refusals = []
         for d in self.decisions:
             if not d.supported:
                 logger.info("NNAPI leaves %s (%s) on the CPU: %s", d.node, d.op, d.reason)
