@@ -18,10 +18,12 @@ import torch.nn.functional as F
 from torch.export import Dim
 
 from op_harness import AfterConv, Lambda, check_delegated_and_matches, lower, relative_max_error, run_pte
+from quantized_reference import output_step, quantize, within_one_step
 
 from executorch_nnapi.lowering.builders.upsample_bicubic2d import bicubic_matrix
 from executorch_nnapi.lowering.nnapi_codes import FeatureLevel
 from executorch_nnapi.partitioners import NnapiOperatorSupport, NnapiPartitioner
+from executorch_nnapi.tools.report import delegation_report
 
 TOLERANCE = 1e-5
 BICUBIC = "aten.upsample_bicubic2d.vec"
@@ -145,3 +147,64 @@ def test_below_api_28_is_not_kept_and_says_why():
     (node,) = [n for n in program.graph.nodes if n.target == torch.ops.aten.upsample_bicubic2d.vec]
     assert NnapiOperatorSupport(program, FeatureLevel.ANDROID_8_1).refusal(node) == (
         f"{BICUBIC} needs API 28 (Android 9); the target is API 27 (Android 8.1)")
+
+
+class ResizedEmbedding(torch.nn.Module):
+    """A learned 7x7 table resized to the input's grid and added (EfficientSAM's position embedding):
+    the resize reads a parameter only, so it is computed at lowering time inside the delegate."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.table = torch.nn.Parameter(randn(1, 4, 7, 7))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + F.interpolate(self.table, size=x.shape[2:], mode="bicubic", align_corners=False)
+
+
+def test_a_constant_resize_read_inside_the_delegate_is_computed_at_lowering_time():
+    lowered = check_delegated_and_matches(ResizedEmbedding(), (randn(2, 4, 12, 10),), tolerance=TOLERANCE)
+    assert lowered.nnapi_operations == ["ADD"] and lowered.partitioner.decomposed == []
+
+
+def test_a_constant_resize_nothing_delegated_reads_runs_on_the_cpu():
+    """A constant computation alone is no partition: the op is left to the decomposition (whose
+    parts have CPU kernels), and the resize of the input beside it with it."""
+    table = randn(1, 2, 3, 3)
+    module = Lambda(lambda x: (F.interpolate(table, size=(5, 5), mode="bicubic"),
+                               F.interpolate(x, size=(5, 5), mode="bicubic")))
+    x = randn(1, 2, 3, 4)
+    lowered = lower(module, (x,))
+    assert "aten.index.Tensor" in lowered.cpu_ops
+    for got, want in zip(run_pte(lowered.pte, [x]), module(x)):
+        assert relative_max_error(got, want) < TOLERANCE
+
+
+class ConvBicubicConv(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.conv2 = torch.nn.Conv2d(8, 4, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.conv2(F.interpolate(self.conv1(x), size=(20, 16), mode="bicubic"))
+
+
+def test_in_an_8bit_model_the_resize_is_a_float_island_inside_the_partition():
+    """NnapiQuantizer leaves the resize unannotated (its declaration: stays float), so convert_pt2e
+    gives dq -> resize -> q: DEQUANTIZE, the float FULLY_CONNECTEDs and QUANTIZE in the same
+    model as the 8-bit convolutions, the result within one output step of convert_pt2e's."""
+    torch.manual_seed(0)
+    x = (randn(1, 3, 12, 10),)
+    gm = quantize(ConvBicubicConv().eval(), x, signed=False, feature_level=30)
+    lowered = lower(gm, x)
+    assert lowered.cpu_ops == [] and lowered.num_delegates == 1, lowered.cpu_ops
+    precisions = list(zip(lowered.blobs[0].operation_types, lowered.blobs[0].operation_precisions))
+    assert [op for op, p in precisions if p == "8-bit" and op != "TRANSPOSE"] == ["CONV_2D", "CONV_2D"]
+    assert [op for op, p in precisions if op == "FULLY_CONNECTED"] == ["FULLY_CONNECTED"] * 2
+    assert all(p == "float" for op, p in precisions if op == "FULLY_CONNECTED")
+    (partition,) = delegation_report(lowered.edge, lowered.partitioner.decisions).partitions
+    assert list(partition.float_islands) == [BICUBIC]
+    (got,) = run_pte(lowered.pte, list(x))
+    with torch.no_grad():
+        want = gm(*x)
+    assert within_one_step(want, got, output_step(gm)) == 1.0
