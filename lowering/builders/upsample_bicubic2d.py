@@ -39,7 +39,7 @@ aten = torch.ops.aten
 CUBIC_A = -0.75
 # Largest interpolation matrix (out x in elements, float32) emitted as a constant: 16 Mi
 # elements is 64 MiB, beyond which a dense matrix product is no longer a sensible resize.
-MAX_MATRIX_ELEMENTS = 1 << 24
+MAX_MATRIX_ELEMENTS = 2**24
 HEIGHT, WIDTH = 2, 3
 
 
@@ -149,7 +149,7 @@ class UpsampleBicubic2dBuilder(NodeBuilder):
         OpSupport(aten.upsample_bicubic2d.vec, FeatureLevel.ANDROID_9,
                   "FULLY_CONNECTED per resized axis (constant cubic weights) + TRANSPOSE / RESHAPE",
                   "float32, 4-D; static height and width (input and output); "
-                  f"each axis' out x in matrix at most {MAX_MATRIX_ELEMENTS} elements",
+                  "each axis' out x in weight matrix at most 2^24 elements",
                   keep=True,
                   quantized=stays_float("bicubic's weights would need a requantizing matrix product per axis; "
                                         "resampled in float32")),
@@ -166,7 +166,7 @@ class UpsampleBicubic2dBuilder(NodeBuilder):
                               "weights are constants computed from static sizes")
             if int(size) != int(out) and int(size) * int(out) > MAX_MATRIX_ELEMENTS:
                 raise Refused(f"upsample_bicubic2d of {axis} {size} -> {out}: its {out}x{size} weight matrix "
-                              f"exceeds {MAX_MATRIX_ELEMENTS} elements")
+                              "exceeds 2^24 elements (64 MiB of constants)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         lc.graph.require_feature_level(FeatureLevel.ANDROID_9)

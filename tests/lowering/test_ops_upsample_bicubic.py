@@ -137,6 +137,17 @@ def test_float64_is_refused_and_runs_on_the_cpu():
     assert relative_max_error(got, module(x)) < 1e-12
 
 
+def test_a_weight_matrix_over_2_to_the_24_elements_is_refused():
+    """5000 -> 4000 columns would be a 4000 x 5000 constant (80 MB): left to the CPU's gathers."""
+    module = bicubic(size=(2, 4000))
+    x = randn(1, 1, 2, 5000)
+    lowered = lower(module, (x,))
+    (reason,) = decomposed_reasons(lowered).values()
+    assert reason.startswith("upsample_bicubic2d of width 5000 -> 4000: its 4000x5000 weight matrix exceeds 2^24"), reason
+    (got,) = run_pte(lowered.pte, [x])
+    assert relative_max_error(got, module(x)) < TOLERANCE
+
+
 def test_below_api_28_is_not_kept_and_says_why():
     """A non-core op is kept only at its level, so below API 28 torch decomposes it before the
     partitioner sees it; asked about the node itself, the builder names the level."""
