@@ -164,7 +164,8 @@ class UpsampleBicubic2dBuilder(NodeBuilder):
             if not (is_static(size) and is_static(out)):
                 raise Refused(f"upsample_bicubic2d with a dynamic {axis} ({size} -> {out}): its interpolation "
                               "weights are constants computed from static sizes")
-            if int(size) != int(out) and int(size) * int(out) > MAX_MATRIX_ELEMENTS:
+            resampled = int(size) != int(out) or (_scale_factors(node) and not _align_corners(node))
+            if resampled and int(size) * int(out) > MAX_MATRIX_ELEMENTS:
                 raise Refused(f"upsample_bicubic2d of {axis} {size} -> {out}: its {out}x{size} weight matrix "
                               "exceeds 2^24 elements (64 MiB of constants)")
 
@@ -174,9 +175,15 @@ class UpsampleBicubic2dBuilder(NodeBuilder):
         logical_in, logical_out = list(lc.shape(x)), list(lc.shape(node))
         scales = _scale_factors(node)
         aligned = _align_corners(node)
-        axes = [d for d in (HEIGHT, WIDTH) if int(logical_in[d]) != int(logical_out[d])]
+        # Per axis, its matrix; an axis it leaves as is is skipped (same size and, with a
+        # scale_factor such as 1.1 on 5 pixels, only if the mapping is the identity too).
+        matrices = {axis: bicubic_matrix(int(logical_in[axis]), int(logical_out[axis]), aligned,
+                                         scales[axis - HEIGHT] if scales and not aligned else None)
+                    for axis in (HEIGHT, WIDTH)}
+        axes = [axis for axis, m in matrices.items()
+                if m.shape[0] != m.shape[1] or not torch.equal(m, torch.eye(m.shape[0]))]
         nchw = identity(4)
-        if not axes:  # same size: bicubic at integer positions is the identity
+        if not axes:  # bicubic at the input's own sample positions: a copy
             out = lc.emit_output(node, nchw)
             src = lc.operand(x, nchw)
             lc.graph.emit_operation(OperationCode.RESHAPE, [src, lc.graph.emit_int32_vector(logical_out)], [out],
@@ -190,12 +197,9 @@ class UpsampleBicubic2dBuilder(NodeBuilder):
             name = f"{node.name} ({'height' if axis == HEIGHT else 'width'})"
             operand = _reordered(lc, operand, logical, order, step_order, name)
             order = step_order
-            in_size, out_size = int(logical[axis]), int(logical_out[axis])
-            scale = scales[axis - HEIGHT] if scales and not aligned else None
-            matrix = bicubic_matrix(in_size, out_size, aligned, scale)
-            logical = [*logical[:axis], out_size, *logical[axis + 1:]]
+            logical = [*logical[:axis], logical_out[axis], *logical[axis + 1:]]
             last = i == len(steps) - 1
             out = lc.emit_output(node, order) if last and tuple(order) == nchw else None
-            operand = _resize_last_axis(lc, operand, [logical[d] for d in order], matrix, name, out)
+            operand = _resize_last_axis(lc, operand, [logical[d] for d in order], matrices[axis], name, out)
         if tuple(order) != nchw:
             _reordered(lc, operand, logical, order, nchw, f"{node.name} (to NCHW)", lc.emit_output(node, nchw))

@@ -57,6 +57,8 @@ CASES = [
     ("width_only", bicubic(scale_factor=(1, 3), align_corners=True), (1, 3, 5, 7), 1),
     ("batch_3", bicubic(size=(10, 6)), (3, 4, 5, 4), 2),
     ("same_size", bicubic(size=(5, 7)), (2, 3, 5, 7), 0),
+    # 5 * 1.1 rounds down to 5, but PyTorch still samples at (x + 0.5) / 1.1 - 0.5: not a copy.
+    ("same_size_resampled", bicubic(scale_factor=1.1), (1, 2, 5, 7), 2),
     ("mask_upscale_4x", bicubic(size=(256, 256), align_corners=False), (1, 3, 64, 64), 2),
 ]
 
