@@ -260,8 +260,8 @@ class NnapiPartitioner(Partitioner):
         # (program, its graph's fingerprint, the ops kept whole) of the last call below.
         self._kept_for: tuple[ExportedProgram, tuple, list] | None = None
         # The nodes of ops NNAPI keeps whole that it refused in the last program asked about
-        # (ops_to_not_decompose), so to_edge decomposed them for the CPU: named as before to_edge,
-        # they are not nodes of the partitioned program (``decisions``).
+        # (ops_to_not_decompose), so to_edge decomposed them (their parts are decided one by one):
+        # named as before to_edge, they are not nodes of the partitioned program (``decisions``).
         self.decomposed: list[NodeDecision] = []
 
     @classmethod
@@ -375,7 +375,7 @@ class NnapiPartitioner(Partitioner):
         load_quantized_out_variants(n for n in exported_program.graph.nodes if "delegation_tag" not in n.meta)
         self.decisions = list(support.decisions.values())
         for d in self.decomposed:
-            logger.info("NNAPI refuses %s (%s), decomposed for the CPU: %s", d.node, d.op, d.reason)
+            logger.info("NNAPI refuses %s (%s) whole, decomposed by to_edge: %s", d.node, d.op, d.reason)
         for d in self.decisions:
             if not d.supported:
                 logger.info("NNAPI leaves %s (%s) on the CPU: %s", d.node, d.op, d.reason)
