@@ -155,6 +155,23 @@ class NnapiOperatorSupport(OperatorSupportBase):
         return self.decisions[node].supported
 
 
+def _decomposed_refusals(ep: ExportedProgram, ops: set, reasons: dict[Node, str]) -> list[NodeDecision]:
+    """A decision per node of ``ops`` (kept-whole candidates left to the decomposition): its own
+    refusal, or the refused node of the same op that makes every node of it decompose."""
+    decisions = []
+    for node in ep.graph.nodes:
+        if node.op != "call_function" or aten_op(node) not in ops:
+            continue
+        reason = reasons.get(node)
+        if reason is None:
+            culprit = next((n for n in reasons if aten_op(n) == aten_op(node)), None)
+            if culprit is None:
+                continue  # the op decomposes for a constant computation (see _ops_kept_whole)
+            reason = f"decomposed with {culprit.name}, which NNAPI refuses ({reasons[culprit]})"
+        decisions.append(NodeDecision(node.name, op_name(node.target), False, f"{reason}; left to torch's decomposition"))
+    return decisions
+
+
 @functools.cache
 def _default_decomposition_table() -> dict:
     """torch's default decomposition table as to_edge uses it. Building it takes ~0.1 s and
@@ -242,6 +259,10 @@ class NnapiPartitioner(Partitioner):
         self._export_ranges: dict[str, tuple[int, int]] = {}
         # (program, its graph's fingerprint, the ops kept whole) of the last call below.
         self._kept_for: tuple[ExportedProgram, tuple, list] | None = None
+        # The nodes of ops NNAPI keeps whole that it refused in the last program asked about
+        # (ops_to_not_decompose), so to_edge decomposed them (their parts are decided one by one):
+        # named as before to_edge, they are not nodes of the partitioned program (``decisions``).
+        self.decomposed: list[NodeDecision] = []
 
     @classmethod
     def from_compile_specs(cls, specs: list) -> "NnapiPartitioner":
@@ -292,17 +313,37 @@ class NnapiPartitioner(Partitioner):
         # back on. A core op (reflection_pad2d) has a portable kernel and stays whole on the CPU.
         candidates = {row.op for row in table_by_op().values()
                       if row.keep and (self.feature_level >= row.since or torch.Tag.core in row.op.tags)}
-        refused: set = set()
-        for node in ep.graph.nodes:
-            if node.op == "call_function" and aten_op(node) in candidates:
-                if node in support.foldable or support.refusal(node) is not None:
-                    refused.add(aten_op(node))
         # A partition whose inputs do not reveal a size it needs is left on the CPU whole
         # (partition_symbols.py): its ops must then stay decomposable.
         user_inputs = set(ep.graph_signature.user_inputs)
+        reasons: dict[Node, str] = {}
+        delegated: set[Node] = set()
         for nodes in _proposed_partitions(ep, support):
-            if partition_refusal(nodes, user_inputs):
-                refused |= {aten_op(n) for n in nodes}
+            reason = partition_refusal(nodes, user_inputs)
+            if reason:
+                reasons.update({n: reason for n in nodes if aten_op(n) in candidates})
+            else:
+                delegated |= nodes
+        refused = {aten_op(n) for n in reasons}
+        for node in ep.graph.nodes:
+            if node.op != "call_function" or aten_op(node) not in candidates or node in reasons:
+                continue
+            if node in support.foldable:
+                # Computed at lowering time where a delegated node reads it (EfficientSAM's resized
+                # position embedding); a constant computation nothing delegated reads stays on the CPU.
+                if node not in delegated:
+                    refused.add(aten_op(node))
+                continue
+            reason = support.refusal(node)
+            if reason is not None:
+                refused.add(aten_op(node))
+                reasons[node] = reason
+        # A core op refused stays whole on the CPU (its node is among ``decisions``); others decompose.
+        decomposed = {op for op in refused if torch.Tag.core not in op.tags}
+        # to_edge_transform_and_lower asks again about the program it lowered (an edge program,
+        # checking that the kept ops were delegated): nothing is decomposed from that one.
+        if getattr(ep, "dialect", "ATEN") != "EDGE":
+            self.decomposed = _decomposed_refusals(ep, decomposed, reasons)
         return candidates - refused
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
@@ -333,6 +374,8 @@ class NnapiPartitioner(Partitioner):
         stop_at_nodes_without_cpu_kernel(support)
         load_quantized_out_variants(n for n in exported_program.graph.nodes if "delegation_tag" not in n.meta)
         self.decisions = list(support.decisions.values())
+        for d in self.decomposed:
+            logger.info("NNAPI refuses %s (%s) whole, decomposed by to_edge: %s", d.node, d.op, d.reason)
         for d in self.decisions:
             if not d.supported:
                 logger.info("NNAPI leaves %s (%s) on the CPU: %s", d.node, d.op, d.reason)
