@@ -98,10 +98,12 @@ class NnapiOperatorSupport(OperatorSupportBase):
         self.bodies.update(support.bodies)
         return None
 
-    def refusal(self, node: Node) -> Optional[str]:
-        """None if NNAPI takes ``node``, else the reason it does not."""
+    def refusal(self, node: Node, *, folded: bool = True) -> Optional[str]:
+        """None if NNAPI takes ``node``, else the reason it does not. ``folded=False``: as an
+        NNAPI operation, even if it is a constant computation (one lowering cannot fold where its
+        partition does not hold its constant inputs)."""
         op = aten_op(node)
-        if node in self.foldable:
+        if folded and node in self.foldable:
             return None  # computed at lowering time, no NNAPI operation needed
         # A unit's nodes are taken or refused as a whole, by the unit's builder (which
         # knows the level its form needs: a quantize inside a quantized op is no QUANTIZE).
@@ -215,11 +217,59 @@ def _proposed_partitions(program: ExportedProgram, support: NnapiOperatorSupport
     keep_groups_whole(partitions, support.patterns.indivisible_groups(), support.ctx.is_foldable)
     result = []
     for partition in partitions:
-        nodes = needed_nodes(partition.nodes, support.foldable)
+        kept = without_unfoldable_constants(needed_nodes(partition.nodes, support.foldable), support)
+        # Dropping a node can leave a constant computation that only it read.
+        nodes = needed_nodes(kept, support.foldable)
         for node in set(partition.nodes) - nodes:
-            support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, CONSTANT_ONLY_REASON)
+            if node in kept or node not in support.decisions or support.decisions[node].supported:
+                support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, CONSTANT_ONLY_REASON)
         result.append(nodes)
     return result
+
+
+def without_unfoldable_constants(nodes: set[Node], support: NnapiOperatorSupport) -> set[Node]:
+    """``nodes`` minus the constant computations that lowering cannot fold in this partition and
+    NNAPI cannot run as operations, with their decisions recorded.
+
+    CapabilityBasedPartitioner leaves out of a partition a constant computation the CPU also reads
+    (taking it would make a cycle), so a constant node inside may read it as a partition input:
+    lowering then sees no constant and must emit the node's operation (a SUB at API 27 cannot be).
+    Such a node leaves the partition; if it also reads a node of the partition, so does every
+    node of the partition that depends on it (no path may leave the partition and come back)."""
+    order = _position(nodes)
+    while True:
+        local: set[Node] = set()  # the constant computations lowering will fold here
+        for node in sorted(nodes, key=order):
+            if node not in support.foldable:
+                continue
+            if all(support.ctx.is_constant(i) or i in local for i in node.all_input_nodes):
+                local.add(node)
+                continue
+            reason = support.refusal(node, folded=False)
+            if reason is not None:
+                break
+        else:
+            return nodes
+        dropped = {node}
+        if any(i in nodes for i in node.all_input_nodes):
+            dropped |= _descendants_within(node, nodes)
+        for n in dropped:
+            why = reason if n is node else f"depends on {node.name} inside its partition, which NNAPI cannot run here ({reason})"
+            support.decisions[n] = NodeDecision(n.name, op_name(n.target), False, why)
+            n.meta[REASON_META_KEY] = why
+        nodes = nodes - dropped
+
+
+def _descendants_within(node: Node, nodes: set[Node]) -> set[Node]:
+    """The nodes of ``nodes`` that depend on ``node``."""
+    found: set[Node] = set()
+    stack = [u for u in node.users if u in nodes]
+    while stack:
+        n = stack.pop()
+        if n not in found:
+            found.add(n)
+            stack.extend(u for u in n.users if u in nodes)
+    return found
 
 
 def _fingerprint(program: ExportedProgram) -> tuple:

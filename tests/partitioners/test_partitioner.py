@@ -117,3 +117,26 @@ def test_partitioner_from_a_delegates_compile_specs_has_its_options_and_ranges()
     restored = NnapiPartitioner.from_compile_specs(specs)
     assert restored.options == original.options and restored.feature_level == FeatureLevel.ANDROID_9
     assert restored._export_ranges == {"h": (16, 512)}
+
+
+def test_constant_computation_split_from_its_inputs_leaves_the_partition_when_nnapi_cannot_run_it():
+    """Bicubic resizing at API 27 (no TRANSPOSE, so torch decomposes it): its index arithmetic on
+    constants feeds both the CPU's gathers and delegated weights, so CapabilityBasedPartitioner
+    leaves part of it out of the partition and a SUB inside reads it as an input. Lowering cannot
+    fold that SUB and API 27 has no SUB: it leaves the partition with the reason, instead of
+    stopping lowering, and the program runs and matches eager."""
+    from executorch.runtime import Runtime
+    import executorch_nnapi.runtime  # noqa: F401  (registers NnapiBackend, starts the host driver)
+    from executorch_nnapi.host_driver import get_driver
+
+    def resize(x):
+        return torch.nn.functional.interpolate(x, size=(12, 10), mode="bicubic", align_corners=False)
+
+    x = torch.randn(1, 3, 6, 5)
+    edge, p = _lower(resize, x, feature_level=27)
+    reasons = {d.reason for d in p.decisions if not d.supported and d.op == "aten.sub.Tensor"}
+    assert "aten.sub.Tensor needs API 28 (Android 9); the target is API 27 (Android 8.1)" in reasons, reasons
+    get_driver().feature_level = 27
+    program = Runtime.get().load_program(edge.to_executorch().buffer)
+    got = program.load_method("forward").execute([x])[0]
+    torch.testing.assert_close(got, resize(x), rtol=1e-5, atol=1e-5)
