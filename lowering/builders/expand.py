@@ -35,6 +35,23 @@ def multiples(aligned: list[Dim], out_shape: list[Dim]) -> list[Dim]:
     return [o if (is_static(i) and i == 1) else 1 for i, o in zip(aligned, out_shape)]
 
 
+def at_output_rank(lc: LoweringContext, node: Node, x: Node, aligned: list[Dim]) -> tuple[int, tuple[int, ...]]:
+    """(operand, dim order) of ``x`` at the rank of ``aligned`` (its shape with new leading size-1
+    dims): a RESHAPE adding them first physically, which keeps the element order (no TRANSPOSE),
+    or ``x``'s own operand when there are none."""
+    g = lc.graph
+    # A 0-d input is stored as [1]: it stands for the last aligned dim.
+    new_dims = len(aligned) - max(len(tensor_shape(x)), 1)
+    x_value = g.value(lc.resolve(x))
+    order = tuple(range(new_dims)) + tuple(d + new_dims for d in x_value.dim_order)
+    if not new_dims:
+        return x_value.operand, order
+    source = g.emit_tensor(permute_shape(aligned, order), debug_name=f"{node.name}.rank")
+    g.emit_operation(OperationCode.RESHAPE, [x_value.operand, g.emit_int32_vector(permute_shape(aligned, order))],
+                     [source], debug_name=node.name)
+    return source, order
+
+
 @register_builder
 class ExpandBuilder(NodeBuilder):
     ops = (
@@ -57,17 +74,7 @@ class ExpandBuilder(NodeBuilder):
         x = node.args[0]
         g = lc.graph
         aligned, out_shape = expansion(node)
-        # A 0-d input is stored as [1]: it stands for the last aligned dim.
-        new_dims = len(out_shape) - max(len(tensor_shape(x)), 1)
-        x_value = g.value(lc.resolve(x))
-        # New leading dims first physically: the element order is unchanged.
-        order = tuple(range(new_dims)) + tuple(d + new_dims for d in x_value.dim_order)
-        source = x_value.operand
-        if new_dims:
-            source = g.emit_tensor(permute_shape(aligned, order), debug_name=f"{node.name}.rank")
-            g.emit_operation(OperationCode.RESHAPE,
-                             [x_value.operand, g.emit_int32_vector(permute_shape(aligned, order))], [source],
-                             debug_name=node.name)
+        source, order = at_output_rank(lc, node, x, aligned)
         reps = multiples(aligned, out_shape)
         if all(is_static(m) and m == 1 for m in reps):
             g.set_value(node, source, order, out_shape)
