@@ -1,10 +1,12 @@
 """Helpers of the builders that produce or read bool tensors (comparison.py, logical.py, where.py,
-any.py).
+any.py, and the bool forms of clone_dim_order.py and unsqueeze.py).
 
 NNAPI's TRANSPOSE, RESHAPE and TILE take no TENSOR_BOOL8, so a bool value cannot change its dim
 order once produced. Bool values are therefore always produced in PyTorch's dim order, and every
 operation reading one works in that order; its other (float or int32) inputs are transposed to it
-where they were produced otherwise (e.g. NHWC after a convolution).
+where they were produced otherwise (e.g. NHWC after a convolution). No CAST takes BOOL8 either:
+a bool becomes float32 by SELECT between constant ones and zeros, and a bool is reshaped as that
+float value, reshaped, compared with 0.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from torch.fx import Node
 
 from ..graph import identity
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import OperationCode
+from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import fake_value, is_tensor_node, tensor_shape
 from ..shape_program import Dim
 from .node_builder import CheckContext, Refused
@@ -96,3 +98,41 @@ def emit_result(lc: LoweringContext, node: Node) -> int:
     """The operand of ``node``'s result, in PyTorch's dim order (a 0-d result is stored as [1])."""
     shape = lc.shape(node)
     return lc.emit_output(node, identity(max(len(shape), 1)), shape=shape or [1])
+
+
+def as_float(lc: LoweringContext, node: Node, cond: int, shape: list[Dim], out: int | None = None) -> int:
+    """Bool operand ``cond`` (static ``shape``, PyTorch's order) as float32 1.0 / 0.0 (into
+    ``out`` when given): SELECT (API 29) between constants of its shape (SELECT does not
+    broadcast)."""
+    g = lc.graph
+    dims = [int(d) for d in shape] or [1]
+    if out is None:
+        out = g.emit_tensor(dims, torch.float32, debug_name=f"{node.name}.as_float")
+    g.emit_operation(OperationCode.SELECT, [cond, g.emit_constant_tensor(torch.ones(dims)),
+                                            g.emit_constant_tensor(torch.zeros(dims))], [out], debug_name=node.name)
+    return out
+
+
+def emit_bool_reshape(lc: LoweringContext, node: Node, x: Node) -> None:
+    """``node``'s bool result as bool ``x`` reshaped to its shape (RESHAPE takes no BOOL8): as
+    float32, RESHAPEd, then NOT_EQUAL 0."""
+    g = lc.graph
+    shape = [int(d) for d in lc.shape(node)] or [1]
+    as_floats = as_float(lc, node, operand(lc, x, torch.bool), shape_of(x))
+    reshaped = g.emit_tensor(shape, torch.float32, debug_name=f"{node.name}.reshaped")
+    g.emit_operation(OperationCode.RESHAPE, [as_floats, g.emit_int32_vector(shape)], [reshaped], debug_name=node.name)
+    g.emit_operation(OperationCode.NOT_EQUAL, [reshaped, g.emit_constant_tensor(torch.zeros(1))], [emit_result(lc, node)],
+                     debug_name=node.name)
+
+
+def check_bool_conversion(node: Node, ctx: CheckContext, what: str) -> None:
+    """Refuses a bool form (``what``) NNAPI cannot run: it needs SELECT (API 29) and static sizes,
+    rank <= 4."""
+    ctx.require(FeatureLevel.ANDROID_10, f"{what} (SELECT)")
+    for x in (node, node.args[0]):
+        shape = tensor_shape(x)
+        if not all(isinstance(d, int) for d in shape):
+            raise Refused(f"{what} of dynamic size {list(shape)} (its constants need static sizes)")
+        if len(shape) > 4:
+            raise Refused(f"{what} of rank {len(shape)} (NNAPI allows at most 4)")
+

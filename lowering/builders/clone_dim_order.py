@@ -13,7 +13,8 @@ import executorch.exir.passes.dim_order_ops_registry  # noqa: F401  (registers t
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
-from ..node_utils import noop_copy_refusal
+from ..node_utils import aten_op, is_tensor_node, noop_copy_refusal, tensor_dtype
+from .bool_values import as_float, check_bool_conversion, emit_result, operand, shape_of
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .quantization import same_parameters
@@ -23,13 +24,20 @@ aten = torch.ops.aten
 dim_order_ops = torch.ops.dim_order_ops
 
 
+def _bool_to_float(node: Node) -> bool:
+    """A _to_dim_order_copy converting a bool tensor to float32 (``mask.float()``)."""
+    x = node.args[0] if node.args else None
+    return (aten_op(node) == dim_order_ops._to_dim_order_copy.default and is_tensor_node(x)
+            and tensor_dtype(x) == torch.bool and node.kwargs.get("dtype") == torch.float32)
+
+
 @register_builder
 class CloneDimOrderBuilder(NodeBuilder):
     ops = (
         OpSupport(dim_order_ops._clone_dim_order.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
                   "float32, rank <= 4 (5 inside a channel shuffle), any dim_order"),
         OpSupport(dim_order_ops._to_dim_order_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
-                  "float32, rank <= 4, same dtype, any dim_order"),
+                  "float32, rank <= 4, same dtype, any dim_order; bool -> float32 from API 29 (SELECT), static sizes"),
         OpSupport(aten.clone.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
                   "float32, rank <= 4 (5 inside a channel shuffle), any memory format",
                   quantized=same_parameters(aten.clone.default, aten.contiguous.default, aten.dropout.default,
@@ -38,6 +46,9 @@ class CloneDimOrderBuilder(NodeBuilder):
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
+        if _bool_to_float(node):
+            check_bool_conversion(node, ctx, "bool -> float32 conversion")
+            return
         reason = noop_copy_refusal(node)
         if reason:
             raise Refused(reason)
@@ -46,6 +57,10 @@ class CloneDimOrderBuilder(NodeBuilder):
         check_rank(node, MAX_RANK, min_rank=0, what="output")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
+        if _bool_to_float(node):
+            x = node.args[0]
+            as_float(lc, node, operand(lc, x, torch.bool), shape_of(x), emit_result(lc, node))
+            return
         # Same operand, same physical order: consumers see the input's value.
         value = lc.graph.value(lc.resolve(node.args[0]))
         lc.graph.set_value(node, value.operand, value.dim_order, lc.graph.logical_shape(lc.resolve(node.args[0])))

@@ -8,7 +8,8 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
-from ..node_utils import normalize_dim, tensor_shape
+from ..node_utils import is_tensor_node, normalize_dim, tensor_dtype, tensor_shape
+from .bool_values import check_bool_conversion, emit_bool_reshape
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport
 from .registry import register_builder
@@ -31,15 +32,22 @@ def insert_dim(order: tuple[int, ...], dim: int) -> tuple[int, ...]:
 @register_builder
 class UnsqueezeBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.unsqueeze_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE", "float32, output rank <= 4"),
+        OpSupport(aten.unsqueeze_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE",
+                  "float32, output rank <= 4; bool from API 29 (SELECT, RESHAPE, NOT_EQUAL), static sizes"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
+        if is_tensor_node(node.args[0]) and tensor_dtype(node.args[0]) == torch.bool:
+            check_bool_conversion(node, ctx, "unsqueeze of a bool tensor")
+            return
         check_float_tensors(node, node.args[0])
         check_rank(node, MAX_RANK, what="output")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         x = node.args[0]
+        if tensor_dtype(x) == torch.bool:
+            emit_bool_reshape(lc, node, x)
+            return
         out_shape = lc.shape(node)
         if len(tensor_shape(x)) == 0:
             value = lc.graph.value(lc.resolve(x))
