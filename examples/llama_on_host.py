@@ -2,7 +2,8 @@
 and for XNNPACK, and generate a few tokens with each on this machine: a prefill of the prompt,
 then one token per call with the KV cache the program keeps. NNAPI runs on the host driver
 through the C++ backend; the tokens and logits of both are compared with eager (the same
-model) and the decode speed of both printed.
+model) and the decode speed of both printed, with the number of NNAPI compilations the
+generation took (two: one for the prompt's length, one for single tokens).
 
     python examples/llama_on_host.py [--dim 64] [--layers 2] [--tokens 8] [--int8]
 
@@ -23,6 +24,7 @@ from executorch.runtime import Runtime
 
 import executorch_nnapi.runtime  # noqa: F401  (registers NnapiBackend, installs the host driver)
 from executorch_nnapi.partitioners import NnapiPartitioner
+from executorch_nnapi.runtime.backend_library import compilation_stats
 from executorch_nnapi.tools.language_model import (LlamaConfig, eager_forward, export_llama, generate,
                                                    method_forward, small_llama)
 
@@ -71,12 +73,15 @@ def main() -> None:
         eager = generate(eager_forward(copy.deepcopy(quantized)), PROMPT, args.tokens)
         pte, subgraphs, seconds = _lowered(copy.deepcopy(quantized), config, partitioner)
         program = Runtime.get().load_program(pte)  # kept alive: the method does not keep it
+        compiled_before = compilation_stats()[0]
         result = generate(method_forward(program.load_method("forward")), PROMPT, args.tokens)
+        # One NNAPI model per token count (the prompt's, then 1), whatever the position.
+        compiled = f", {compilation_stats()[0] - compiled_before} NNAPI compilation(s)" if name == "nnapi" else ""
         error = max(float((got - want).abs().max() / want.abs().max())
                     for got, want in zip(result.logits, eager.logits))
         int8 = f" (int8: {', '.join(m.__name__ for m in int8_modules)})" if args.int8 else ""
         print(f"{name:8s}tokens {result.tokens}  {'same as eager' if result.tokens == eager.tokens else 'DIFFER'}{int8}; "
-              f"{subgraphs} subgraph(s), .pte {len(pte)} bytes, lowered in {seconds:.1f} s; "
+              f"{subgraphs} subgraph(s), .pte {len(pte)} bytes, lowered in {seconds:.1f} s{compiled}; "
               f"prefill of {len(PROMPT)} in {result.prefill_seconds * 1000:.1f} ms, "
               f"decode {result.decode_tokens_per_second:.1f} tokens/s; largest relative logit error {error:.2e}")
 

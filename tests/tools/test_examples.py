@@ -54,3 +54,4 @@ def test_llama_on_host_generates_eager_tokens_with_nnapi_and_xnnpack():
     for backend in ("nnapi", "xnnpack"):
         assert "same as eager" in lines[backend] and "tokens/s" in lines[backend], text
     assert "1 subgraph(s)" in lines["nnapi"]
+    assert "2 NNAPI compilation(s)" in lines["nnapi"], lines["nnapi"]  # the prompt's length, then 1
