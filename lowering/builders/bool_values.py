@@ -21,7 +21,8 @@ from ..graph import identity
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import fake_value, is_tensor_node, tensor_shape
-from ..shape_program import Dim
+from ..shape_program import Dim, is_static
+from .common import MAX_RANK, check_rank
 from .node_builder import CheckContext, Refused
 
 # Tensor dtypes the bool operations compute in (their NNAPI tensor types exist from API 29).
@@ -131,8 +132,7 @@ def check_bool_conversion(node: Node, ctx: CheckContext, what: str) -> None:
     ctx.require(FeatureLevel.ANDROID_10, f"{what} (SELECT)")
     for x in (node, node.args[0]):
         shape = tensor_shape(x)
-        if not all(isinstance(d, int) for d in shape):
+        if not all(is_static(d) for d in shape):
             raise Refused(f"{what} of dynamic size {list(shape)} (its constants need static sizes)")
-        if len(shape) > 4:
-            raise Refused(f"{what} of rank {len(shape)} (NNAPI allows at most 4)")
+        check_rank(x, MAX_RANK, min_rank=0, what=what)
 

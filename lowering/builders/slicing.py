@@ -12,6 +12,7 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..shape_program import Dim, as_dim, describe_unsupported, is_static, reads_tensor_data
 from ..size_bounds import provably_at_least, provably_at_most
+from .common import physical_axis
 from .node_builder import Refused
 
 # PyTorch spells "to the end" as a huge end (sys.maxsize); anything past INT32 is that.
@@ -139,7 +140,7 @@ def emit_strided_slice(lc: LoweringContext, node: Node, source: Node,
         g = lc.graph
         indices = g.emit_per_execution_arange(begin, out_shape[dim], step)
         g.emit_operation(OperationCode.GATHER,
-                         [lc.operand(source, order), g.emit_int32(list(order).index(dim)), indices], [out],
+                         [lc.operand(source, order), g.emit_int32(physical_axis(order, dim)), indices], [out],
                          debug_name=node.name)
         return out
     lc.graph.emit_operation(OperationCode.STRIDED_SLICE,

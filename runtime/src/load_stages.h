@@ -49,11 +49,14 @@ executorch::runtime::Error verify_blob(const uint8_t* data, size_t size,
 class LoadedBlob;
 struct OperandInfo;
 
-/// Part of stage 4: every value expression of operand i of `model` exists
-/// (an index below `num_expressions`).
+/// The number of shape expressions of the blob whose root is `root` (0
+/// without a shape program).
+uint32_t num_shape_expressions(const blob::Blob* root);
+
+/// Part of stage 4: every value expression of operand i of `model` is one of
+/// the blob's shape expressions.
 executorch::runtime::Error check_value_expression_indices(
-    const LoadedBlob& loaded, const blob::Blob* model, uint32_t i,
-    uint32_t num_expressions);
+    const LoadedBlob& loaded, const blob::Blob* model, uint32_t i);
 
 /// Part of stage 4: a RUN_TIME_EXPRESSIONS operand (operand i of `model`) is
 /// a 1-D TENSOR_INT32 of the main model whose expressions exist.

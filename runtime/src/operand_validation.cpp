@@ -83,9 +83,15 @@ bool checked_byte_size(uint32_t element_size, const uint32_t* dims,
   return true;
 }
 
+uint32_t num_shape_expressions(const blob::Blob* root) {
+  return root->shape_program() != nullptr
+             ? vsize(root->shape_program()->expressions())
+             : 0;
+}
+
 Error check_value_expression_indices(const LoadedBlob& loaded,
-                                     const blob::Blob* model, uint32_t i,
-                                     uint32_t num_expressions) {
+                                     const blob::Blob* model, uint32_t i) {
+  const uint32_t num_expressions = num_shape_expressions(loaded.root());
   const auto* exprs = model->operands()->Get(i)->value_exprs();
   for (uint32_t k = 0; k < vsize(exprs); ++k) {
     const int32_t e = exprs->Get(k);
@@ -101,12 +107,6 @@ Error check_value_expression_indices(const LoadedBlob& loaded,
 }
 
 namespace {
-
-uint32_t num_shape_expressions(const blob::Blob* root) {
-  return root->shape_program() != nullptr
-             ? vsize(root->shape_program()->expressions())
-             : 0;
-}
 
 // What an operand's dims say about its size.
 struct OperandShape {
@@ -301,7 +301,6 @@ Error check_value_expressions(const LoadedBlob& loaded, const blob::Blob* model,
                               const OperandShape& shape,
                               const OperandInfo& info) {
   const blob::Operand* op = model->operands()->Get(i);
-  const uint32_t num_expressions = num_shape_expressions(loaded.root());
   const uint32_t count = vsize(op->value_exprs());
   if (info.type != ANEURALNETWORKS_INT32 &&
       info.type != ANEURALNETWORKS_TENSOR_INT32) {
@@ -321,7 +320,7 @@ Error check_value_expressions(const LoadedBlob& loaded, const blob::Blob* model,
                                  loaded.describe_operand(i, model).c_str(), count,
                                  elements));
   }
-  return check_value_expression_indices(loaded, model, i, num_expressions);
+  return check_value_expression_indices(loaded, model, i);
 }
 
 // An operand's value, by its source.

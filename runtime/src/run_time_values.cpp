@@ -18,12 +18,6 @@ using executorch::runtime::Error;
 
 namespace {
 
-uint32_t num_expressions_of(const blob::Blob* root) {
-  return root->shape_program() != nullptr
-             ? vsize(root->shape_program()->expressions())
-             : 0;
-}
-
 // Marks every expression an operand's dims or constant values use.
 void mark_size_expressions(const blob::Blob* model, std::vector<bool>* used) {
   for (uint32_t i = 0; i < vsize(model->operands()); ++i) {
@@ -69,8 +63,7 @@ Error check_run_time_expressions(const LoadedBlob& loaded,
                                  "its shape and arange_step %d do not allow",
                                  name.c_str(), count, op->arange_step()));
   }
-  return check_value_expression_indices(loaded, model, i,
-                                        num_expressions_of(loaded.root()));
+  return check_value_expression_indices(loaded, model, i);
 }
 
 // Stage 8: which operands are filled at every execution, and which
@@ -84,7 +77,7 @@ void LoadedBlob::find_run_time_operands() {
       run_time_operands_.push_back(i);
     }
   }
-  key_expressions_.assign(num_expressions_of(root_), true);
+  key_expressions_.assign(num_shape_expressions(root_), true);
   if (run_time_operands_.empty()) {
     return;  // Every expression may matter; nothing to leave out.
   }
