@@ -187,6 +187,8 @@ class Layout:
     ``fixed`` maps a selected factor id to its index; ``order`` lists the other
     factor ids in this value's element order; ``groups`` gives, per logical
     dim, how many consecutive ids of ``order`` it spans (0 for a size-1 dim).
+    ``tiled`` lists the factors an expand added (in ``factors`` where the base is
+    tiled to hold them: they are not in the base itself).
     """
 
     base: Node | None
@@ -195,6 +197,7 @@ class Layout:
     fixed: tuple[tuple[int, int], ...]
     order: tuple[int, ...]
     groups: tuple[int, ...]
+    tiled: tuple[int, ...] = ()
 
     @property
     def sizes(self) -> dict[int, int]:
@@ -212,8 +215,8 @@ class Layout:
         return [math.prod(sizes[f] for f in dim) for dim in self.dims()]
 
     def is_plain(self) -> bool:
-        """Whether the value is the base reshaped (nothing selected, base element order)."""
-        return not self.fixed and list(self.order) == [f for f, _ in self.factors]
+        """Whether the value is the base reshaped (nothing selected or tiled, base element order)."""
+        return not self.fixed and not self.tiled and list(self.order) == [f for f, _ in self.factors]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -228,6 +231,9 @@ class EndPlan:
     relabel: tuple[int, ...] | None          # dim order of the result if no TRANSPOSE is needed
     perm: tuple[int, ...]                    # else TRANSPOSE perm, then RESHAPE to out_shape
     out_shape: tuple[int, ...]
+    # Before anything else, per factor an expand added: the base RESHAPEd to [outer, 1, inner] and
+    # TILEd to [outer, n, inner] (outer, n, inner per entry, in the order they are applied).
+    tiles: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)

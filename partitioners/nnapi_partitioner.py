@@ -101,7 +101,18 @@ class NnapiOperatorSupport(OperatorSupportBase):
     def refusal(self, node: Node, *, folded: bool = True) -> Optional[str]:
         """None if NNAPI takes ``node``, else the reason it does not. ``folded=False``: as an
         NNAPI operation, even if it is a constant computation (one lowering cannot fold where its
-        partition does not hold its constant inputs)."""
+        partition does not hold its constant inputs).
+
+        A check that fails with anything but a refusal (a builder's bug, a node form it did not
+        foresee) refuses the node with the exception named: it stays on the CPU, lowering goes on."""
+        try:
+            return self._refusal(node, folded)
+        except Exception as error:  # noqa: BLE001  (any failure of a check means "not NNAPI")
+            reason = f"NNAPI's check of this node failed ({type(error).__name__}: {error})"
+            logger.warning("%s (%s) stays on the CPU: %s", node.name, op_name(node.target), reason)
+            return reason
+
+    def _refusal(self, node: Node, folded: bool) -> Optional[str]:
         op = aten_op(node)
         if folded and node in self.foldable:
             return None  # computed at lowering time, no NNAPI operation needed

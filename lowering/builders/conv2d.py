@@ -31,7 +31,11 @@ CHANNELS_LAST_1D = (0, 2, 1)
 def _conv_args(node: Node):
     """The convolution's arguments; a 1-D one's as those of the 2-D one on an H=1 view."""
     x, weight, bias, stride, padding, dilation, transposed, output_padding, groups = node.args
-    stride, padding, dilation, output_padding = list(stride), list(padding), list(dilation), list(output_padding)
+    # aten.convolution repeats a one-element list over every spatial dim (conv2d(padding="valid")
+    # reaches it as padding=[0], output_padding=[0] on a 2-D convolution).
+    spatial = len(tensor_shape(weight)) - 2
+    stride, padding, dilation, output_padding = (
+        list(v) * spatial if len(v) == 1 else list(v) for v in (stride, padding, dilation, output_padding))
     if len(stride) == 1:
         stride, padding, dilation, output_padding = [1, *stride], [0, *padding], [1, *dilation], [0, *output_padding]
     return x, weight, bias, stride, padding, dilation, bool(transposed), output_padding, int(groups)

@@ -24,6 +24,7 @@ PROVIDED_OUTPUTS = {
     aten.max_pool2d_with_indices.default: {0},
     aten.max_pool3d_with_indices.default: {0},
     aten.native_layer_norm.default: {0},
+    aten.native_group_norm.default: {0},
     aten.split_with_sizes_copy.default: None,  # every index
     aten.split_copy.Tensor: None,
     torch.ops.higher_order.cond: None,
@@ -36,7 +37,8 @@ PROVIDED_OUTPUTS = {
 @register_builder
 class GetItemBuilder(NodeBuilder):
     ops = (
-        OpSupport(operator.getitem, FeatureLevel.ANDROID_8_1, "(output selection)", "output 0 of batch norm / layer norm / "
+        OpSupport(operator.getitem, FeatureLevel.ANDROID_8_1, "(output selection)",
+                  "output 0 of batch norm / layer norm / group norm / "
                   "max_pool2d_with_indices / max_pool3d_with_indices / roi_pool; any output of split, cond, "
                   "while_loop, batched_nms_padded"),
     )

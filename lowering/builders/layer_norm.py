@@ -26,8 +26,9 @@ from .registry import register_builder
 aten = torch.ops.aten
 
 
-def layer_norm_output(node: Node) -> Node | None:
-    """The getitem(0) user of a native_layer_norm node, or None if outputs 1/2 are used too."""
+def normalized_output(node: Node) -> Node | None:
+    """The getitem(0) user of a native_layer_norm / native_group_norm node, or None if its saved
+    mean and rstd outputs (1, 2) are used too."""
     out = None
     for user in node.users:
         if user.op != "call_function" or user.target is not operator.getitem or user.args[1] != 0:
@@ -54,12 +55,12 @@ class LayerNormBuilder(NodeBuilder):
         for p in (weight, bias):
             if p is not None and not ctx.is_constant(p):
                 raise Refused("layer norm with non-constant weight or bias")
-        if layer_norm_output(node) is None:
+        if normalized_output(node) is None:
             raise Refused("layer norm whose saved mean/rstd outputs are used (NNAPI computes output 0 only)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         x, normalized_shape, weight, bias, eps = node.args[:5]
-        out_node = layer_norm_output(node)
+        out_node = normalized_output(node)
         g = lc.graph
         order = lc.order(x)
         rank = len(order)

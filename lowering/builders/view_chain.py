@@ -15,7 +15,7 @@ from ..graph import identity
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_units import ElementwisePlan, EndPlan, ViewChainUnit
-from .node_builder import CheckContext, UnitBuilder
+from .node_builder import CheckContext, UnitBuilder, level_refusal
 from .registry import register_unit_builder
 
 
@@ -29,7 +29,13 @@ class ViewChainBuilder(UnitBuilder):
 
     def refusal(self, unit: ViewChainUnit, ctx: CheckContext) -> str | None:
         # A chain that cannot be planned at rank <= 4 is refused whatever the level.
-        return unit.refusal or super().refusal(unit, ctx)
+        if unit.refusal:
+            return unit.refusal
+        if any(plan.tiles for plan in unit.ends.values()):
+            reason = level_refusal("a rank > 4 expand (TILE)", FeatureLevel.ANDROID_10, ctx.feature_level)
+            if reason:
+                return reason
+        return super().refusal(unit, ctx)
 
     def define(self, unit: ViewChainUnit, lc: LoweringContext) -> None:
         """Emits every end and elementwise op of the chain; its other nodes need no operation."""
@@ -72,8 +78,14 @@ def emit_end(node: Node, lc: LoweringContext, plan: EndPlan, grids: dict | None 
     g = lc.graph
     name = node.name
     operand, dims = _memory_ordered(lc, plan.layout.base, plan.layout.base_shape)
+    for outer, n, inner in plan.tiles:  # room for each factor an expand added (TILE, API 29)
+        operand = _reshape(lc, operand, dims, [outer, 1, inner], f"{name}.untiled")
+        dims = [outer, n, inner]
+        tiled = g.emit_tensor(dims, debug_name=f"{name}.tiled")
+        g.emit_operation(OperationCode.TILE, [operand, g.emit_int32_vector([1, n, 1])], [tiled], debug_name=name)
+        operand = tiled
     if plan.slice_shape is not None:
-        key = (plan.layout.base, plan.slice_shape)
+        key = (plan.layout.base, plan.tiles, plan.slice_shape)
         grids = {} if grids is None else grids
         if key not in grids:
             grids[key] = _reshape(lc, operand, dims, plan.slice_shape, f"{name}.grid")

@@ -13,8 +13,10 @@ hook ExecuTorch gives a partitioner before ``to_edge``), in this order:
    rank > 4 views form one view chain;
 4. ``size_arithmetic``: a computed tensor's size re-read from the program inputs' sizes, so
    reading it does not force a partition to hand the tensor out;
-5. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
-6. ``traced_decomposition``: every other composite of the default decomposition table, except
+5. ``constant_copies``: a constant computation read by several nodes copied once per reader, so
+   that each partition reading it holds its own copy and folds it;
+6. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
+7. ``traced_decomposition``: every other composite of the default decomposition table, except
    those kept whole, replaced by its traced decomposition.
 
 Each module does its one job; this package only fixes their order.
@@ -28,6 +30,7 @@ from typing import Any, Callable, Collection
 from torch.export import ExportedProgram
 
 from .composite_ops import decompose_composites
+from .constant_copies import copy_shared_constant_computations
 from .exact_requantization import drop_exact_requantizations
 from .language_model import rewrite_language_model_idioms
 from .size_arithmetic import sizes_from_inputs
@@ -38,7 +41,8 @@ __all__ = ["PRE_PARTITION_PASSES", "PassResult", "run_pre_partition_passes"]
 # The rewrites that need no decision of the partitioner's, in the order they run.
 PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (decompose_composites,
                                                                       rewrite_language_model_idioms,
-                                                                      drop_exact_requantizations, sizes_from_inputs)
+                                                                      drop_exact_requantizations, sizes_from_inputs,
+                                                                      copy_shared_constant_computations)
 
 
 @dataclasses.dataclass(frozen=True)

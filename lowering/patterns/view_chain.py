@@ -59,6 +59,7 @@ MAX_RANK = 4
 _VIEW_OPS = frozenset({
     aten.view_copy.default, aten.permute_copy.default, aten.unsqueeze_copy.default, aten.squeeze_copy.dims,
     aten.squeeze_copy.dim, aten.squeeze_copy.default, aten.select_copy.int, aten.expand_copy.default,
+    aten.slice_copy.Tensor,
 })
 _ELEMENTWISE = {
     aten.add.Tensor: OperationCode.ADD, aten.sub.Tensor: OperationCode.SUB, aten.mul.Tensor: OperationCode.MUL,
@@ -118,6 +119,8 @@ def _view(layout: Layout, shape: Sequence[int]) -> Layout:
                 need = 1
             else:
                 raise _NoMatch(f"view to {list(shape)} mixes dims of the permuted value (not a pure regrouping)")
+            if inner_size is not None and rest is None and fid in layout.tiled:
+                raise _NoMatch(f"view to {list(shape)} splits a dim an expand added")
             i += 1
             count += 1
         groups.append(count)
@@ -153,6 +156,51 @@ def _select(layout: Layout, dim: int, index: int) -> Layout:
     return dataclasses.replace(layout, fixed=tuple(fixed.items()), order=order, groups=tuple(groups))
 
 
+def _slice(layout: Layout, dim: int, start: int | None, end: int | None, step: int) -> Layout:
+    """A slice that keeps a whole dim (a view) or one index of it (unbind's slices: a select that
+    keeps the dim, with size 1)."""
+    rank = len(layout.groups)
+    dim = normalize_dim(dim, rank)
+    size = layout.shape()[dim]
+    if not is_static(size):
+        raise _NoMatch(f"slice of a dim of symbolic size {size}")
+    start, end, _ = slice(start, end, step).indices(size)
+    if step == 1 and (start, end) == (0, size):
+        return layout
+    if step != 1 or end - start != 1:
+        raise _NoMatch(f"slice [{start}:{end}:{step}] of a rank-{rank} value (only one index or the whole dim)")
+    selected = _select(layout, dim, start)
+    groups = list(selected.groups)
+    groups.insert(dim, 0)
+    return dataclasses.replace(selected, groups=tuple(groups))
+
+
+def _expand(layout: Layout, out_shape: Sequence[Dim]) -> Layout:
+    """An expand of size-1 dims: each becomes a new factor, placed in the base's factor list
+    right after the factor that precedes it in the value's element order (where a TILE of the
+    base will make room for it)."""
+    groups = [0] * (len(out_shape) - len(layout.groups)) + list(layout.groups)
+    dims = [[]] * (len(out_shape) - len(layout.groups)) + layout.dims()
+    factors, order, tiled = list(layout.factors), [], list(layout.tiled)
+    for d, (ids, want) in enumerate(zip(dims, out_shape)):
+        have = math.prod(layout.sizes[f] for f in ids)
+        if want == -1 or want == have or (want == 1 and not ids):
+            order.extend(ids)
+            continue
+        if ids:
+            raise _NoMatch(f"expand of a dim of size {have} to {want}")
+        if not is_static(want):
+            raise _NoMatch(f"expand to a symbolic size {want}")
+        new = (next(_ids), want)
+        at = [f for f, _ in factors].index(order[-1]) + 1 if order else 0
+        factors.insert(at, new)
+        order.append(new[0])
+        tiled.append(new[0])
+        groups[d] = 1
+    return dataclasses.replace(layout, factors=tuple(factors), order=tuple(order), groups=tuple(groups),
+                               tiled=tuple(tiled))
+
+
 def _apply(node: Node, layout: Layout) -> Layout:
     """Layout of ``node``'s result given its chain input's ``layout``."""
     op = aten_op(node)
@@ -175,9 +223,9 @@ def _apply(node: Node, layout: Layout) -> Layout:
     elif op == aten.select_copy.int:
         result = _select(layout, node.args[1], node.args[2])
     elif op == aten.expand_copy.default:
-        if out_shape != layout.shape():
-            raise _NoMatch(f"expand to {out_shape} of a rank-{rank} value (only a same-shape expand is a view)")
-        result = layout
+        result = _expand(layout, out_shape)
+    elif op == aten.slice_copy.Tensor:
+        result = _slice(layout, *(list(node.args[1:]) + [0, None, None, 1][len(node.args) - 1:]))
     else:  # a no-op copy
         result = layout
     if result.shape() != out_shape:  # a bug in the algebra rather than a model property
@@ -198,8 +246,25 @@ def _runs(ids: Sequence[int], order: Sequence[int], same: Callable[[int, int], b
     return runs
 
 
+def _tiles(layout: Layout) -> tuple[tuple[Dim, int, Dim], ...]:
+    """(outer, n, inner) per factor an expand added, in base order: each TILE makes room for one
+    factor in the base (those before it already in place, those after it not yet)."""
+    sizes, tiles = layout.sizes, []
+    ids = [f for f, _ in layout.factors]
+    for i, f in enumerate(ids):
+        if f in layout.tiled:
+            inner = math.prod(sizes[g] for g in ids[i + 1:] if g not in layout.tiled)
+            tiles.append((math.prod(sizes[g] for g in ids[:i]), sizes[f], inner))
+    return tuple(tiles)
+
+
 def plan_end(layout: Layout, out_shape: Sequence[int]) -> EndPlan:
     """The rank <= 4 operations computing an end value; raises _NoMatch if none."""
+    plan = _plan_end(layout, out_shape)
+    return dataclasses.replace(plan, tiles=_tiles(layout)) if layout.tiled else plan
+
+
+def _plan_end(layout: Layout, out_shape: Sequence[int]) -> EndPlan:
     sizes, fixed = layout.sizes, dict(layout.fixed)
     slice_shape, begin, end = None, (), ()
     if fixed:
