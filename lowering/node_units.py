@@ -234,6 +234,9 @@ class EndPlan:
     # Before anything else, per factor an expand added: the base RESHAPEd to [outer, 1, inner] and
     # TILEd to [outer, n, inner] (outer, n, inner per entry, in the order they are applied).
     tiles: tuple[tuple[int, int, int], ...] = ()
+    # A transpose of more than 4 merged dims is done in steps: after the first (free_shape, perm),
+    # each further step RESHAPEs to its shape (the data as it lies after the last step) and TRANSPOSEs.
+    later_transposes: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)

@@ -108,11 +108,13 @@ def emit_end(node: Node, lc: LoweringContext, plan: EndPlan, grids: dict | None 
                              debug_name=name)
         g.set_value(node, out, plan.relabel, out_shape)
         return
-    operand = _reshape(lc, operand, dims, plan.free_shape, f"{name}.factors")
-    transposed_shape = [plan.free_shape[p] for p in plan.perm]
-    transposed = g.emit_tensor(transposed_shape, debug_name=f"{name}.transposed")
-    g.emit_operation(OperationCode.TRANSPOSE, [operand, g.emit_int32_vector(list(plan.perm))], [transposed],
-                     debug_name=name)
+    for shape, perm in ((plan.free_shape, plan.perm), *plan.later_transposes):
+        operand = _reshape(lc, operand, dims, shape, f"{name}.factors")
+        dims = [shape[p] for p in perm]
+        transposed = g.emit_tensor(dims, debug_name=f"{name}.transposed")
+        g.emit_operation(OperationCode.TRANSPOSE, [operand, g.emit_int32_vector(list(perm))], [transposed],
+                         debug_name=name)
+        operand = transposed
     out = lc.emit_output(node, identity(len(out_shape)), shape=out_shape)
     g.emit_operation(OperationCode.RESHAPE, [transposed, g.emit_int32_vector(out_shape)], [out], debug_name=name)
 

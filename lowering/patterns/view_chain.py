@@ -39,6 +39,7 @@ by shape_program.as_dim, so its window split is exact).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 from typing import Any, Callable, Sequence
@@ -304,12 +305,69 @@ def _plan_end(layout: Layout, out_shape: Sequence[int]) -> EndPlan:
         free_shape += [1] * (len(physical) - len(fine))
         return EndPlan(layout, slice_shape, begin, end, tuple(free_shape), tuple(physical), (), tuple(out_shape))
     merged = _runs(free_ids, layout.order, lambda a, b: True)
-    if len(merged) > MAX_RANK:
-        raise _NoMatch(f"it is a rank-{len(merged)} transpose after merging adjacent dims")
     position = {f: i for i, f in enumerate(layout.order)}
     perm = sorted(range(len(merged)), key=lambda i: position[merged[i][0]])
-    free_shape = tuple(math.prod(sizes[f] for f in run) for run in merged)
-    return EndPlan(layout, slice_shape, begin, end, free_shape, None, tuple(perm), tuple(out_shape))
+    run_sizes = [math.prod(sizes[f] for f in run) for run in merged]
+    if len(merged) <= MAX_RANK:
+        return EndPlan(layout, slice_shape, begin, end, tuple(run_sizes), None, tuple(perm), tuple(out_shape))
+    steps = transpose_steps(tuple(perm))
+    if steps is None:
+        raise _NoMatch(f"it is a rank-{len(merged)} transpose after merging adjacent dims")
+    shapes = [(tuple(math.prod(run_sizes[r] for r in block) for block in blocks), block_perm)
+              for blocks, block_perm in steps]
+    return EndPlan(layout, slice_shape, begin, end, shapes[0][0], None, shapes[0][1], tuple(out_shape),
+                   later_transposes=tuple(shapes[1:]))
+
+
+# A permutation of more dims than NNAPI's TRANSPOSE takes is searched for as a shortest sequence of
+# rank <= 4 transposes, each moving contiguous blocks of the dims as they lie after the last one.
+MAX_SEARCHED_DIMS = 6
+
+
+def transpose_steps(target: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...] | None:
+    """The fewest rank <= 4 TRANSPOSEs that turn dims ``0 .. k-1`` (in memory order) into the order
+    ``target``: per step, the dims grouped into contiguous blocks (the RESHAPE) and the blocks'
+    permutation. None if ``target`` has more than MAX_SEARCHED_DIMS dims."""
+    if len(target) > MAX_SEARCHED_DIMS:
+        return None
+    previous = _shortest_transposes(len(target))
+    steps = []
+    state = target
+    while previous[state] is not None:
+        state, blocks, block_perm = previous[state]
+        steps.append((blocks, block_perm))
+    return tuple(reversed(steps))
+
+
+@functools.lru_cache(maxsize=None)
+def _shortest_transposes(k: int) -> dict[tuple[int, ...], tuple | None]:
+    """Breadth-first search over the orders of k dims from ``0 .. k-1``: per order, the order it
+    is reached from in the fewest steps, with that step's blocks and block permutation."""
+    start = tuple(range(k))
+    previous: dict[tuple[int, ...], tuple | None] = {start: None}
+    frontier = [start]
+    while frontier:
+        following = []
+        for state in frontier:
+            for blocks in _contiguous_blocks(state):
+                for block_perm in itertools.permutations(range(len(blocks))):
+                    moved = tuple(d for b in block_perm for d in blocks[b])
+                    if moved not in previous:
+                        previous[moved] = (state, blocks, block_perm)
+                        following.append(moved)
+        frontier = following
+    return previous
+
+
+def _contiguous_blocks(state: tuple[int, ...]) -> list[tuple[tuple[int, ...], ...]]:
+    """Every split of ``state`` into 2 to MAX_RANK contiguous blocks."""
+    k = len(state)
+    splits = []
+    for count in range(1, MAX_RANK):
+        for cuts in itertools.combinations(range(1, k), count):
+            bounds = (0, *cuts, k)
+            splits.append(tuple(state[a:b] for a, b in zip(bounds, bounds[1:])))
+    return splits
 
 
 # ------------------------------------------------------------------ matching

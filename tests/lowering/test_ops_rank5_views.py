@@ -128,3 +128,42 @@ def test_packed_qkv_split_in_an_8bit_model():
     with torch.no_grad():
         expected = converted(x)
     assert (got - expected).abs().max().item() <= 2 * last_output_step(converted) + 1e-6
+
+
+def unfold_patches(x: torch.Tensor, ph: int = 2, pw: int = 2) -> torch.Tensor:
+    """MobileViTv2's unfold, as timm writes it: [B, C, H, W] -> [B, C, ph * pw, patches]."""
+    b, c, h, w = x.shape
+    x = x.reshape(b, c, h // ph, ph, w // pw, pw).permute(0, 1, 3, 5, 2, 4)
+    return x.reshape(b, c, ph * pw, (h // ph) * (w // pw))
+
+
+def fold_patches(x: torch.Tensor, h: int, w: int, ph: int = 2, pw: int = 2) -> torch.Tensor:
+    """Its inverse: [B, C, ph * pw, patches] -> [B, C, H, W]."""
+    b, c = x.shape[:2]
+    x = x.reshape(b, c, ph, pw, h // ph, w // pw).permute(0, 1, 4, 2, 5, 3)
+    return x.reshape(b, c, h, w)
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_patch_unfold_and_fold_are_rank4_transposes_in_steps(batch):
+    """A rank-6 permute that merges to a rank-5 transpose runs as two rank-4 TRANSPOSEs."""
+    x = _randn(batch, 3, 6, 8)
+    lowered = check_delegated_and_matches(Lambda(lambda t: fold_patches(unfold_patches(t) * 2.0, 6, 8) + 1.0), (x,))
+    assert lowered.nnapi_operations.count("TRANSPOSE") == 4
+
+
+def test_transpose_steps_reach_every_permutation_of_five_and_six_dims():
+    import itertools
+
+    from executorch_nnapi.lowering.patterns.view_chain import transpose_steps
+
+    for k in (5, 6):
+        for target in itertools.permutations(range(k)):
+            state = tuple(range(k))
+            steps = transpose_steps(target)
+            for blocks, block_perm in steps:
+                assert len(blocks) <= 4 and tuple(d for b in blocks for d in b) == state
+                state = tuple(d for b in block_perm for d in blocks[b])
+            assert state == target
+            assert len(steps) <= 3
+    assert transpose_steps(tuple(range(7))[::-1]) is None  # past the searched size: refused
