@@ -372,15 +372,27 @@ def test_bool_ops_outside_a_masked_softmax_are_plain_operations():
     assert any("needs API 29" in r for r in lowered.reasons["aten.where.self"])
 
 
-def test_view_chain_needing_a_rank5_transpose_is_refused():
+def test_view_chain_needing_a_rank5_transpose_runs_as_rank4_transposes():
     def fn(x):
         y = x.view(2, 3, 4, 5, 6).permute(4, 2, 0, 3, 1).contiguous()
         return y.view(24, 30) + 1
 
-    lowered = lower(Lambda(fn), (randn(6, 20, 6),))
+    lowered = check_delegated_and_matches(Lambda(fn), (randn(6, 20, 6),))
+    assert lowered.nnapi_operations.count("TRANSPOSE") >= 2
+
+
+def test_view_chain_needing_a_rank7_transpose_is_refused():
+    def fn(x):
+        y = x.view(2, 3, 2, 5, 2, 3, 2).permute(6, 5, 4, 3, 2, 1, 0).contiguous()
+        return y.view(12, 60) + 1
+
+    x = randn(6, 10, 12)
+    lowered = lower(Lambda(fn), (x,))
     got = lowered.reasons
     assert "aten.permute_copy.default" in got, got
-    assert "rank-5 transpose after merging adjacent dims" in got["aten.permute_copy.default"][0]
+    assert "rank-7 transpose after merging adjacent dims" in got["aten.permute_copy.default"][0]
+    (out,) = run_pte(lowered.pte, [x])
+    assert torch.equal(out, fn(x))
 
 
 def test_view_chain_below_api_28_is_refused():
