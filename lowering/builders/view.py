@@ -43,13 +43,16 @@ def emit_reshape(lc: LoweringContext, node: Node, source: Node, out_shape: Seque
 class ViewBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.view_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE; for a channel shuffle CHANNEL_SHUFFLE (API 29) or RESHAPE + TRANSPOSE (API 28)",
-                  "float32 (int32 / int64 from feature level 6), rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
+                  "float32 (int32 / int64 from feature level 6, or any level when the shape is unchanged), rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
                   "rank > 4 in view chains that reduce to rank 4 (API 28); a 5-D input to a <= 4-D output",
                   quantized=same_parameters(aten.view.default, aten.reshape.default, aten.flatten.using_ints)),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
-        if tensor_dtype(node) in (torch.int32, torch.int64) and tensor_dtype(node.args[0]) == tensor_dtype(node):
+        same_shape = list(tensor_shape(node)) == list(tensor_shape(node.args[0]))
+        if same_shape and tensor_dtype(node) in (torch.int32, torch.int64, torch.bool):
+            pass  # the input relabeled, no operation (GPT-2's input_ids.view(-1, n) of [1, n] ids)
+        elif tensor_dtype(node) in (torch.int32, torch.int64) and tensor_dtype(node.args[0]) == tensor_dtype(node):
             # RESHAPE takes TENSOR_INT32 (int64 is held in it) from feature level 6.
             dtype = str(tensor_dtype(node)).removeprefix("torch.")
             ctx.require(FeatureLevel.FEATURE_LEVEL_6, f"view of an {dtype} tensor (TENSOR_INT32 RESHAPE)")
@@ -60,7 +63,11 @@ class ViewBuilder(NodeBuilder):
         check_rank(node, MAX_RANK, what="output")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
-        merged = lc.graph.value(lc.resolve(node.args[0])).merged
+        value = lc.graph.value(lc.resolve(node.args[0]))
+        merged = value.merged
+        if merged is None and list(lc.shape(node)) == list(lc.shape(node.args[0])):
+            lc.graph.set_value(node, value.operand, value.dim_order, lc.shape(node))
+            return
         if merged is not None and len(lc.shape(node)) <= MAX_RANK:
             out = lc.emit_output(node)
             lc.graph.emit_operation(OperationCode.RESHAPE, [lc.merged_operand(node.args[0], merged),

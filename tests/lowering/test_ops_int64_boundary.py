@@ -126,3 +126,15 @@ def test_constant_indices_out_of_bounds_are_refused():
 def test_gather_below_api_29_is_refused(level):
     lowered = lower(Embedding(), (_ids(2, 5),), feature_level=level)
     assert "needs API 29" in lowered.reasons["aten.embedding.default"][0]
+
+
+@pytest.mark.parametrize("level", [29, 30])
+def test_a_same_shape_view_of_int64_ids_is_a_relabeling(level):
+    """GPT-2's ``input_ids.view(-1, input_shape[-1])`` of [1, n] ids: no RESHAPE (which takes
+    TENSOR_INT32 only from feature level 6), the embedding reads the ids directly."""
+    torch.manual_seed(0)
+    embedding = torch.nn.Embedding(10, 4)
+    ids = torch.tensor([[1, 2, 3, 9]])
+    lowered = check_delegated_and_matches(Lambda(lambda t: embedding(t.view(-1, t.shape[-1])) * 2.0), (ids,),
+                                          feature_level=level)
+    assert "RESHAPE" not in lowered.nnapi_operations
