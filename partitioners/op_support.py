@@ -38,7 +38,6 @@ SIZE_CHECK = "a range check of a size read from a tensor (torch.export's runtime
 
 # Why an op is absent from the table, for ops users commonly hit.
 NO_NNAPI_EQUIVALENT: dict[str, str] = {
-    "aten.cumsum.default": "NNAPI has no cumulative-sum operation",
     "aten.erf.default": "NNAPI has no erf operation",
     "torchvision.nms.default": "torchvision's nms returns as many boxes as survive, a size the program cannot "
                                "bound; executorch_nnapi.lowering.custom_ops.batched_nms_padded runs NNAPI's "

@@ -12,14 +12,14 @@ def small_cnn() -> torch.nn.Module:
     ).eval()
 
 
-def with_cumsum() -> torch.nn.Module:
+def with_erf() -> torch.nn.Module:
     class M(torch.nn.Module):
         def __init__(self):
             super().__init__()
             self.conv = torch.nn.Conv2d(3, 4, 1)
 
         def forward(self, x):
-            return torch.cumsum(self.conv(x), dim=3)
+            return torch.erf(self.conv(x))
 
     return M().eval()
 
@@ -57,7 +57,7 @@ def calibration_inputs():
 
 
 def cnn_with_cpu_fallback() -> torch.nn.Module:
-    """A small CNN whose cumsum (NNAPI has none) stays on the CPU between two NNAPI subgraphs,
+    """A small CNN whose erf (NNAPI has none) stays on the CPU between two NNAPI subgraphs,
     with a residual branch in the second; the delegation picture's example (docs/graph_page.md)."""
     class M(torch.nn.Module):
         def __init__(self):
@@ -68,7 +68,7 @@ def cnn_with_cpu_fallback() -> torch.nn.Module:
             self.head = torch.nn.Linear(8, 4)
 
         def forward(self, x):
-            y = torch.cumsum(self.stem(x), dim=3) * 0.1
+            y = torch.erf(self.stem(x)) * 0.1
             y = y + self.branch(y)
             return self.head(torch.nn.functional.adaptive_avg_pool2d(y, 1).flatten(1))
 

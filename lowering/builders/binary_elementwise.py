@@ -8,7 +8,9 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import QuantParams, aten_op, is_tensor_node, op_name, tensor_dtype
+from .bool_values import HELD_IN_INT32
 from .common import MAX_RANK, check_float_tensors, check_rank, elementwise_operands, fuse_operand, is_scalar
+from .integer_ranges import check_int64_result
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .quantization import alpha_one, dequantized_params, requantizing
 from .registry import register_builder
@@ -28,26 +30,28 @@ _INT32_SINCE = FeatureLevel.ANDROID_11
 
 
 def _int32_arithmetic(node: Node, ctx: CheckContext) -> bool:
-    """An int32 add / sub / mul (alpha 1, tensors and scalars all int32) that NNAPI takes at the
-    target level."""
+    """An integer add / sub / mul (alpha 1, tensors int32 or int64, scalars integers) that NNAPI
+    takes at the target level as TENSOR_INT32 arithmetic: int64 values are held in int32, and an
+    int64 result must provably fit it (``check_int64_result``, checked by the caller)."""
     if aten_op(node) not in (aten.add.Tensor, aten.sub.Tensor, aten.mul.Tensor) or node.kwargs.get("alpha", 1) != 1:
         return False
     tensors = [x for x in (node, *node.args[:2]) if is_tensor_node(x)]
     scalars = [x for x in node.args[:2] if not isinstance(x, Node)]
-    return (all(tensor_dtype(x) == torch.int32 for x in tensors) and all(isinstance(x, int) for x in scalars)
+    return (all(tensor_dtype(x) in HELD_IN_INT32 for x in tensors)
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in scalars)
             and ctx.feature_level >= _INT32_SINCE)
 
 
 @register_builder
 class BinaryElementwiseBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.add.Tensor, FeatureLevel.ANDROID_8_1, "ADD", "float32 (int32 from API 30), rank <= 4, "
-                  "broadcasting, scalar operand, alpha",
+        OpSupport(aten.add.Tensor, FeatureLevel.ANDROID_8_1, "ADD", "float32 (int32, and int64 provably within "
+                  "int32, from API 30), rank <= 4, broadcasting, scalar operand, alpha",
                   quantized=requantizing(aten.add.Tensor, aten.add_.Tensor, inputs=(0, 1), check=alpha_one,
                                          fuses_activation=True)),
-        OpSupport(aten.sub.Tensor, FeatureLevel.ANDROID_9, "SUB", "float32 (int32 from API 30), rank <= 4, "
+        OpSupport(aten.sub.Tensor, FeatureLevel.ANDROID_9, "SUB", "float32 (int32 / int64 from API 30), rank <= 4, "
                   "broadcasting, scalar operand, alpha"),
-        OpSupport(aten.mul.Tensor, FeatureLevel.ANDROID_8_1, "MUL", "float32 (int32 from API 30), rank <= 4, "
+        OpSupport(aten.mul.Tensor, FeatureLevel.ANDROID_8_1, "MUL", "float32 (int32 / int64 from API 30), rank <= 4, "
                   "broadcasting, scalar operand",
                   quantized=requantizing(aten.mul.Tensor, inputs=(0, 1), check=alpha_one)),
         OpSupport(aten.div.Tensor, FeatureLevel.ANDROID_9, "DIV", "float32, rank <= 4, broadcasting, scalar operand"),
@@ -57,9 +61,13 @@ class BinaryElementwiseBuilder(NodeBuilder):
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         a, b = node.args[:2]
-        if not _int32_arithmetic(node, ctx):
+        integer = _int32_arithmetic(node, ctx)
+        if integer:
+            check_int64_result(node, ctx)
+        else:
             check_float_tensors(node, a, b)
-        check_rank(node, MAX_RANK, what="output")
+        # A 0-d integer (a loop counter, torch.tensor(0)) is held as [1].
+        check_rank(node, MAX_RANK, min_rank=0 if integer else 1, what="output")
         if not isinstance(a, Node) and not isinstance(b, Node):
             raise Refused("elementwise op on two scalars")
 

@@ -27,6 +27,8 @@ from .node_builder import CheckContext, Refused
 
 # Tensor dtypes the bool operations compute in (their NNAPI tensor types exist from API 29).
 COMPUTE_DTYPES = (torch.float32, torch.int32, torch.bool)
+# The dtypes NNAPI holds in TENSOR_INT32 (int64 narrowed: builders/integer_ranges.py).
+HELD_IN_INT32 = (torch.int32, torch.int64)
 _INT32 = torch.iinfo(torch.int32)
 
 
@@ -57,14 +59,20 @@ def check_inputs(ctx: CheckContext, args: Iterable[Any], dtype: torch.dtype, all
         raise Refused(f"computes in {dtype_name(dtype)} (NNAPI takes {names} here)")
     for a in args:
         if isinstance(a, Number):
-            if dtype == torch.int32 and not _INT32.min <= a <= _INT32.max:
+            if dtype in HELD_IN_INT32 and not _INT32.min <= a <= _INT32.max:
                 raise Refused(f"number {a} does not fit int32")
             continue
         if not is_tensor_node(a):
             raise Refused(f"input of type {type(a).__name__}")
         if ctx.is_foldable(a):
+            value = ctx.folded_value(a) if dtype in HELD_IN_INT32 else None
+            if value is not None and value.numel() and not value.is_floating_point() \
+                    and not _INT32.min <= int(value.min()) <= int(value.max()) <= _INT32.max:
+                raise Refused(f"constant {a.name} does not fit int32")
             continue
-        if fake_value(a).dtype != dtype:
+        # int32 and int64 values are both TENSOR_INT32 operands: no conversion between them.
+        same_operand_type = dtype in HELD_IN_INT32 and fake_value(a).dtype in HELD_IN_INT32
+        if fake_value(a).dtype != dtype and not same_operand_type:
             raise Refused(f"{dtype_name(fake_value(a).dtype)} input {a.name} of an op computing in "
                           f"{dtype_name(dtype)} (NNAPI has no implicit conversion)")
 
@@ -101,16 +109,18 @@ def emit_result(lc: LoweringContext, node: Node) -> int:
     return lc.emit_output(node, identity(max(len(shape), 1)), shape=shape or [1])
 
 
-def as_float(lc: LoweringContext, node: Node, cond: int, shape: list[Dim], out: int | None = None) -> int:
-    """Bool operand ``cond`` (static ``shape``, PyTorch's order) as float32 1.0 / 0.0 (into
-    ``out`` when given): SELECT (API 29) between constants of its shape (SELECT does not
-    broadcast)."""
+def as_float(lc: LoweringContext, node: Node, cond: int, shape: list[Dim], out: int | None = None,
+             dtype: torch.dtype = torch.float32) -> int:
+    """Bool operand ``cond`` (static ``shape``, PyTorch's order) as 1 / 0 of ``dtype`` (float32, or
+    int32 / int64 held in TENSOR_INT32; into ``out`` when given): SELECT (API 29) between constants
+    of its shape (SELECT does not broadcast)."""
     g = lc.graph
     dims = [int(d) for d in shape] or [1]
     if out is None:
-        out = g.emit_tensor(dims, torch.float32, debug_name=f"{node.name}.as_float")
-    g.emit_operation(OperationCode.SELECT, [cond, g.emit_constant_tensor(torch.ones(dims)),
-                                            g.emit_constant_tensor(torch.zeros(dims))], [out], debug_name=node.name)
+        out = g.emit_tensor(dims, dtype, debug_name=f"{node.name}.as_float")
+    g.emit_operation(OperationCode.SELECT, [cond, g.emit_constant_tensor(torch.ones(dims, dtype=dtype)),
+                                            g.emit_constant_tensor(torch.zeros(dims, dtype=dtype))], [out],
+                     debug_name=node.name)
     return out
 
 

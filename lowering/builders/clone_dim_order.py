@@ -14,8 +14,9 @@ import executorch.exir.passes.dim_order_ops_registry  # noqa: F401  (registers t
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel
 from ..node_utils import aten_op, is_tensor_node, noop_copy_refusal, tensor_dtype
-from .bool_values import as_float, check_bool_conversion, emit_result, operand, shape_of
+from .bool_values import HELD_IN_INT32, as_float, check_bool_conversion, emit_result, operand, shape_of
 from .common import MAX_RANK, check_float_tensors, check_rank
+from .integer_ranges import check_int64_result
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .quantization import same_parameters
 from .registry import register_builder
@@ -24,11 +25,32 @@ aten = torch.ops.aten
 dim_order_ops = torch.ops.dim_order_ops
 
 
-def _bool_to_float(node: Node) -> bool:
-    """A _to_dim_order_copy converting a bool tensor to float32 (``mask.float()``)."""
+# bool -> float32 (``mask.float()``), bool -> int32 / int64 (``mask.int()``, ``.long()``): SELECT.
+_FROM_BOOL = (torch.float32, *HELD_IN_INT32)
+
+
+def _conversion(node: Node) -> tuple[torch.dtype, torch.dtype] | None:
+    """(from, to) dtypes of a _to_dim_order_copy that changes the dtype, else None."""
     x = node.args[0] if node.args else None
-    return (aten_op(node) == dim_order_ops._to_dim_order_copy.default and is_tensor_node(x)
-            and tensor_dtype(x) == torch.bool and node.kwargs.get("dtype") == torch.float32)
+    to = node.kwargs.get("dtype")
+    if aten_op(node) != dim_order_ops._to_dim_order_copy.default or not is_tensor_node(x) or to is None \
+            or to == tensor_dtype(x):
+        return None
+    return tensor_dtype(x), to
+
+
+def _bool_to_number(node: Node) -> bool:
+    """A _to_dim_order_copy converting a bool tensor to float32, int32 or int64."""
+    conversion = _conversion(node)
+    return conversion is not None and conversion[0] == torch.bool and conversion[1] in _FROM_BOOL
+
+
+def _between_int32_and_int64(node: Node) -> bool:
+    """A _to_dim_order_copy between int32 and int64 (``.int()``, ``.long()``, ``type_as``): both
+    are held in TENSOR_INT32 and every value held fits int32 (builders/integer_ranges.py), where
+    PyTorch's int64 -> int32 conversion changes none; the copy is an alias of its input."""
+    conversion = _conversion(node)
+    return conversion is not None and set(conversion) == set(HELD_IN_INT32)
 
 
 @register_builder
@@ -37,7 +59,8 @@ class CloneDimOrderBuilder(NodeBuilder):
         OpSupport(dim_order_ops._clone_dim_order.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
                   "float32, rank <= 4 (5 inside a channel shuffle), any dim_order"),
         OpSupport(dim_order_ops._to_dim_order_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
-                  "float32, rank <= 4, same dtype, any dim_order; bool -> float32 from API 29 (SELECT), static sizes"),
+                  "float32, rank <= 4, same dtype, any dim_order; bool -> float32 / int32 / int64 from API 29 (SELECT), "
+                  "static sizes; int32 <-> int64: no operation (both held in TENSOR_INT32)"),
         OpSupport(aten.clone.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
                   "float32, rank <= 4 (5 inside a channel shuffle), any memory format",
                   quantized=same_parameters(aten.clone.default, aten.contiguous.default, aten.dropout.default,
@@ -46,8 +69,12 @@ class CloneDimOrderBuilder(NodeBuilder):
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
-        if _bool_to_float(node):
-            check_bool_conversion(node, ctx, "bool -> float32 conversion")
+        if _bool_to_number(node):
+            check_bool_conversion(node, ctx, f"bool -> {str(_conversion(node)[1]).removeprefix('torch.')} conversion")
+            return
+        if _between_int32_and_int64(node):
+            check_rank(node, MAX_RANK, min_rank=0, what="output")
+            check_int64_result(node, ctx)
             return
         reason = noop_copy_refusal(node)
         if reason:
@@ -57,9 +84,9 @@ class CloneDimOrderBuilder(NodeBuilder):
         check_rank(node, MAX_RANK, min_rank=0, what="output")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
-        if _bool_to_float(node):
+        if _bool_to_number(node):
             x = node.args[0]
-            as_float(lc, node, operand(lc, x, torch.bool), shape_of(x), emit_result(lc, node))
+            as_float(lc, node, operand(lc, x, torch.bool), shape_of(x), emit_result(lc, node), dtype=lc.dtype(node))
             return
         # Same operand, same physical order: consumers see the input's value.
         value = lc.graph.value(lc.resolve(node.args[0]))

@@ -89,8 +89,8 @@ def elementwise_operands(lc: LoweringContext, node: Node, inputs: Sequence[Any])
     """Operands of an elementwise op's inputs, all in one dim order."""
     order = common_order(lc, node, inputs)
     rank = len(order)
-    # Integer arithmetic (int32 ADD / SUB / MUL, API 30) takes int32 constants.
-    dtype = torch.int32 if lc.dtype(node) == torch.int32 else torch.float32
+    # Integer arithmetic (int32 ADD / SUB / MUL, API 30; int64 held in int32) takes int32 constants.
+    dtype = torch.int32 if lc.dtype(node) in (torch.int32, torch.int64) else torch.float32
     operands = []
     for x in inputs:
         if isinstance(x, Node) and not lc.is_constant(x):

@@ -2,8 +2,10 @@
 GREATER_EQUAL / LESS / LESS_EQUAL (API 29): broadcasting, a TENSOR_BOOL8 result in PyTorch's dim
 order (see bool_values.py).
 
-Inputs are float32, int32 or bool tensors of the dtype PyTorch compares in; constants and numbers
-are converted to it at lowering time. A bool tensor compared with 0 or 1 (``mask == 0``, which
+Inputs are float32, int32, int64 or bool tensors of the dtype PyTorch compares in; constants and
+numbers are converted to it at lowering time. int64 values are compared as the TENSOR_INT32 operands
+that hold them exactly (builders/integer_ranges.py), so ``input_ids != padding_idx`` needs no CAST;
+a number outside int32 is refused. A bool tensor compared with 0 or 1 (``mask == 0``, which
 PyTorch computes in int64) is compared with False or True instead: the same order, the same result.
 """
 
@@ -15,7 +17,7 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op, tensor_dtype
-from .bool_values import COMPUTE_DTYPES, check_inputs, emit_result, operand, result_dtype
+from .bool_values import COMPUTE_DTYPES, HELD_IN_INT32, check_inputs, emit_result, operand, result_dtype
 from .node_builder import CheckContext, NodeBuilder, OpSupport
 from .registry import register_builder
 
@@ -44,12 +46,12 @@ def compare_dtype(args) -> torch.dtype:
 
 @register_builder
 class ComparisonBuilder(NodeBuilder):
-    ops = tuple(OpSupport(op, FeatureLevel.ANDROID_10, code.name, "float32, int32 or bool inputs of the dtype "
-                          "PyTorch compares in, broadcasting; numbers and constants converted")
+    ops = tuple(OpSupport(op, FeatureLevel.ANDROID_10, code.name, "float32, int32, int64 (held in int32) or bool "
+                          "inputs of the dtype PyTorch compares in, broadcasting; numbers and constants converted")
                 for op, code in _CODES.items())
 
     def check(self, node: Node, ctx: CheckContext) -> None:
-        check_inputs(ctx, node.args[:2], compare_dtype(node.args[:2]))
+        check_inputs(ctx, node.args[:2], compare_dtype(node.args[:2]), allowed=(*COMPUTE_DTYPES, *HELD_IN_INT32))
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         a, b = node.args[:2]

@@ -19,6 +19,7 @@ from ..graph import SCALAR_ORDER, LoweringError, identity
 from ..lowering_context import BodyInput, LoweringContext
 from ..nnapi_codes import FeatureLevel, OperandCode, OperationCode
 from ..node_utils import fake_value, is_tensor_node
+from .integer_ranges import Range, condition_bounds
 from .node_builder import BodyCheckContext, CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
 
@@ -48,17 +49,20 @@ def _check_tensors(values: Sequence[Any], what: str) -> None:
             raise Refused(f"{what} {v!r} is not a tensor (NNAPI passes tensors between models)")
 
 
-def _check_body(node: Node, ctx: CheckContext, arg: Any, outer_values: Sequence[Node | None], what: str) -> None:
+def _check_body(node: Node, ctx: CheckContext, arg: Any, outer_values: Sequence[Node | None], what: str,
+                bounds: dict[int, Range] | None = None) -> None:
     """Refuses unless NNAPI can run the body ``arg`` whole (the partitioner decides its nodes);
-    ``outer_values``: per placeholder, the outer node passed (None: a value carried by a loop)."""
+    ``outer_values``: per placeholder, the outer node passed (None: a value carried by a loop);
+    ``bounds``: per placeholder position, bounds of its integer values whenever the body runs."""
     gm = body_module(node, arg)
     placeholders = _placeholders(gm)
     if len(placeholders) != len(outer_values):
         raise Refused(f"{what} ({arg.target}) takes {len(placeholders)} values, {len(outer_values)} are passed")
     if ctx.body_refusal is None:
         raise Refused(f"{what} ({arg.target}) cannot be checked here (no partitioner)")
+    ranges = {placeholders[i]: r for i, r in (bounds or {}).items()}
     reason = ctx.body_refusal(f"{node.name}.{arg.target}", gm,
-                              BodyCheckContext(ctx, dict(zip(placeholders, outer_values))))
+                              BodyCheckContext(ctx, dict(zip(placeholders, outer_values)), ranges))
     if reason:
         raise Refused(f"{what} ({arg.target}): {reason}")
 
@@ -138,7 +142,8 @@ class WhileLoopBuilder(NodeBuilder):
 
     ops = (
         OpSupport(higher_order.while_loop, FeatureLevel.ANDROID_11, "WHILE",
-                  "tensor carried values and inputs; condition and body taken whole by NNAPI "
+                  "tensor carried values and inputs (an int64 counter held in int32 when the condition "
+                  "bounds it: i < n); condition and body taken whole by NNAPI "
                   "(ExecuTorch's CPU runtime cannot run a loop: lowering stops otherwise)",
                   cpu_kernel=False),
     )
@@ -152,7 +157,11 @@ class WhileLoopBuilder(NodeBuilder):
         _check_tensors(additional, "input")
         values = [*(None for _ in carried), *additional]  # carried values are never constants
         _check_body(node, ctx, cond_gm, values, "condition")
-        _check_body(node, ctx, body_gm, values, "body")
+        # The body runs only when the condition holds: what it proves bounds the body's values
+        # (``i < n`` lets an int64 counter's ``i + 1`` be held in int32; integer_ranges.py).
+        cond = body_module(node, cond_gm)
+        proven = condition_bounds(cond.graph, BodyCheckContext(ctx, dict(zip(_placeholders(cond), values))))
+        _check_body(node, ctx, body_gm, values, "body", proven)
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         cond_gm, body_gm, carried, additional = node.args[:4]

@@ -1,5 +1,6 @@
 """aten.expand_copy -> nothing (same shape), RESHAPE (new leading size-1 dims),
-TILE (API 29) or, below API 29, ADD of a -0.0 constant holding the expanded dims.
+TILE (API 29) or, below API 29, ADD of a -0.0 constant holding the expanded dims. int32 and
+int64 (held in TENSOR_INT32) are expanded by TILE alone.
 
 Everything works in the input's physical dim order; new leading dims are put
 first physically, which keeps the element order, so no TRANSPOSE is needed.
@@ -15,9 +16,11 @@ from torch.fx import Node
 from ..graph import permute_shape
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
-from ..node_utils import tensor_shape
+from ..node_utils import tensor_dtype, tensor_shape
 from ..shape_program import Dim, is_static
+from .bool_values import HELD_IN_INT32
 from .common import MAX_RANK, check_float_tensors, check_rank
+from .integer_ranges import check_int64_result
 from .node_builder import CheckContext, NodeBuilder, OpSupport
 from .registry import register_builder
 
@@ -46,25 +49,41 @@ def at_output_rank(lc: LoweringContext, node: Node, x: Node, aligned: list[Dim])
     order = tuple(range(new_dims)) + tuple(d + new_dims for d in x_value.dim_order)
     if not new_dims:
         return x_value.operand, order
-    source = g.emit_tensor(permute_shape(aligned, order), debug_name=f"{node.name}.rank")
+    source = g.emit_tensor(permute_shape(aligned, order), lc.dtype(x) or torch.float32, debug_name=f"{node.name}.rank")
     g.emit_operation(OperationCode.RESHAPE, [x_value.operand, g.emit_int32_vector(permute_shape(aligned, order))],
                      [source], debug_name=node.name)
     return source, order
+
+
+def _check_integer(node: Node, ctx: CheckContext, new_dims: int, reps: list[Dim]) -> None:
+    """An int32 / int64 expand: TILE (API 29) takes TENSOR_INT32, RESHAPE only from feature
+    level 6, and no -0.0 ADD copies integers; the values are the input's (held in int32)."""
+    if new_dims:
+        ctx.require(FeatureLevel.FEATURE_LEVEL_6, "expand of an integer tensor to a higher rank (TENSOR_INT32 RESHAPE)")
+    if not all(is_static(m) and m == 1 for m in reps):
+        ctx.require(FeatureLevel.ANDROID_10, "expand of an integer tensor (TILE)")
+    check_int64_result(node, ctx)
 
 
 @register_builder
 class ExpandBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.expand_copy.default, FeatureLevel.ANDROID_8_1, "nothing / RESHAPE / TILE (API 29); ADD of -0.0 below",
-                  "float32, output rank <= 4; dynamic expanded dims need API 29"),
+                  "float32, output rank <= 4; dynamic expanded dims need API 29; int32 / int64 (held in int32): "
+                  "TILE (API 29), a higher rank from feature level 6"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x = node.args[0]
-        check_float_tensors(node, x)
+        integer = tensor_dtype(node) in HELD_IN_INT32 and tensor_dtype(x) == tensor_dtype(node)
+        if not integer:
+            check_float_tensors(node, x)
         check_rank(node, MAX_RANK, what="output")
         aligned, out_shape = expansion(node)
         reps = multiples(aligned, out_shape)
+        if integer:
+            _check_integer(node, ctx, len(aligned) - max(len(tensor_shape(x)), 1), reps)
+            return
         if all(is_static(m) and m == 1 for m in reps):
             return
         if ctx.feature_level < FeatureLevel.ANDROID_10 and not all(is_static(m) for m in reps):

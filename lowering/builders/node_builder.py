@@ -83,6 +83,10 @@ class CheckContext:
         # condition or body of while_loop) whole, node by node as it decides a program's nodes
         # (None: it can). Arguments: a name for the body, its GraphModule and its BodyCheckContext.
         self.body_refusal: Any = None
+        # Bounds of integer values (builders/integer_ranges.py): per node, memoized; and per
+        # placeholder of a loop body, what the loop's condition proves about it.
+        self.range_cache: dict[Node, Any] = {}
+        self.placeholder_ranges: dict[Node, tuple[int, int]] = {}
 
     def require(self, level: FeatureLevel, what: str) -> None:
         """Refuses with "``what`` needs API N" if the target level is lower."""
@@ -150,9 +154,13 @@ class BodyCheckContext(CheckContext):
     """The CheckContext of a control-flow body: its placeholders are the values the outer
     node passes (constant when those are), its get_attr nodes constants of its own module."""
 
-    def __init__(self, outer: CheckContext, inputs: dict[Node, Any]) -> None:
+    def __init__(self, outer: CheckContext, inputs: dict[Node, Any],
+                 placeholder_ranges: dict[Node, tuple[int, int]] | None = None) -> None:
+        """``placeholder_ranges``: bounds of integer placeholders whenever the body runs (a loop
+        body: what the loop's condition proves)."""
         super().__init__(outer.feature_level, outer.exported_program)
         self.outer, self.inputs, self.body_refusal = outer, inputs, outer.body_refusal
+        self.placeholder_ranges = dict(placeholder_ranges or {})
 
     def is_constant(self, node: Any) -> bool:
         if isinstance(node, Node) and node.op == "placeholder":

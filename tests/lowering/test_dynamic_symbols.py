@@ -3,7 +3,7 @@
 A partition after a CPU op may see only derived sizes (``h // 2`` after a stride-2 pooling):
 the shape program then recovers ``h`` as the least value giving that size, or reads it from
 an integer argument (a SymInt the CPU computed, e.g. for a view: ``ArgKind.INT``). Each model
-here lowers to two subgraphs around one CPU op (cumsum: NNAPI has none) and matches eager at
+here lowers to two subgraphs around one CPU op (erf: NNAPI has none) and matches eager at
 several sizes, odd ones included (``h // 2`` is then not ``h / 2``).
 """
 
@@ -83,21 +83,21 @@ def test_integer_argument_defines_a_symbol():
     assert {(c.arg, c.dim) for c in program.checks} == {(0, 0), (2, 0), (3, 0)}
 
 
-class PoolCumsumPool(torch.nn.Module):
-    """max_pool2d (NNAPI) -> cumsum (CPU) -> relu, avg_pool2d (NNAPI): the second partition
+class PoolErfPool(torch.nn.Module):
+    """max_pool2d (NNAPI) -> erf (CPU) -> relu, avg_pool2d (NNAPI): the second partition
     sees h // 2 and w // 2 only."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        y = torch.cumsum(torch.nn.functional.max_pool2d(x, 2), dim=1)
+        y = torch.erf(torch.nn.functional.max_pool2d(x, 2))
         return torch.nn.functional.avg_pool2d(torch.relu(y) * 2, 2)
 
 
-class PoolCumsumView(torch.nn.Module):
+class PoolErfView(torch.nn.Module):
     """As above, then a view whose sizes come from the program input (sym_size on the CPU):
     the second partition reads them as integer arguments."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        y = torch.cumsum(torch.nn.functional.max_pool2d(x, 2), dim=1)
+        y = torch.erf(torch.nn.functional.max_pool2d(x, 2))
         z = torch.relu(y).reshape(x.shape[0], 3, (x.shape[2] // 2) * (x.shape[3] // 2))
         return torch.nn.functional.softmax(z - 1, dim=-1)
 
@@ -107,14 +107,14 @@ def _int_arguments(raw_blob: bytes) -> int:
     return sum(1 for i in range(blob.InputsLength()) if blob.Inputs(i).Kind() == ArgKind.INT)
 
 
-@pytest.mark.parametrize("model, int_args", [(PoolCumsumPool, 0), (PoolCumsumView, 1)],
-                         ids=["pool-cumsum-pool", "pool-cumsum-view"])
+@pytest.mark.parametrize("model, int_args", [(PoolErfPool, 0), (PoolErfView, 1)],
+                         ids=["pool-erf-pool", "pool-erf-view"])
 def test_partition_after_cpu_op_needs_only_derived_sizes(model, int_args):
     h, w = Dim("h", min=8, max=96), Dim("w", min=8, max=96)
     x = torch.randn(1, 3, 20, 24)
     lowered = lower(model(), (x,), dynamic_shapes={"x": {2: h, 3: w}})
     tensor_ops = [op for op in lowered.cpu_ops if op.startswith("aten.")]  # not the size arithmetic
-    assert tensor_ops == ["aten.cumsum.default"], lowered.reasons
+    assert tensor_ops == ["aten.erf.default"], lowered.reasons
     assert lowered.num_delegates == 2
     assert sum(_int_arguments(b) for b in lowered.raw_blobs) >= int_args
     for hw in itertools.chain([(20, 24)], [(9, 17), (8, 8), (33, 96), (64, 11)]):
@@ -126,30 +126,31 @@ def test_partition_after_cpu_op_needs_only_derived_sizes(model, int_args):
 
 
 
-class TwoScalesCumsumCat(torch.nn.Module):
-    """Pools by 8 and by 2 (NNAPI), cumsum each (CPU), then a partition reading both: its
+class TwoScalesErfCat(torch.nn.Module):
+    """Pools by 8 and by 2 (NNAPI), erf of each (CPU), then a partition reading both: its
     first input (h // 8) alone gives the least h = 8 (h // 8), at which h // 2 is wrong."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        a = torch.cumsum(torch.nn.functional.max_pool2d(x, 8), dim=1)
-        b = torch.cumsum(torch.nn.functional.max_pool2d(x, 2), dim=1)
+        a = torch.erf(torch.nn.functional.max_pool2d(x, 8))
+        b = torch.erf(torch.nn.functional.max_pool2d(x, 2))
         return torch.cat([torch.relu(a).flatten(2), torch.relu(b).flatten(2)], dim=2)
 
 
 def test_partition_seeing_a_symbol_through_sizes_of_two_scales_runs():
-    lowered = lower(TwoScalesCumsumCat(), (torch.randn(1, 3, 24, 32),),
+    lowered = lower(TwoScalesErfCat(), (torch.randn(1, 3, 24, 32),),
                     dynamic_shapes={"x": {2: Dim("h", min=16, max=64), 3: Dim("w", min=16, max=64)}})
-    assert [op for op in lowered.cpu_ops if op.startswith("aten.")] == ["aten.cumsum.default"] * 2, lowered.reasons
+    assert [op for op in lowered.cpu_ops if op.startswith("aten.")] == ["aten.erf.default"] * 2, lowered.reasons
     for hw in [(24, 32), (22, 30), (16, 63), (31, 17)]:
         xs = torch.randn(1, 3, *hw, generator=torch.Generator().manual_seed(hw[0]))
         (got,) = run_pte(lowered.pte, [xs])
-        want = TwoScalesCumsumCat()(xs)
+        want = TwoScalesErfCat()(xs)
         assert got.shape == want.shape and relative_max_error(got, want) < 1e-5, hw
 
 
 class FlattenCumsumRelu(torch.nn.Module):
-    """The CPU cumsum's output is h * w long: a partition after it could not recover h or w
-    (a product of two symbols), so the partitioner leaves the relu on the CPU up front."""
+    """The CPU cumsum's output is h * w long (a cumsum along a dim of dynamic length stays on the
+    CPU): a partition after it could not recover h or w (a product of two symbols), so the
+    partitioner leaves the relu on the CPU up front."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.relu(torch.cumsum(torch.sigmoid(x).flatten(1), dim=1))
@@ -216,7 +217,7 @@ def test_partition_reading_only_sizes_stays_on_the_cpu():
     NNAPI input (the runtime could not load it), so it stays on the CPU with that reason."""
     class ZerosOfInputSize(torch.nn.Module):
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            return torch.zeros(x.shape[1], 3) + 1.0, x.cumsum(0)
+            return torch.zeros(x.shape[1], 3) + 1.0, torch.erf(x)
 
     lowered = lower(ZerosOfInputSize(), (torch.randn(2, 5),), dynamic_shapes={"x": {1: Dim("n", min=2, max=10)}})
     assert lowered.num_delegates == 0

@@ -1,4 +1,4 @@
-"""Float islands (issue 21, item 2): an op NNAPI has no 8-bit form of (gelu, cumsum...) between
+"""Float islands (issue 21, item 2): an op NNAPI has no 8-bit form of (gelu, cumsum, erf...) between
 quantized ones. convert_pt2e leaves it as dq -> op -> q; that group is no 8-bit unit, so its
 nodes are decided one by one: DEQUANTIZE, the float op and QUANTIZE inside the same NNAPI
 model when NNAPI has the float op (never a round trip through the CPU), only the op itself on
@@ -39,6 +39,10 @@ def _cumsum(y: torch.Tensor) -> torch.Tensor:
     return torch.cumsum(y, 3)
 
 
+def _erf(y: torch.Tensor) -> torch.Tensor:
+    return torch.erf(y)
+
+
 def _lowered(middle, signed: bool, level: int = 30):
     torch.manual_seed(0)
     model = ConvThenConv(middle).eval()
@@ -71,11 +75,25 @@ def test_gelu_between_8bit_convs_is_a_float_island_inside_the_partition(signed):
     assert f"float inside: aten.gelu.default x1 -- {NO_8BIT_LOWERING}" in text, text
 
 
+def test_cumsum_between_8bit_convs_is_a_float_island_inside_the_partition():
+    """cumsum has no 8-bit form and no NNAPI operation of its own: its float scan (PAD /
+    STRIDED_SLICE / ADD along the NHWC value's width) runs between a DEQUANTIZE and a QUANTIZE."""
+    gm, x, low = _lowered(_cumsum, signed=True)
+    assert low.cpu_ops == [] and low.num_delegates == 1, (low.cpu_ops, low.reasons)
+    precisions = list(zip(low.blobs[0].operation_types, low.blobs[0].operation_precisions))
+    assert [op for op, p in precisions if p == "8-bit"] == ["CONV_2D", "CONV_2D"]
+    # 12 columns: shifts 1, 2, 4, 8, each a PAD, a STRIDED_SLICE and an ADD in float; no TRANSPOSE.
+    assert [op for op, p in precisions if p == "float"] == ["PAD", "STRIDED_SLICE", "ADD"] * 4, precisions
+    _assert_within_one_step(gm, x, low.pte)
+    (partition,) = delegation_report(low.edge, low.partitioner.decisions).partitions
+    assert partition.float_islands == {"aten.cumsum.default": (1, NO_8BIT_LOWERING)}
+
+
 def test_op_nnapi_lacks_leaves_only_itself_on_the_cpu():
-    """cumsum (no NNAPI operation at all): the DEQUANTIZE before it ends one partition and the
-    QUANTIZE after it starts the next; only the float cumsum runs on the CPU."""
-    gm, x, low = _lowered(_cumsum, signed=False)
-    assert low.cpu_ops == ["aten.cumsum.default"] and low.num_delegates == 2, (low.cpu_ops, low.reasons)
+    """erf (no NNAPI operation at all): the DEQUANTIZE before it ends one partition and the
+    QUANTIZE after it starts the next; only the float erf runs on the CPU."""
+    gm, x, low = _lowered(_erf, signed=False)
+    assert low.cpu_ops == ["aten.erf.default"] and low.num_delegates == 2, (low.cpu_ops, low.reasons)
     first, second = (list(zip(b.operation_types, b.operation_precisions)) for b in low.blobs)
     assert first[-1] == ("DEQUANTIZE", "edge") and second[0] == ("QUANTIZE", "edge")
     _assert_within_one_step(gm, x, low.pte)

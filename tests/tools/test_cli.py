@@ -22,11 +22,11 @@ def test_export_verify_prints_report_and_passes(tmp_path, capsys, monkeypatch):
 
 def test_export_reports_cpu_ops_with_reason(tmp_path, capsys, monkeypatch):
     monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parents[1]))
-    code = main(["export", "cli_models:with_cumsum", "-o", str(tmp_path / "c.pte"), "--input-shape", "1,3,8,8",
+    code = main(["export", "cli_models:with_erf", "-o", str(tmp_path / "c.pte"), "--input-shape", "1,3,8,8",
                  "--verify"])
     text = capsys.readouterr().out
     assert code == 0, text
-    assert "aten.cumsum.default -- NNAPI has no cumulative-sum operation" in text
+    assert "aten.erf.default -- NNAPI has no erf operation" in text
     assert "test_cli" in text or "cli_models.py" in text
 
 

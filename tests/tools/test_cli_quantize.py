@@ -135,7 +135,7 @@ def test_signed_int8_below_level_30_is_a_clear_error(tmp_path, capsys):
     (["--quantize", "--calibration", "random", "--cpu-method", "xnnpack"], "--cpu-method xnnpack cannot run the "
                                                                            "NNAPI-quantized program faithfully"),
     (["--quantize", "--calibration", "random:0"], "N in random:N must be a positive integer"),
-    (["--quantize", "--calibration", "cli_models:with_cumsum"], "cli_models:with_cumsum gave a M, not an iterable "
+    (["--quantize", "--calibration", "cli_models:with_erf"], "cli_models:with_erf gave a M, not an iterable "
                                                                 "of input tuples"),
     (["--quantize", "--calibration", "cli_models:nothing_here"], "'cli_models' has no 'nothing_here' "
                                                                  "(--calibration 'cli_models:nothing_here')"),

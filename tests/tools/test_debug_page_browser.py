@@ -35,8 +35,8 @@ def test_debug_page_loads_with_the_faulted_operation_marked(tmp_path, monkeypatc
     assert "data-errors" not in dict(rendered.elements[0][1])
     assert next(a for tag, a in rendered.elements if tag == "body").get("data-ready") == "1"
     assert {a["data-partition"] for a in rendered.with_class("partition-frame")} == {"0", "1"}
-    assert [a["data-id"] for a in rendered.with_class("cpu")] == ["aten_cumsum_default"]
-    assert "NNAPI has no cumulative-sum operation" in dom
+    assert [a["data-id"] for a in rendered.with_class("cpu")] == ["aten_erf_default"]
+    assert "NNAPI has no erf operation" in dom
     # It opens on the node that emitted the faulted operation, with that operation marked.
     details = next(a for tag, a in rendered.elements if a.get("id") == "details")
     assert details.get("data-shown") == faulted.aten_node

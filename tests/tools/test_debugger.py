@@ -22,8 +22,8 @@ ROW_KEYS = {"partition", "nnapi_index", "nnapi_op", "aten_nodes", "source", "sha
             "max_rel_error", "max_steps", "sqnr_db", "time_us", "first_divergent"}
 
 
-class ConvCumsumConv(torch.nn.Module):
-    """NNAPI has no cumulative sum: it stays on the CPU between two NNAPI partitions."""
+class ConvErfConv(torch.nn.Module):
+    """NNAPI has no erf: it stays on the CPU between two NNAPI partitions."""
 
     def __init__(self):
         super().__init__()
@@ -31,7 +31,7 @@ class ConvCumsumConv(torch.nn.Module):
         self.conv1, self.conv2 = torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.Conv2d(4, 4, 1)
 
     def forward(self, x):
-        return self.conv2(torch.cumsum(torch.relu(self.conv1(x)), dim=3))
+        return self.conv2(torch.erf(torch.relu(self.conv1(x))))
 
 
 def _export(model, x: torch.Tensor, directory, name: str) -> tuple[str, str]:
@@ -53,7 +53,7 @@ def programs(tmp_path_factory):
     return {
         "float": _export(cli_models.small_cnn(), x, directory, "float"),
         "8-bit": _export(quantized, x, directory, "int8"),
-        "cpu fallback": _export(ConvCumsumConv().eval(), torch.randn(1, 3, 8, 8), directory, "fallback"),
+        "cpu fallback": _export(ConvErfConv().eval(), torch.randn(1, 3, 8, 8), directory, "fallback"),
     }
 
 

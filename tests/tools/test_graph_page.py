@@ -95,13 +95,13 @@ def _compute_nodes(graph, partition=None) -> list:
 def test_graph_follows_values_across_delegate_boundaries(graphs):
     graph = graphs["cnn_with_cpu_fallback"]
     nodes = {n.id: n for n in graph.nodes}
-    cumsum = nodes["aten_cumsum_default"]
-    assert cumsum.kind == "cpu" and cumsum.partition is None
-    assert cumsum.reason == "NNAPI has no cumulative-sum operation"
-    assert "cli_models.py" in cumsum.location
-    # cumsum reads partition 0's last node; partition 1 reads cumsum; the residual add reads both branches.
-    assert [nodes[i].partition for i in cumsum.inputs] == [0]
-    assert nodes["aten_mul_tensor"].inputs == ["aten_cumsum_default"] and nodes["aten_mul_tensor"].partition == 1
+    erf = nodes["aten_erf_default"]
+    assert erf.kind == "cpu" and erf.partition is None
+    assert erf.reason == "NNAPI has no erf operation"
+    assert "cli_models.py" in erf.location
+    # erf reads partition 0's last node; partition 1 reads erf; the residual add reads both branches.
+    assert [nodes[i].partition for i in erf.inputs] == [0]
+    assert nodes["aten_mul_tensor"].inputs == ["aten_erf_default"] and nodes["aten_mul_tensor"].partition == 1
     assert sorted(nodes["aten_add_tensor"].inputs) == ["aten_convolution_default_2", "aten_mul_tensor"]
     assert nodes["output_0"].inputs == ["aten_linear_default"] and nodes["x"].kind == "input"
     assert nodes["aten_convolution_default"].inputs == ["x"]
@@ -149,9 +149,9 @@ def test_page_is_self_contained_with_partitions_and_reasons(graphs):
             len(_compute_nodes(graph, p.index))
     assert {a["data-partition"] for a in page.with_class("partition-frame")} == {"0", "1"}
     cpu = page.with_class("cpu")
-    assert [a["data-id"] for a in cpu] == ["aten_cumsum_default"]
-    assert "CPU: NNAPI has no cumulative-sum" in " ".join(page.svg_text)
-    assert [a["data-id"] for a in page.with_class("cpu-node")] == ["aten_cumsum_default"]
+    assert [a["data-id"] for a in cpu] == ["aten_erf_default"]
+    assert "CPU: NNAPI has no erf" in " ".join(page.svg_text)
+    assert [a["data-id"] for a in page.with_class("cpu-node")] == ["aten_erf_default"]
 
 
 def _rows(graph, divergent: tuple[int, int] | None) -> list[dict]:
@@ -260,22 +260,22 @@ def test_model_explorer_node_data_colours_nodes_by_their_error(graphs, tmp_path)
     by_operation = {(r["partition"], r["nnapi_index"]): r["max_abs_error"] for r in rows}
     assert results["aten_relu_default"].value == results["aten_convolution_default"].value == by_operation[(0, 0)]
     assert results["aten_convolution_default_1"].value == max(by_operation.values()) == 0.5
-    assert "aten_cumsum_default" not in results  # a CPU node has no NNAPI figure
+    assert "aten_erf_default" not in results  # a CPU node has no NNAPI figure
     assert node_data.graphsData["forward"].name == "max_abs_error"
 
 
 def test_cli_writes_both_pictures_of_a_cpu_fallback(tmp_path, capsys, monkeypatch):
     monkeypatch.syspath_prepend(str(HERE))
-    code = main(["export", "cli_models:with_cumsum", "-o", str(tmp_path / "c.pte"), "--input-shape", "1,3,8,8",
+    code = main(["export", "cli_models:with_erf", "-o", str(tmp_path / "c.pte"), "--input-shape", "1,3,8,8",
                  "--report-html", str(tmp_path / "c.html"), "--report-model-explorer", str(tmp_path / "c.json")])
     text = capsys.readouterr().out
     assert code == 0, text
     assert f"wrote the delegation picture to {tmp_path / 'c.html'}" in text
     page = _Page((tmp_path / "c.html").read_text())
-    assert [a["data-id"] for a in page.with_class("cpu")] == ["aten_cumsum_default"]
+    assert [a["data-id"] for a in page.with_class("cpu")] == ["aten_erf_default"]
     nodes = json.loads((tmp_path / "c.json").read_text())["graphs"][0]["nodes"]
-    cumsum = next(n for n in nodes if n["id"] == "aten_cumsum_default")
-    assert {"key": "why_not_nnapi", "value": "NNAPI has no cumulative-sum operation"} in cumsum["attrs"]
+    erf = next(n for n in nodes if n["id"] == "aten_erf_default")
+    assert {"key": "why_not_nnapi", "value": "NNAPI has no erf operation"} in erf["attrs"]
 
 
 def test_a_node_with_many_operations_draws_the_first_and_a_count():

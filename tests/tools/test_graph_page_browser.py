@@ -63,7 +63,7 @@ def test_console_capture_sees_a_script_error(tmp_path):
 
 def test_page_loads_with_partitions_and_reasons_in_the_dom(page, tmp_path):
     path, graph, _ = page
-    dom, console = _chromium(path.as_uri() + "#aten_cumsum_default", tmp_path / "profile")
+    dom, console = _chromium(path.as_uri() + "#aten_erf_default", tmp_path / "profile")
     assert console == []
     rendered = _Page(dom)
     root = dict(rendered.elements[0][1])
@@ -71,12 +71,12 @@ def test_page_loads_with_partitions_and_reasons_in_the_dom(page, tmp_path):
     body = next(a for tag, a in rendered.elements if tag == "body")
     assert body.get("data-ready") == "1"  # the page's script ran to its end
     assert {a["data-partition"] for a in rendered.with_class("partition-frame")} == {str(p.index) for p in graph.partitions}
-    assert [a["data-id"] for a in rendered.with_class("cpu")] == ["aten_cumsum_default"]
+    assert [a["data-id"] for a in rendered.with_class("cpu")] == ["aten_erf_default"]
     # The script showed the node named in the URL, with its reason.
     details = next(a for tag, a in rendered.elements if a.get("id") == "details")
-    assert details.get("data-shown") == "aten_cumsum_default"
+    assert details.get("data-shown") == "aten_erf_default"
     shown = dom.split('id="details"')[1].split("</aside>")[0]
-    assert "why not NNAPI" in shown and "NNAPI has no cumulative-sum operation" in shown
+    assert "why not NNAPI" in shown and "NNAPI has no erf operation" in shown
     assert "CPU (portable kernels)" in shown
 
 
