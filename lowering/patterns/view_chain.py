@@ -23,6 +23,12 @@ free factors (merging those that stay adjacent), and either a relabeled dim
 order (no operation) or TRANSPOSE + RESHAPE. A chain whose plan needs a rank > 4
 operand anywhere becomes a unit with a ``refusal``, which the partitioner reports.
 
+A slice of one index of a dim (``unbind`` reaches the edge program as such slices) is a select
+that keeps the dim with size 1. An expand of a size-1 dim (grouped-query attention's
+``repeat_kv``) adds a *tiled* factor: the base is TILEd (API 29) to hold it before the rest of
+the plan. A transpose of 5 or 6 dims that do not merge (MobileViTv2's patch unfold) is done as
+the fewest rank-4 TRANSPOSEs found by a breadth-first search over moves of contiguous blocks.
+
 Elementwise ops inside a chain (Swin's mask add) must see their chain input
 in the base's own element order (a reshape of it); they run on the value with
 its size-1 dims dropped, which is rank <= 4, and become the base of what follows.
