@@ -86,7 +86,9 @@ class RunStamp:
         relative = os.path.relpath(os.path.abspath(sys.argv[0]), ROOT) if sys.argv and sys.argv[0] else "?"
         return cls(command=shlex.join(["python", relative, *sys.argv[1:]]),
                    commit=_git("rev-parse", "--short=10", "HEAD") or "unknown",
-                   uncommitted=bool(_git("status", "--porcelain", "--untracked-files=no")),
+                   # The page itself does not count: an earlier run may just have written it.
+                   uncommitted=bool(_git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                                         f":!{DEFAULT_PAGE.relative_to(ROOT)}")),
                    date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                    cpu=_cpu_model(), cores=os.cpu_count() or 1, load_at_start=os.getloadavg()[0],
                    versions=", ".join(f"{name} {_version(name)}" for name in ("torch", "executorch")))
