@@ -50,7 +50,7 @@ bool wait_ready(int fd, short events, Clock::time_point deadline, std::string* w
       return true;
     }
     if (n < 0 && errno != EINTR) {
-      *why = std::string("poll: ") + std::strerror(errno);
+      *why = std::string("failed (poll: ") + std::strerror(errno) + ")";
       return false;
     }
   }
@@ -67,7 +67,7 @@ bool send_all(int fd, const uint8_t* data, size_t size, Clock::time_point deadli
       if (errno == EINTR || errno == EAGAIN) {
         continue;
       }
-      *why = std::string("send: ") + std::strerror(errno);
+      *why = std::string("failed (send: ") + std::strerror(errno) + ")";
       return false;
     }
     data += n;
@@ -83,14 +83,14 @@ bool receive_all(int fd, uint8_t* data, size_t size, Clock::time_point deadline,
     }
     const ssize_t n = recv(fd, data, size, 0);
     if (n == 0) {
-      *why = "the server closed the connection";
+      *why = "closed the connection";
       return false;
     }
     if (n < 0) {
       if (errno == EINTR || errno == EAGAIN) {
         continue;
       }
-      *why = std::string("recv: ") + std::strerror(errno);
+      *why = std::string("failed (recv: ") + std::strerror(errno) + ")";
       return false;
     }
     data += n;
@@ -224,7 +224,7 @@ int Connection::send_and_wait(const char* function, flatbuffers::FlatBufferBuild
   if (dead_) {
     return fail(ANEURALNETWORKS_DEAD_OBJECT, std::string(function) +
                     ": the connection to the NNAPI server at " + path_ +
-                    " was lost earlier (" + death_ + ")");
+                    " was lost earlier: it " + death_);
   }
   std::string why;
   if (fd_ < 0) {
