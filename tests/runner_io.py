@@ -1,6 +1,6 @@
-"""The files of nnapi_executor_runner, shared by its tests (tests/runtime/test_runner.py, the aarch64
-runs in tests/aarch64/): a .pte written from exported programs, raw input files, and the
-``output_<i>.bin`` / ``.json`` pairs it writes, read back as tensors."""
+"""What the tests of nnapi_executor_runner share (tests/runtime/test_runner.py, the aarch64 runs in
+tests/aarch64/): a small two-output model, a .pte written from exported programs, raw input files,
+and the ``output_<i>.bin`` / ``.json`` pairs the runner writes, read back as tensors."""
 
 from __future__ import annotations
 
@@ -14,6 +14,20 @@ from executorch.exir import to_edge_transform_and_lower
 # The runner's dtype names (ExecuTorch's toString) -> numpy.
 DTYPES = {"Float": np.float32, "Long": np.int64, "Int": np.int32, "Byte": np.uint8, "Char": np.int8,
           "Bool": np.bool_}
+
+
+class SmallNet(torch.nn.Module):
+    """A conv and a linear layer, both outputs returned (H and W may be dynamic)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.pool = torch.nn.AdaptiveAvgPool2d(1)
+        self.fc = torch.nn.Linear(8, 5)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        y = torch.relu(self.conv(x))
+        return y, self.fc(self.pool(y).flatten(1))
 
 
 def write_pte(path: Path, programs: dict, partitioners: dict) -> Path:

@@ -24,7 +24,7 @@ from executorch_nnapi.partitioners import NnapiPartitioner
 from executorch_nnapi.tools.language_model import LlamaConfig, eager_forward, export_llama, generate, small_llama
 from op_harness import lower, relative_max_error
 from quantized_reference import output_step, quantize, within_one_step
-from runner_io import write_input, write_pte
+from runner_io import SmallNet, write_input, write_pte
 
 pytestmark = pytest.mark.xdist_group("aarch64")
 
@@ -95,17 +95,6 @@ def test_quantized_model_with_quantize_and_dequantize_on_the_cpu(runners, tmp_pa
         want = converted(x)
     steps = [n for n in converted.graph.nodes if "dequantize_per_tensor" in str(n.target)]
     assert within_one_step(want, arm.outputs[0], float(steps[-1].args[1])) == 1.0
-
-
-class SmallNet(torch.nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
-        self.fc = torch.nn.Linear(8, 5)
-
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        y = torch.relu(self.conv(x))
-        return y, self.fc(y.mean((2, 3)))
 
 
 @pytest.fixture(scope="module")

@@ -20,19 +20,7 @@ from torch.export import Dim, export
 
 from executorch_nnapi.partitioners import NnapiPartitioner
 from executorch_nnapi.runtime.backend_library import runner_path
-from runner_io import read_output, write_input, write_pte
-
-
-class SmallNet(torch.nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
-        self.pool = torch.nn.AdaptiveAvgPool2d(1)
-        self.fc = torch.nn.Linear(8, 5)
-
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        y = torch.relu(self.conv(x))
-        return y, self.fc(self.pool(y).flatten(1))
+from runner_io import SmallNet, read_output, write_input, write_pte
 
 
 @pytest.fixture(scope="module")
