@@ -65,9 +65,9 @@ setup() {
 
 # ExecuTorch's own aarch64 wheel (its runtime, kernels, XNNPACK, headers and CMake package),
 # downloaded once and unpacked beside the venv, then the aarch64 backend, runner and forwarding
-# NNAPI built against it. Only with the cross compiler (otherwise tests/aarch64 skip).
+# NNAPI built against it. Only with the cross compiler and qemu (otherwise tests/aarch64 skip).
 setup_aarch64() {
-  command -v aarch64-linux-gnu-g++ >/dev/null || return 0
+  command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/null || return 0
   local sdk="$EXECUTORCH_NNAPI_AARCH64_SDK"
   if [[ ! -f "$sdk/executorch/lib/cmake/executorch/executorch-config.cmake" ]]; then
     echo "== fetching ExecuTorch $ET_VERSION's aarch64 wheel into $sdk"

@@ -9,7 +9,9 @@ CPU computes (ExecuTorch's aarch64 kernels are not its x86 ones), and matches ea
 from __future__ import annotations
 
 import copy
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,7 +26,8 @@ from executorch_nnapi.partitioners import NnapiPartitioner
 from executorch_nnapi.tools.language_model import LlamaConfig, eager_forward, export_llama, generate, small_llama
 from op_harness import lower, relative_max_error
 from quantized_reference import output_step, quantize, within_one_step
-from runner_io import SmallNet, write_input, write_pte
+from aarch64_runners import ROOT
+from runner_io import SmallNet, read_output, write_input, write_pte
 
 pytestmark = pytest.mark.xdist_group("aarch64")
 
@@ -119,6 +122,22 @@ def test_dynamic_height_and_width_at_two_sizes(runners, dynamic_pte, tmp_path):
         with torch.no_grad():
             for got, want in zip(outputs, model(x), strict=True):
                 _check_eager(got, want)
+
+
+def test_run_aarch64_script_uses_a_listening_server(runners, dynamic_pte, tmp_path):
+    """scripts/run_aarch64.sh, as a user runs it, with the session's server already listening."""
+    model, pte, _ = dynamic_pte
+    x = torch.randn(1, 3, 20, 12)
+    (spec,) = _inputs(tmp_path / "in", x)
+    out = tmp_path / "out"
+    out.mkdir()
+    result = subprocess.run([str(ROOT / "scripts" / "run_aarch64.sh"), str(pte), "--input", spec, "--output-dir",
+                             str(out)], capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "EXECUTORCH_NNAPI_SERVER": runners.socket})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "method: forward\n" in result.stdout
+    with torch.no_grad():
+        _check_eager(read_output(out, 1), model(x)[1])
 
 
 def test_llama_with_its_kv_cache_prefill_then_decode_steps(runners, tmp_path):
