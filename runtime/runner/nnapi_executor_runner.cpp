@@ -16,7 +16,7 @@
 // With no --method, the runner runs "forward", or "forward_cpu" when NNAPI is
 // unavailable here and the program has that method (executorch-nnapi export
 // --cpu-method). --option sets an NnapiBackend load-time option (the table in
-// README.md); it wins over the CompileSpec of the same key.
+// docs/runtime.md); it wins over the CompileSpec of the same key.
 #include <algorithm>
 #include <chrono>
 #include <cerrno>
