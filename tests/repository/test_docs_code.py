@@ -5,10 +5,12 @@
   order), a bash block command by command (``executorch-nnapi`` through its ``main`` in this
   process, as the test of the CLI does). The README's two quick starts are such blocks.
 - Every other bash command is checked without running it: ``executorch-nnapi ...`` and
-  ``python <script> ...`` are parsed by their own argparse parser (which stops them before they
-  do anything), ``python -m`` names an importable module, ``nnapi_executor_runner`` takes only the
+  ``python <script> ...`` / ``python -m <module> ...`` are parsed by their own argparse parser
+  (which stops them before they do anything), ``nnapi_executor_runner`` takes only the
   flags its source reads, a repository script exists (and ``scripts/dev.sh`` knows the command),
-  ``pip`` installs this project, and every ``EXECUTORCH_NNAPI_*`` variable is read by the code.
+  ``pip`` installs this project (or a package requirements-dev.txt pins), another program is the
+  console script of an installed package, and every ``EXECUTORCH_NNAPI_*`` variable is read by the
+  code.
 - Every other python block is checked against the API it imports: each imported name exists,
   each attribute of an imported module exists, each call of an imported function or class passes
   arguments its signature takes, and a class of this project called with literal arguments is
@@ -137,7 +139,10 @@ def _cli_problem(args: list[str]) -> Optional[str]:
 
 def _python_problem(args: list[str]) -> Optional[str]:
     if args[:1] == ["-m"]:
-        return None if len(args) > 1 and importlib.util.find_spec(args[1]) else f"no module {args[1:2]}"
+        if len(args) < 2 or importlib.util.find_spec(args[1]) is None:
+            return f"no module {args[1:2]}"
+        with mock.patch.object(sys, "argv", [args[1], *args[2:]]):
+            return argparse_problem(lambda: runpy.run_module(args[1], run_name="__main__", alter_sys=False))
     script = ROOT / args[0]
     if not script.is_file():
         return f"no such script {args[0]}"
