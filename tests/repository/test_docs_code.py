@@ -2,7 +2,7 @@
 
 - A block marked ``<!-- docs-test: run -->`` on the line before its fence is run, in a temporary
   directory: a python block with ``exec`` (the run blocks of one page share their names, in
-  order), a bash block command by command (``executorch-nnapi`` through its ``main`` in this
+  order; a line ``print(...)  # X`` must print X), a bash block command by command (``executorch-nnapi`` through its ``main`` in this
   process, as the test of the CLI does). The README's two quick starts are such blocks.
 - Every other bash command is checked without running it: ``executorch-nnapi ...`` and
   ``python <script> ...`` / ``python -m <module> ...`` are parsed by their own argparse parser
@@ -304,10 +304,21 @@ def api_problems(source: str) -> list[str]:
 # ---------------------------------------------------------------- running blocks
 
 
+# A printing line that shows its output: `print(torch.allclose(a, b))  # True`.
+SHOWN_OUTPUT = re.compile(r"^print\(.*\)\s*#\s*(.+?)\s*$", re.M)
+
+
 def run_block(block: CodeBlock, namespace: dict[str, Any]) -> None:
-    """Runs ``block`` in the current directory (python: in ``namespace``)."""
+    """Runs ``block`` in the current directory (python: in ``namespace``; each ``print(...)  # X``
+    line must print X)."""
     if block.language == "python":
-        exec(compile(block.text, block.where, "exec"), namespace)
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compile(block.text, block.where, "exec"), namespace)
+        lines = printed.getvalue().splitlines()
+        for shown in SHOWN_OUTPUT.findall(block.text):
+            assert shown in lines, f"{block.where}: printed {lines}, the page shows {shown!r}"
+            lines = lines[lines.index(shown) + 1:]
         return
     from executorch_nnapi.tools.cli import main
     for env, argv in shell_commands(block.text):
@@ -422,6 +433,11 @@ def test_the_checks_report_what_they_should(tmp_path):
     for expected in ("NoSuchName", "accelerator_type must be one of", "unexpected keyword argument 'cpu_methods'",
                      "too many positional arguments", "executorch_nnapi.runtime.no_such_function does not exist"):
         assert any(expected in p for p in problems), (expected, problems)
+
+    namespace: dict[str, Any] = {}
+    run_block(CodeBlock(tmp_path, 1, "python", "x = 2\nprint(x + 1)  # 3\nprint('ok')\n", True), namespace)
+    with pytest.raises(AssertionError, match="the page shows '4'"):
+        run_block(CodeBlock(tmp_path, 1, "python", "print(x + 1)  # 4\n", True), namespace)
 
     page = tmp_path / "page.md"
     page.write_text("text\n\n<!-- docs-test: run -->\n```python\nx = 1\n```\n\n- item:\n\n  ```\n  output\n  ```\n"
