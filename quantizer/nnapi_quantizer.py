@@ -30,7 +30,7 @@ follows NNAPI's rules (docs/nnapi_facts.md §8, §9):
   and truncates the interpolated codes, docs/nnapi_facts.md §9.14);
 - hardswish: HARD_SWISH from API 30; below, rank 1-4 ones as x * hardsigmoid(x);
 - silu (rank 1-4) is rewritten as x * sigmoid(x) before annotation (LOGISTIC and MUL in 8 bits;
-  NNAPI has no SiLU), and aten.alias (a full-range slice) as its input (transform_for_annotation);
+  NNAPI has no SiLU), and aten.alias (a full-range slice) as its input (transform_for_annotation; both declared on their builders);
 - hardsigmoid (rank 1-4) gets scale 1/256 with the type's lowest code as zero point,
   so that the 8-bit range itself is hardsigmoid's [0, 1) clamp: it is lowered as
   a 1x1 DEPTHWISE_CONV_2D computing x/6 + 1/2 (NNAPI has no hard sigmoid).
@@ -81,29 +81,6 @@ def _quantized_result(x: Node) -> bool:
         return _quantized_result(x.args[0])
     ann = x.meta.get(_ANNOTATION)
     return ann is not None and ann._annotated and ann.output_qspec is not None
-
-
-_SILU = (torch.ops.aten.silu.default, torch.ops.aten.silu_.default)
-# What a node made by the rewrites below copies from the node it replaces (its value for the
-# annotation's dtype checks, its source for the delegation report and debug handles).
-_SOURCE_META = ("val", "nn_module_stack", "stack_trace", "source_fn_stack", "from_node")
-
-
-def _silu_as_sigmoid_mul(graph: torch.fx.Graph, node: Node, position: dict[Node, int]) -> None:
-    """Replaces ``silu(x)`` (or in-place ``silu_(x)``) with ``x * sigmoid(x)``."""
-    x = node.args[0]
-    with graph.inserting_after(node):
-        gate = graph.call_function(torch.ops.aten.sigmoid.default, (x,))
-    with graph.inserting_after(gate):
-        product = graph.call_function(torch.ops.aten.mul.Tensor, (x, gate))
-    for new in (gate, product):
-        new.meta.update({k: v for k, v in node.meta.items() if k in _SOURCE_META})
-    node.replace_all_uses_with(product)
-    if node.target is torch.ops.aten.silu_.default:
-        # In place, silu_ also changed x for the nodes after it: they read the product now.
-        for user in [u for u in x.users if position.get(u, -1) > position[node]]:
-            user.replace_input_with(x, product)
-    graph.erase_node(node)
 
 
 def _set(node: Node, inputs: dict[Node, Any], output: Any) -> None:
@@ -177,41 +154,23 @@ class NnapiQuantizer(Quantizer):
 
     # ------------------------------------------------------------- rewrites
     def transform_for_annotation(self, model: GraphModule) -> GraphModule:
-        """Rewrites, before annotation, what NNAPI computes in 8 bits only once rewritten (prepare_pt2e
-        calls this; the converted model keeps the rewritten form, which computes the same):
-
-        - ``silu(x)`` of rank 1-4 becomes ``x * sigmoid(x)``: LOGISTIC (its fixed 1/256 output) and MUL,
-          both 8-bit. NNAPI has no SiLU: left whole it is no 8-bit unit and each one is a float island
-          (DEQUANTIZE, LOGISTIC, MUL, QUANTIZE; timm efficientnet_b0 has 49). The 8-bit gate cost
-          efficientnet_b0 0.14 dB of SQNR (12.66 -> 12.52 dB, 64 held-out inputs, random batch-norm
-          statistics, convert_pt2e models), XNNPACK int8 (float SiLU) 12.58 dB.
-        - ``aten.alias`` (what export makes of a full-range slice, as timm ghostnet's 32
-          ``out[:, :out_chs]`` after a cat) becomes its input, the same storage: annotated nowhere,
-          each was a float island of a DEQUANTIZE / QUANTIZE pair around nothing.
-        """
+        """Applies, before annotation, the rewrites the builders declare (QuantKind.REWRITTEN: ops
+        NNAPI runs in 8 bits only once rewritten, such as silu as x * sigmoid(x)); prepare_pt2e calls
+        this, and the converted model keeps the rewritten form, which computes the same."""
         graph = model.graph
-        position = {node: i for i, node in enumerate(graph.nodes)}
-        silu_8bit = all(self._annotates(op) for op in (torch.ops.aten.sigmoid.default, torch.ops.aten.mul.Tensor))
         changed = False
         for node in list(graph.nodes):
             if node.op != "call_function" or not _is_float_tensor(node):
                 continue
-            if node.target is torch.ops.aten.alias.default and isinstance(node.args[0], Node):
-                node.replace_all_uses_with(node.args[0])
-                graph.erase_node(node)
-                changed = True
-            elif node.target in _SILU and silu_8bit and 1 <= node.meta["val"].dim() <= 4:
-                _silu_as_sigmoid_mul(graph, node, position)
+            declared = self.declared.get(node.target)
+            if (declared is not None and declared.kind is QuantKind.REWRITTEN and self.feature_level >= declared.since
+                    and (declared.check is None or declared.check(node, self.feature_level))):
+                declared.rewrite(graph, node)
                 changed = True
         if changed:
             graph.lint()
             model.recompile()
         return model
-
-    def _annotates(self, op: Any) -> bool:
-        """Whether this quantizer annotates ``op`` at its feature level (checks aside)."""
-        declared = self.declared.get(op)
-        return declared is not None and declared.kind is not QuantKind.FLOAT and self.feature_level >= declared.since
 
     # ------------------------------------------------------------- annotation
     def annotate(self, model: GraphModule) -> GraphModule:
@@ -220,7 +179,7 @@ class NnapiQuantizer(Quantizer):
             if node.op != "call_function" or _annotated(node) or not _is_float_tensor(node):
                 continue
             declared = self.declared.get(node.target)
-            if declared is None or declared.kind is QuantKind.FLOAT or self.feature_level < declared.since:
+            if declared is None or declared.kind not in self._handlers or self.feature_level < declared.since:
                 continue
             if declared.check is None or declared.check(node, self.feature_level):
                 self._handlers[declared.kind](node, declared)
