@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime
 import importlib.metadata
 import os
 import pathlib
@@ -75,7 +74,6 @@ class RunStamp:
     command: str
     commit: str
     uncommitted: bool
-    date: str
     cpu: str
     cores: int
     load_at_start: float
@@ -89,7 +87,6 @@ class RunStamp:
                    # The page itself does not count: an earlier run may just have written it.
                    uncommitted=bool(_git("status", "--porcelain", "--untracked-files=no", "--", ".",
                                          f":!{DEFAULT_PAGE.relative_to(ROOT)}")),
-                   date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                    cpu=_cpu_model(), cores=os.cpu_count() or 1, load_at_start=os.getloadavg()[0],
                    versions=", ".join(f"{name} {_version(name)}" for name in ("torch", "executorch")))
 
@@ -103,7 +100,7 @@ class RunStamp:
         commit = f"`{self.commit}`" + (" with uncommitted changes" if self.uncommitted else "")
         load = f"load average {self.load_at_start:.2f} at start (1 min), {os.getloadavg()[0]:.2f} at the end"
         lines = [f"> Written by `{self.command}`",
-                 f"> at commit {commit}, {self.date}; {self.versions}.",
+                 f"> at commit {commit}; {self.versions}.",
                  f"> {self.cpu}, {self.cores} cores; {load}."]
         if self.loaded:
             lines.append(f"> **Loaded machine: more than {LOADED_SHARE:g} x {self.cores} cores were busy when the run "
