@@ -49,6 +49,8 @@ setup() {
   install_system_packages
   echo "== building and installing executorch-nnapi"
   "$VENV/bin/python" -m pip install -q --no-build-isolation --no-deps "$ROOT"
+  PYTHON="$VENV/bin/python" "$ROOT/scripts/sanitize.sh" setup \
+    || echo "== the sanitizer builds failed (scripts/sanitize.sh build address): their tests will fail"
 }
 
 cmd="${1:-test}"
