@@ -57,8 +57,10 @@ def sanitizer_env(build: Path, extra: dict | None = None) -> dict:
     """The environment a sanitized binary of ``build`` runs in: every sanitizer report fatal,
     LeakSanitizer on with the embedded interpreter's suppressions, NNAPI = the build's own
     (sanitized) host shim, and this interpreter's module path for the driver the shim starts."""
+    # A sanitized binary carries its own runtime: no preloaded one (scripts/sanitize.sh
+    # runtime-tests preloads ASan's into the Python process).
     return {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "LD_PRELOAD"},
         "ASAN_OPTIONS": "detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1",
         "LSAN_OPTIONS": f"suppressions={LSAN_SUPPRESSIONS}:print_suppressions=0",
         "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
@@ -70,7 +72,9 @@ def sanitizer_env(build: Path, extra: dict | None = None) -> dict:
 
 
 # The first line of a report of each sanitizer, and the frames of its stack.
-_REPORT = re.compile(r"^(?:==\d+==ERROR: |WARNING: )?(\w+Sanitizer: .*)$|^(.*: runtime error: .*)$", re.M)
+_REPORT = re.compile(r"^(?:==\d+==ERROR: |WARNING: )?(\w+Sanitizer: .*|libFuzzer: .*)$|^(.*: runtime error: .*)$", re.M)
+# Where libFuzzer saved the input of a crash.
+_ARTIFACT = re.compile(r"Test unit written to (\S+)")
 _FRAME = re.compile(r"^\s+#\d+ .*$", re.M)
 # Frames of the allocator a leak's stack starts with: the first frame worth naming is its caller.
 _ALLOCATOR = re.compile(r" in (malloc|calloc|realloc|operator new|__interceptor_\w+)\b")
@@ -83,10 +87,12 @@ def sanitizer_report(stderr: str) -> str | None:
     if match is None:
         return None
     what = (match.group(1) or match.group(2)).strip()
+    artifact = _ARTIFACT.search(stderr)
+    saved = f" | input saved as {artifact.group(1)}" if artifact else ""
     for frame in _FRAME.finditer(stderr, match.end()):
         if not _ALLOCATOR.search(frame.group(0)):
-            return f"{what} | first frame: {frame.group(0).strip()}"
-    return what
+            return f"{what} | first frame: {frame.group(0).strip()}{saved}"
+    return what + saved
 
 
 def run_sanitized(argv: Sequence[str], build: Path, *, timeout: float, env_extra: dict | None = None,
@@ -161,15 +167,18 @@ def _images(*shapes: tuple[int, ...]) -> Callable[[int], list[list[torch.Tensor]
     return draw
 
 
-def _lowered(programs, feature_level: int = 30) -> bytes:
+def lower_program(name: str):
+    """Program ``name`` of PROGRAMS exported and lowered with NnapiPartitioner (API 30): the
+    EdgeProgramManager, before to_executorch."""
     from executorch.exir import to_edge_transform_and_lower
     from executorch_nnapi.partitioners import NnapiPartitioner
 
+    programs = PROGRAMS[name][0]()
     if not isinstance(programs, dict):
         programs = {"forward": programs}
-    partitioners = {name: [NnapiPartitioner(feature_level=feature_level)] for name in programs}
+    partitioners = {method: [NnapiPartitioner(feature_level=30)] for method in programs}
     with torch.no_grad():
-        return to_edge_transform_and_lower(programs, partitioner=partitioners).to_executorch().buffer
+        return to_edge_transform_and_lower(programs, partitioner=partitioners)
 
 
 def _export(model: torch.nn.Module, *shape: int, dynamic_shapes=None):
@@ -177,12 +186,12 @@ def _export(model: torch.nn.Module, *shape: int, dynamic_shapes=None):
     return export(model.eval(), (torch.randn(*shape),), dynamic_shapes=dynamic_shapes)
 
 
-def _int8() -> bytes:
+def _int8():
     from quantized_reference import quantize
 
     torch.manual_seed(0)
     example = (torch.randn(1, 3, 16, 16),)
-    return _lowered(export(quantize(SmallNet(), example, signed=False), example))
+    return export(quantize(SmallNet(), example, signed=False), example)
 
 
 def _control_flow_runs(seed: int) -> list[list[torch.Tensor]]:
@@ -194,11 +203,11 @@ LLAMA_CONFIG = dict(n_layers=1, dim=64)
 LLAMA_PROMPT = 5
 
 
-def _llama() -> bytes:
+def _llama():
     from executorch_nnapi.tools.language_model import LlamaConfig, export_llama, small_llama
 
     config = LlamaConfig(**LLAMA_CONFIG)
-    return _lowered(export_llama(small_llama(config), config.max_context_len))
+    return export_llama(small_llama(config), config.max_context_len)
 
 
 def _llama_runs(seed: int) -> list[list[torch.Tensor]]:
@@ -213,18 +222,17 @@ def _llama_runs(seed: int) -> list[list[torch.Tensor]]:
 
 _HW = {"x": {2: Dim("h", min=8, max=32), 3: Dim("w", min=8, max=32)}}
 
-# name -> (the .pte's bytes, input sets of its "forward" from a seed)
-PROGRAMS: dict[str, tuple[Callable[[], bytes], Callable[[int], list[list[torch.Tensor]]]]] = {
-    "float": (lambda: _lowered(_export(SmallNet(), 1, 3, 16, 16)), _images(*[(1, 3, 16, 16)] * 3)),
+# name -> (its exported program(s) by method name, input sets of its "forward" from a seed)
+PROGRAMS: dict[str, tuple[Callable[[], object], Callable[[int], list[list[torch.Tensor]]]]] = {
+    "float": (lambda: _export(SmallNet(), 1, 3, 16, 16), _images(*[(1, 3, 16, 16)] * 3)),
     "int8": (_int8, _images(*[(1, 3, 16, 16)] * 3)),
-    "dynamic": (lambda: _lowered(_export(SmallNet(), 1, 3, 16, 16, dynamic_shapes=_HW)),
+    "dynamic": (lambda: _export(SmallNet(), 1, 3, 16, 16, dynamic_shapes=_HW),
                 _images((1, 3, 16, 16), (1, 3, 8, 24), (1, 3, 32, 8))),
-    "control_flow": (lambda: _lowered(_export(CondNet(), 1, 3, 8, 8)), _control_flow_runs),
+    "control_flow": (lambda: _export(CondNet(), 1, 3, 8, 8), _control_flow_runs),
     "llama": (_llama, _llama_runs),
-    "two_subgraphs": (lambda: _lowered(_export(TwoSubgraphs(), 1, 3, 8, 8)), _images(*[(1, 3, 8, 8)] * 2)),
+    "two_subgraphs": (lambda: _export(TwoSubgraphs(), 1, 3, 8, 8), _images(*[(1, 3, 8, 8)] * 2)),
     # Methods "forward" (SmallNet) and "cond" (CondNet) of one program.
-    "two_methods": (lambda: _lowered({"forward": _export(SmallNet(), 1, 3, 16, 16),
-                                      "cond": _export(CondNet(), 1, 3, 8, 8)}),
+    "two_methods": (lambda: {"forward": _export(SmallNet(), 1, 3, 16, 16), "cond": _export(CondNet(), 1, 3, 8, 8)},
                     _images(*[(1, 3, 16, 16)] * 2)),
 }
 
@@ -232,10 +240,10 @@ PROGRAMS: dict[str, tuple[Callable[[], bytes], Callable[[int], list[list[torch.T
 def make_program(name: str, directory: Path, seed: int = 0) -> CheckProgram:
     """Program ``name`` of PROGRAMS as ``directory/<name>.pte`` (exported once, then reused) with
     input sets drawn from ``seed``."""
-    make_pte, draw = PROGRAMS[name]
+    draw = PROGRAMS[name][1]
     pte = directory / f"{name}.pte"
     if not pte.exists():
-        pte.write_bytes(make_pte())
+        pte.write_bytes(lower_program(name).to_executorch().buffer)
     return CheckProgram(name, pte, draw(seed))
 
 
