@@ -147,6 +147,17 @@ class CondNet(torch.nn.Module):
         return torch.cond(y.sum() > 0, lambda y: torch.relu(y) * 2, lambda y: y - 1, (y,)) + 1
 
 
+class TwoInputs(torch.nn.Module):
+    """conv(x) + y: a method of two inputs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        return self.conv(x) + y
+
+
 class TwoSubgraphs(torch.nn.Module):
     """conv, erf (which NNAPI lacks: it stays on the CPU), conv: two NNAPI subgraphs."""
 
@@ -194,6 +205,11 @@ def _int8():
     return export(quantize(SmallNet(), example, signed=False), example)
 
 
+def _two_inputs():
+    torch.manual_seed(0)
+    return export(TwoInputs().eval(), (torch.randn(1, 3, 8, 8), torch.randn(1, 4, 8, 8)))
+
+
 def _control_flow_runs(seed: int) -> list[list[torch.Tensor]]:
     runs = _images(*[(1, 3, 8, 8)] * 3)(seed)
     return runs[:1] + [[-runs[0][0]]] + runs[1:]  # both branches, whatever the seed
@@ -231,6 +247,8 @@ PROGRAMS: dict[str, tuple[Callable[[], object], Callable[[int], list[list[torch.
     "control_flow": (lambda: _export(CondNet(), 1, 3, 8, 8), _control_flow_runs),
     "llama": (_llama, _llama_runs),
     "two_subgraphs": (lambda: _export(TwoSubgraphs(), 1, 3, 8, 8), _images(*[(1, 3, 8, 8)] * 2)),
+    "two_inputs": (_two_inputs, lambda seed: [[x, y] for (x,), (y,) in zip(_images((1, 3, 8, 8))(seed),
+                                                                            _images((1, 4, 8, 8))(seed + 1))]),
     # Methods "forward" (SmallNet) and "cond" (CondNet) of one program.
     "two_methods": (lambda: {"forward": _export(SmallNet(), 1, 3, 16, 16), "cond": _export(CondNet(), 1, 3, 8, 8)},
                     _images(*[(1, 3, 16, 16)] * 2)),
