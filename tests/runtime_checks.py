@@ -65,6 +65,9 @@ def sanitizer_env(build: Path, extra: dict | None = None) -> dict:
         "LSAN_OPTIONS": f"suppressions={LSAN_SUPPRESSIONS}:print_suppressions=0",
         "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
         "TSAN_OPTIONS": "halt_on_error=1:second_deadlock_stack=1",
+        # The host driver's torch computes on the calling thread: its OpenMP pool synchronizes
+        # inside libgomp, which ThreadSanitizer cannot see (every hand-over would be a report).
+        "OMP_NUM_THREADS": "1",
         "EXECUTORCH_NNAPI_LIBRARY": str(build / "host_driver" / "libnnapi_host_shim.so"),
         "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
         **(extra or {}),
@@ -305,3 +308,18 @@ def python_runtime_outputs(program: CheckProgram, runs: Sequence[Sequence[torch.
     loaded = Runtime.get().load_program(program.pte.read_bytes())
     method = loaded.load_method(program.method)
     return [[t.clone() for t in method.execute(list(run))] for run in runs]
+
+
+def write_thread_manifest(path: Path, programs: Sequence[tuple[str, CheckProgram, str, str]],
+                          churn: Sequence[CheckProgram], iterations: int, timeout: int) -> Path:
+    """The manifest of runtime/checks/thread_check.cpp: each (thread name, program, method,
+    shared Module tag or "") with its program's input sets, and the programs the churn thread
+    loads and frees."""
+    lines = [f"iterations {iterations}", f"timeout {timeout}"]
+    for name, program, method, shared in programs:
+        lines.append(f"program {name} {program.pte} {method} {shared}".rstrip())
+        runs = write_inputs(program.runs, path.parent / "inputs", name)
+        lines += ["run " + " ".join(args) for args in runs]
+    lines += [f"churn {program.pte} forward" for program in churn]
+    path.write_text("\n".join(lines) + "\n")
+    return path
