@@ -323,3 +323,77 @@ def write_thread_manifest(path: Path, programs: Sequence[tuple[str, CheckProgram
     lines += [f"churn {program.pte} forward" for program in churn]
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+# ---------------------------------------------------------------------------------------
+# Soak: resident memory and open files over many executions and load / free cycles.
+
+
+@dataclasses.dataclass
+class SoakSample:
+    """The process after ``count`` executions or cycles."""
+    count: int
+    rss_kb: int
+    open_fds: int
+    live_nnapi_objects: int  # the host driver's live models, compilations, executions, ...
+
+
+def _sample(count: int) -> SoakSample:
+    from executorch_nnapi.host_driver import get_driver
+
+    with open("/proc/self/statm") as statm:
+        rss_kb = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    return SoakSample(count, rss_kb, len(os.listdir("/proc/self/fd")), get_driver().live_handles())
+
+
+def soak_executions(program: CheckProgram, executions: int, samples: int) -> list[SoakSample]:
+    """Runs the program's method ``executions`` times (cycling through its input sets),
+    sampling the process ``samples`` times."""
+    from executorch_nnapi.runtime import load_method
+
+    method = load_method(program.pte)
+    every = max(1, executions // samples)
+    out = [_sample(0)]
+    for k in range(executions):
+        method.execute(program.runs[k % len(program.runs)])
+        if (k + 1) % every == 0:
+            out.append(_sample(k + 1))
+    return out
+
+
+def soak_load_free(program: CheckProgram, cycles: int, samples: int) -> list[SoakSample]:
+    """Loads the program, runs its method once and frees both, ``cycles`` times, sampling the
+    process ``samples`` times (after a garbage collection: Python frees the Method's last
+    reference at once, but a cycle could hold one)."""
+    import gc
+    from executorch_nnapi.runtime import load_method
+
+    pte = program.pte.read_bytes()
+    every = max(1, cycles // samples)
+    out = [_sample(0)]
+    for k in range(cycles):
+        method = load_method(pte)
+        method.execute(program.runs[k % len(program.runs)])
+        del method
+        if (k + 1) % every == 0:
+            gc.collect()
+            out.append(_sample(k + 1))
+    return out
+
+
+def dynamic_over_many_sizes(directory: Path, sizes: int = 20) -> CheckProgram:
+    """The dynamic program with input sets of ``sizes`` different sizes: more than its cache of
+    compiled models holds (max_cached_shapes, default 8), so it keeps evicting and compiling."""
+    program = make_program("dynamic", directory)
+    g = torch.Generator().manual_seed(0)
+    program.runs = [[torch.randn(1, 3, 8 + k, 32 - k, generator=g)] for k in range(sizes)]
+    return program
+
+
+def growth_after_warmup(samples: Sequence[SoakSample], warmup: float = 0.2) -> tuple[float, int, int]:
+    """(relative RSS growth, open fds growth, live NNAPI objects growth) from the first sample
+    after the first ``warmup`` fraction of the run to the last."""
+    start = next(s for s in samples if s.count >= warmup * samples[-1].count and s.count > 0)
+    end = samples[-1]
+    return ((end.rss_kb - start.rss_kb) / start.rss_kb, end.open_fds - start.open_fds,
+            end.live_nnapi_objects - start.live_nnapi_objects)
