@@ -1,6 +1,6 @@
 // nnapi_thread_check: the NNAPI backend called from several threads at once
-// (docs/sanitizers.md), through ExecuTorch's Module, as an app (or the
-// runner) calls it.
+// (docs/sanitizers.md), through ExecuTorch's Module as an app (or the runner)
+// calls it, and through Methods of one shared Program.
 //
 //   nnapi_thread_check MANIFEST
 //
@@ -8,9 +8,11 @@
 // line:
 //   iterations N             executions per program (default 200)
 //   timeout SECONDS          the concurrent phase must end by then (deadlock)
-//   program NAME PTE METHOD [SHARED]   a program and the method its thread runs;
-//                            programs with the same SHARED tag use one Module
-//                            (two methods of one program on two threads)
+//   program NAME PTE METHOD [SHARED]   a program and the method its thread runs
+//                            through a Module of its own; programs with the same
+//                            SHARED tag load their methods from one Program
+//                            object instead (two methods of one program on two
+//                            threads: a Module is not thread-safe, a Program is)
 //   run FILE:D0,D1,... ...   one execution's inputs (raw little-endian; the
 //                            dtype is the method's), for the last program;
 //                            execution k uses run k % (number of runs)
@@ -18,7 +20,7 @@
 //                            frees, over and over, while the others run
 //
 // First every program runs its executions alone, one program after another,
-// on the main thread: the reference. Then, on fresh Modules, each program runs
+// on the main thread: the reference. Then, freshly loaded, each program runs
 // on a thread of its own, all at once, with the churn thread loading and
 // freeing; every output must be bit-identical to the reference's. Prints one
 // line per thread and exits 0 when everything matched, 1 on a mismatch or
@@ -38,8 +40,12 @@
 #include <thread>
 #include <vector>
 
+#include <executorch/extension/data_loader/mmap_data_loader.h>
+#include <executorch/extension/memory_allocator/malloc_memory_allocator.h>
 #include <executorch/extension/module/module.h>
 #include <executorch/extension/tensor/tensor_ptr.h>
+#include <executorch/runtime/executor/method.h>
+#include <executorch/runtime/executor/program.h>
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/platform/runtime.h>
 
@@ -51,6 +57,8 @@ using executorch::extension::Module;
 using executorch::extension::TensorPtr;
 using executorch::runtime::Error;
 using executorch::runtime::EValue;
+using executorch::runtime::MethodMeta;
+using executorch::runtime::Result;
 
 struct InputFile {
   std::string path;
@@ -61,7 +69,7 @@ struct Program {
   std::string name;
   std::string pte;
   std::string method;
-  std::string shared;  // empty: a Module of its own
+  std::string shared;  // empty: a Module of its own; else the tag of a shared Program
   std::vector<std::vector<InputFile>> runs;
 };
 
@@ -130,10 +138,113 @@ bool read_manifest(const char* path, Manifest* m) {
   return !m->programs.empty();
 }
 
+// How a thread runs its method: through a Module of its own, or as one of the
+// Methods loaded from a shared Program.
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  virtual Result<MethodMeta> meta() = 0;
+  virtual Result<std::vector<EValue>> run(const std::vector<EValue>& inputs) = 0;
+};
+
+class ModuleExecutor final : public Executor {
+ public:
+  ModuleExecutor(const std::string& pte, std::string method)
+      : module_(pte, Module::LoadMode::Mmap), method_(std::move(method)) {}
+  Error load() { return module_.load_method(method_); }
+  Result<MethodMeta> meta() override { return module_.method_meta(method_); }
+  Result<std::vector<EValue>> run(const std::vector<EValue>& inputs) override {
+    return module_.execute(method_, inputs);
+  }
+
+ private:
+  Module module_;
+  std::string method_;
+};
+
+// A .pte loaded once; the Methods loaded from it share its Program.
+struct SharedProgram {
+  std::unique_ptr<executorch::extension::MmapDataLoader> loader;
+  std::unique_ptr<executorch::runtime::Program> program;
+
+  bool load(const std::string& pte) {
+    auto data = executorch::extension::MmapDataLoader::from(
+        pte.c_str(), executorch::extension::MmapDataLoader::MlockConfig::NoMlock);
+    if (!data.ok()) {
+      return false;
+    }
+    loader = std::make_unique<executorch::extension::MmapDataLoader>(std::move(data.get()));
+    auto loaded = executorch::runtime::Program::load(loader.get());
+    if (!loaded.ok()) {
+      return false;
+    }
+    program = std::make_unique<executorch::runtime::Program>(std::move(loaded.get()));
+    return true;
+  }
+};
+
+// One Method of a shared Program, with memory of its own (planned buffers and
+// allocators), as ExecuTorch's Module sets up for each method it loads.
+class MethodExecutor final : public Executor {
+ public:
+  MethodExecutor(const executorch::runtime::Program& program, std::string method)
+      : program_(program), method_(std::move(method)) {}
+
+  Error load() {
+    auto meta = program_.method_meta(method_.c_str());
+    if (!meta.ok()) {
+      return meta.error();
+    }
+    for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
+      planned_.emplace_back(static_cast<size_t>(meta->memory_planned_buffer_size(i).get()));
+      spans_.emplace_back(planned_.back().data(), planned_.back().size());
+    }
+    planned_memory_ = std::make_unique<executorch::runtime::HierarchicalAllocator>(
+        executorch::runtime::Span<executorch::runtime::Span<uint8_t>>(spans_.data(), spans_.size()));
+    memory_ = std::make_unique<executorch::runtime::MemoryManager>(&allocator_, planned_memory_.get(),
+                                                                   &temp_allocator_);
+    auto method = program_.load_method(method_.c_str(), memory_.get());
+    if (!method.ok()) {
+      return method.error();
+    }
+    method_object_ = std::make_unique<executorch::runtime::Method>(std::move(method.get()));
+    return Error::Ok;
+  }
+  Result<MethodMeta> meta() override { return program_.method_meta(method_.c_str()); }
+  Result<std::vector<EValue>> run(const std::vector<EValue>& inputs) override {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Error err = method_object_->set_input(inputs[i], i);
+      if (err != Error::Ok) {
+        return err;
+      }
+    }
+    const Error err = method_object_->execute();
+    if (err != Error::Ok) {
+      return err;
+    }
+    std::vector<EValue> outputs;
+    for (size_t i = 0; i < method_object_->outputs_size(); ++i) {
+      outputs.push_back(method_object_->get_output(i));
+    }
+    return outputs;
+  }
+
+ private:
+  const executorch::runtime::Program& program_;
+  std::string method_;
+  std::vector<std::vector<uint8_t>> planned_;
+  std::vector<executorch::runtime::Span<uint8_t>> spans_;
+  executorch::extension::MallocMemoryAllocator allocator_;
+  executorch::extension::MallocMemoryAllocator temp_allocator_;
+  std::unique_ptr<executorch::runtime::HierarchicalAllocator> planned_memory_;
+  std::unique_ptr<executorch::runtime::MemoryManager> memory_;
+  std::unique_ptr<executorch::runtime::Method> method_object_;
+};
+
 // The inputs of one run as tensors of the method's dtypes (null on error).
-bool load_inputs(Module& module, const Program& p, const std::vector<InputFile>& run,
+bool load_inputs(Executor& executor, const Program& p, const std::vector<InputFile>& run,
                  std::vector<TensorPtr>* out) {
-  auto meta = module.method_meta(p.method);
+  auto meta = executor.meta();
   if (!meta.ok() || meta->num_inputs() != run.size()) {
     std::fprintf(stderr, "error: %s: %zu inputs given, the method takes %zu\n", p.name.c_str(),
                  run.size(), meta.ok() ? meta->num_inputs() : 0);
@@ -161,13 +272,13 @@ bool load_inputs(Module& module, const Program& p, const std::vector<InputFile>&
 
 // Runs `inputs` through the method; the outputs in *out (false, with the
 // backend's reason printed, on failure).
-bool execute(Module& module, const Program& p, const std::vector<TensorPtr>& inputs,
+bool execute(Executor& executor, const Program& p, const std::vector<TensorPtr>& inputs,
              Outputs* out) {
   std::vector<EValue> values;
   for (const TensorPtr& t : inputs) {
     values.emplace_back(*t);
   }
-  auto result = module.execute(p.method, values);
+  auto result = executor.run(values);
   if (!result.ok()) {
     std::fprintf(stderr, "error: %s: execute failed (0x%x): %s\n", p.name.c_str(),
                  static_cast<unsigned>(result.error()), executorch_nnapi_last_error());
@@ -185,38 +296,43 @@ bool execute(Module& module, const Program& p, const std::vector<TensorPtr>& inp
   return true;
 }
 
-// The Modules of a phase: one per program, or one per SHARED tag, each with
-// its programs' methods loaded.
-class Modules {
- public:
-  bool load(const std::vector<Program>& programs) {
-    for (const Program& p : programs) {
-      const std::string key = p.shared.empty() ? "program " + p.name : "shared " + p.shared;
-      auto& module = by_key_[key];
-      if (module == nullptr) {
-        module = std::make_unique<Module>(p.pte, Module::LoadMode::Mmap);
-      }
-      if (module->load_method(p.method) != Error::Ok) {
-        std::fprintf(stderr, "error: %s: loading method '%s' failed: %s\n", p.name.c_str(),
-                     p.method.c_str(), executorch_nnapi_last_error());
-        return false;
-      }
-      of_program_.push_back(module.get());
+// A loaded method for `p` (null, with the reason printed, on failure):
+// through a Module of its own, or from `shared`'s Program when `p` has a tag.
+std::unique_ptr<Executor> load_executor(const Program& p, std::map<std::string, SharedProgram>* shared) {
+  Error err = Error::Ok;
+  std::unique_ptr<Executor> out;
+  if (p.shared.empty()) {
+    auto module = std::make_unique<ModuleExecutor>(p.pte, p.method);
+    err = module->load();
+    out = std::move(module);
+  } else {
+    // find and emplace, not operator[]: threads look programs up at once
+    // (emplace only happens before they start).
+    auto it = shared->find(p.shared);
+    if (it == shared->end()) {
+      it = shared->emplace(p.shared, SharedProgram()).first;
     }
-    return true;
+    SharedProgram& program = it->second;
+    if (program.program == nullptr && !program.load(p.pte)) {
+      std::fprintf(stderr, "error: %s: cannot load %s\n", p.name.c_str(), p.pte.c_str());
+      return nullptr;
+    }
+    auto method = std::make_unique<MethodExecutor>(*program.program, p.method);
+    err = method->load();
+    out = std::move(method);
   }
-  Module& of(size_t program) { return *of_program_[program]; }
-
- private:
-  std::map<std::string, std::unique_ptr<Module>> by_key_;
-  std::vector<Module*> of_program_;
-};
+  if (err != Error::Ok) {
+    std::fprintf(stderr, "error: %s: loading method '%s' failed (0x%x): %s\n", p.name.c_str(),
+                 p.method.c_str(), static_cast<unsigned>(err), executorch_nnapi_last_error());
+    return nullptr;
+  }
+  return out;
+}
 
 // One program's executions in order (a KV cache's state follows from them).
 struct Worker {
   const Program* program = nullptr;
-  Module* module = nullptr;
-  std::unique_ptr<Module> own;  // the concurrent phase's, loaded by the worker's thread
+  std::unique_ptr<Executor> executor;
   std::vector<std::vector<TensorPtr>> inputs;  // per run
   std::vector<Outputs> reference;              // per execution
   std::atomic<int> done{0};
@@ -227,7 +343,7 @@ struct Worker {
 bool prepare(Worker* w) {
   for (const auto& run : w->program->runs) {
     w->inputs.emplace_back();
-    if (!load_inputs(*w->module, *w->program, run, &w->inputs.back())) {
+    if (!load_inputs(*w->executor, *w->program, run, &w->inputs.back())) {
       return false;
     }
   }
@@ -237,7 +353,7 @@ bool prepare(Worker* w) {
 void run_worker(Worker* w, int iterations, bool record) {
   for (int k = 0; k < iterations; ++k) {
     Outputs out;
-    if (!execute(*w->module, *w->program, w->inputs[k % w->inputs.size()], &out)) {
+    if (!execute(*w->executor, *w->program, w->inputs[k % w->inputs.size()], &out)) {
       w->failed = true;
       return;
     }
@@ -256,9 +372,9 @@ void run_churn(const std::vector<Program>& churn, const std::atomic<bool>* stop,
                std::atomic<int>* cycles, std::atomic<bool>* failed) {
   while (!*stop) {
     for (const Program& p : churn) {
-      Module module(p.pte, Module::LoadMode::Mmap);
-      auto meta = module.method_meta(p.method);
-      if (!meta.ok() || module.load_method(p.method) != Error::Ok) {
+      ModuleExecutor module(p.pte, p.method);
+      auto meta = module.meta();
+      if (!meta.ok() || module.load() != Error::Ok) {
         std::fprintf(stderr, "error: churn: loading %s failed\n", p.pte.c_str());
         *failed = true;
         return;
@@ -280,62 +396,37 @@ void run_churn(const std::vector<Program>& churn, const std::atomic<bool>* stop,
   }
 }
 
-// The concurrent phase's thread of one program: loads its own Module (unless
-// shared), then runs the executions.
-void concurrent_worker(Worker* w, int iterations) {
-  if (w->module == nullptr) {
-    w->own = std::make_unique<Module>(w->program->pte, Module::LoadMode::Mmap);
-    if (w->own->load_method(w->program->method) != Error::Ok) {
-      std::fprintf(stderr, "error: %s: loading failed on its thread: %s\n", w->program->name.c_str(),
-                   executorch_nnapi_last_error());
-      w->failed = true;
-      return;
-    }
-    w->module = w->own.get();
-  }
-  run_worker(w, iterations, false);
-}
-
 // Every program alone, in order, on this thread: the reference outputs.
 bool run_reference(const Manifest& m, std::vector<std::unique_ptr<Worker>>* workers) {
-  Modules modules;
-  if (!modules.load(m.programs)) {
-    return false;
-  }
-  for (size_t i = 0; i < m.programs.size(); ++i) {
+  std::map<std::string, SharedProgram> shared;
+  for (const Program& p : m.programs) {
     auto w = std::make_unique<Worker>();
-    w->program = &m.programs[i];
-    w->module = &modules.of(i);
-    if (!prepare(w.get())) {
+    w->program = &p;
+    w->executor = load_executor(p, &shared);
+    if (w->executor == nullptr || !prepare(w.get())) {
       return false;
     }
     run_worker(w.get(), m.iterations, true);
     if (w->failed) {
       return false;
     }
-    std::printf("reference: %s: %d executions on one thread\n", w->program->name.c_str(), w->done.load());
-    w->module = nullptr;
+    std::printf("reference: %s: %d executions on one thread\n", p.name.c_str(), w->done.load());
     w->done = 0;
     workers->push_back(std::move(w));
+  }
+  for (auto& w : *workers) {
+    w->executor.reset();  // before the shared Programs they refer to
   }
   return true;
 }
 
-// All programs at once, one thread each, plus the churn thread; 3 on timeout.
+// All programs at once, one thread each (loading its method there), plus the
+// churn thread; exits with 3 on timeout.
 int run_concurrent(const Manifest& m, std::vector<std::unique_ptr<Worker>>& workers) {
-  Modules shared;  // the programs that share a Module are loaded here, once
-  std::vector<Program> shared_programs;
-  for (const auto& w : workers) {
-    if (!w->program->shared.empty()) {
-      shared_programs.push_back(*w->program);
-    }
-  }
-  if (!shared.load(shared_programs)) {
-    return 1;
-  }
-  for (size_t i = 0, k = 0; i < workers.size(); ++i) {
-    if (!workers[i]->program->shared.empty()) {
-      workers[i]->module = &shared.of(k++);
+  std::map<std::string, SharedProgram> shared;
+  for (const auto& w : workers) {  // loaded here, once; each thread loads its own Method
+    if (!w->program->shared.empty() && !shared[w->program->shared].load(w->program->pte)) {
+      return 1;
     }
   }
   std::atomic<bool> stop{false}, churn_failed{false};
@@ -347,7 +438,12 @@ int run_concurrent(const Manifest& m, std::vector<std::unique_ptr<Worker>>& work
   int running = static_cast<int>(workers.size());
   for (auto& w : workers) {
     threads.emplace_back([&, w = w.get()] {
-      concurrent_worker(w, m.iterations);
+      w->executor = load_executor(*w->program, &shared);  // finds its Program: no insertion now
+      if (w->executor == nullptr) {
+        w->failed = true;
+      } else {
+        run_worker(w, m.iterations, false);
+      }
       std::lock_guard<std::mutex> lock(mutex);
       --running;
       finished.notify_all();
@@ -371,10 +467,11 @@ int run_concurrent(const Manifest& m, std::vector<std::unique_ptr<Worker>>& work
   stop = true;
   churn.join();
   bool ok = !churn_failed && (m.churn.empty() || cycles > 0);
-  for (const auto& w : workers) {
+  for (auto& w : workers) {
     std::printf("thread %s: %d executions, %d bit-identical to the single-thread run\n",
                 w->program->name.c_str(), w->done.load(), w->identical.load());
     ok = ok && !w->failed && w->identical == m.iterations;
+    w->executor.reset();  // before the shared Programs
   }
   std::printf("churn thread: %d load / run / free cycles meanwhile\n", cycles.load());
   return ok ? 0 : 1;
@@ -397,8 +494,5 @@ int main(int argc, char** argv) {
   if (!run_reference(manifest, &workers)) {
     return 1;
   }
-  // The workers' own Modules go before the shared ones they may outlive.
-  const int status = run_concurrent(manifest, workers);
-  workers.clear();
-  return status;
+  return run_concurrent(manifest, workers);
 }

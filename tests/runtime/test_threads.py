@@ -1,7 +1,7 @@
 """The NNAPI backend from several threads at once (runtime/checks/thread_check.cpp, through
 ExecuTorch's Module as an app or the runner calls it), built with ThreadSanitizer: four threads
 each load their own program (float, 8-bit, dynamic, a llama with a KV cache) and run it with
-inputs of their own, two more run the two methods of one program (one Module), while another
+inputs of their own, two more run the two methods of one program (Methods loaded from one Program: a Module is not thread-safe), while another
 loads, runs and frees a program of two NNAPI subgraphs over and over. Every output is
 bit-identical to the same executions on one thread, nothing crashes, no sanitizer report, no
 deadlock (the check exits after its timeout; the test's own timeout backs it up).
@@ -43,3 +43,34 @@ def test_programs_on_their_own_threads_while_another_loads_and_frees(check_progr
         assert f"thread {name}: {ITERATIONS} executions, {ITERATIONS} bit-identical" in result.stdout, result.stdout
     assert int(re.search(r"churn thread: (\d+) load", result.stdout).group(1)) >= 1, result.stdout
     print(result.stdout)
+
+
+def test_python_threads_each_with_their_own_method(check_program):
+    # ExecuTorch's pybindings hold the GIL through Method.execute (measured: another Python thread
+    # barely runs meanwhile; docs/sanitizers.md), so Python threads take turns; what this checks
+    # is that the backend and the host driver's callbacks, entered from several Python threads,
+    # give each its own results.
+    import threading
+
+    import torch
+    from executorch_nnapi.runtime import load_method
+
+    programs = [check_program(name, seed=10 + s) for s, name in enumerate(["float", "dynamic"])]
+    expected = [[load_method(p.pte).execute(run)[0].clone() for run in p.runs] for p in programs]
+    results: dict[int, list[torch.Tensor]] = {}
+
+    def work(i: int) -> None:
+        method = load_method(programs[i].pte)
+        runs = programs[i].runs
+        results[i] = [method.execute(runs[k % len(runs)])[0].clone() for k in range(4 * len(runs))]
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(programs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+        assert not t.is_alive(), "a Python thread did not finish in 300 s (a deadlock?)"
+    for i, program in enumerate(programs):
+        assert len(results[i]) == 4 * len(program.runs)
+        for k, got in enumerate(results[i]):
+            assert torch.equal(got, expected[i][k % len(program.runs)])
