@@ -7,8 +7,11 @@
 // the shape program), then what building the model for the exported sizes
 // reads: the evaluated shape program, every operand's dims and byte size,
 // every argument's tensor dims, the compiled-model key and the run-time
-// values. Built with -fsanitize=fuzzer,address,undefined, so any read out of
-// bounds, overflow or leak on the way is a crash.
+// values; then the build itself (CompiledModel::build, model building and
+// compilation) against checking_nnapi.h, an in-process NNAPI table that reads
+// every buffer it is given and runs nothing. Built with
+// -fsanitize=fuzzer,address,undefined, so any read out of bounds, overflow or
+// leak on the way is a crash.
 //
 // A mutated blob almost never keeps its CRC, and a blob whose CRC fails stops
 // at stage 3; so each input is loaded twice: as it is (the integrity checks
@@ -30,7 +33,10 @@
 #include <executorch/runtime/platform/platform.h>
 
 #include "blob_reader.h"
+#include "checking_nnapi.h"
 #include "load_stages.h"
+#include "nnapi_model.h"
+#include "runtime_options.h"
 
 namespace {
 
@@ -108,13 +114,10 @@ class ZeroNamedData final : public NamedDataMap {
   std::unique_ptr<uint8_t[]> blob_data_;
 };
 
-// What building a model for the exported sizes reads from a loaded blob.
-void read_like_model_building(const LoadedBlob& loaded) {
-  std::vector<int64_t> values;
+// What building a model for the evaluated sizes `values` reads from a loaded
+// blob, piece by piece.
+void read_like_model_building(const LoadedBlob& loaded, const std::vector<int64_t>& values) {
   std::string error;
-  if (!loaded.shape_program().evaluate(loaded.exported_input_dims(), &values, &error)) {
-    return;
-  }
   const blob::Blob* root = loaded.root();
   std::vector<const blob::Blob*> models = {root};
   for (uint32_t k = 0; k < executorch_nnapi::vsize(root->subgraphs()); ++k) {
@@ -145,14 +148,33 @@ void read_like_model_building(const LoadedBlob& loaded) {
   }
 }
 
+// The build init makes for a blob of static shapes (any blob, here), against
+// the checking NNAPI at the newest feature level, as init refuses a blob
+// that needs a newer one.
+void build_model(const LoadedBlob& loaded, const std::vector<int64_t>& values) {
+  static const auto api = executorch_nnapi_checks::checking_nnapi(ANEURALNETWORKS_FEATURE_LEVEL_8);
+  if (loaded.root()->min_feature_level() > api->feature_level) {
+    return;
+  }
+  std::unique_ptr<executorch_nnapi::CompiledModel> model;
+  (void)executorch_nnapi::CompiledModel::build(api, loaded, values, executorch_nnapi::RuntimeOptions(),
+                                               executorch_nnapi::Digest(), &model);
+}
+
 // load_blob on `size` bytes at `data`, with the named data its operands ask
 // for; then what model building reads.
 void load(const uint8_t* data, size_t size) {
   FreeableBuffer processed(data, size, nullptr);
   ZeroNamedData named_data(data, size);
   std::unique_ptr<LoadedBlob> loaded;
-  if (executorch_nnapi::load_blob(&processed, &named_data, &loaded) == Error::Ok) {
-    read_like_model_building(*loaded);
+  if (executorch_nnapi::load_blob(&processed, &named_data, &loaded) != Error::Ok) {
+    return;
+  }
+  std::vector<int64_t> values;
+  std::string error;
+  if (loaded->shape_program().evaluate(loaded->exported_input_dims(), &values, &error)) {
+    read_like_model_building(*loaded, values);
+    build_model(*loaded, values);
   }
 }
 
