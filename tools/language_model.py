@@ -65,6 +65,24 @@ def export_llama(model: torch.nn.Module, max_tokens: int) -> ExportedProgram:
 Forward = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 
 
+@dataclasses.dataclass(frozen=True)
+class Delegation:
+    """What a lowered program delegated: its delegate calls, the tensor ops left on the CPU (by
+    name), and every other CPU call node (size arithmetic included)."""
+    subgraphs: int
+    cpu_tensor_ops: list[str]
+    cpu_nodes: int
+
+
+def delegation(graph: torch.fx.Graph) -> Delegation:
+    """The delegation of a lowered edge program's graph (``edge.exported_program().graph``)."""
+    calls = [n for n in graph.nodes if n.op == "call_function"]
+    delegate = torch.ops.higher_order.executorch_call_delegate
+    outside = [n for n in calls if n.target is not delegate and "getitem" not in str(n.target)]
+    tensors = [str(n.target) for n in outside if isinstance(n.meta.get("val"), torch.Tensor)]
+    return Delegation(sum(n.target is delegate for n in calls), tensors, len(outside))
+
+
 def method_forward(method: Any) -> Forward:
     """``(tokens, input_pos) -> logits`` of a loaded ExecuTorch method."""
     return lambda tokens, start: method.execute([tokens, start])[0]

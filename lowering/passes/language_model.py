@@ -12,6 +12,14 @@ Each rewrite gives the same values as the original nodes, element for element:
   ``p`` a size read from a tensor (``input_pos[0].item()``) and ``L`` the size of ``v`` along
   ``d`` writes the run ``[p, p + L)``: that is ``slice_scatter(cache, v, d, p, p + L)``, which
   the slice-scatter builder emits without SCATTER (``lowering/builders/slice_scatter.py``).
+* **KV-cache update at a position held in a tensor** (Hugging Face's StaticCache:
+  ``arange(L) + cumulative_length``, a one-element int64 buffer copied from ``cache_position``).
+  The write is ``index_select(cat([cache, v], d), d, idx)`` with ``idx[t] = T + t - p`` inside
+  ``[p, p + L)`` and ``t`` outside (T the cache length), int64 arithmetic on p that NNAPI does
+  in int32. For that, p is read clamped to ``[0, T - 1]`` everywhere but in the program's outputs:
+  where eager succeeds it is there already (``index_copy`` raises IndexError otherwise), and the
+  bound lets every value computed from it (the indices, the causal mask, rotary angles, the next
+  position) provably fit int32 (``lowering/builders/integer_ranges.py``).
 * **A causal mask sliced at a run-time position.** ``sdpa(q, k, v, attn_mask=mask[p:p + L])``
   with a constant bool ``mask`` (every row keeping a position) takes the additive float mask instead,
   ``where(mask, 0, -inf)[p:p + L]``: the ``where`` is folded at lowering time, and what is

@@ -1,7 +1,7 @@
 """Hugging Face decoders as ``transformers`` exports them for ExecuTorch (issue 34 item 4):
 ``TorchExportableModuleForDecoderOnlyLM`` with a static KV cache and a dynamic token count
 (LlamaForCausalLM, Qwen2ForCausalLM) and ``convert_and_export_with_cache``, one token per call
-(GemmaForCausalLM), at small configurations (1 layer, 4 heads, 2 KV heads, random weights). Each lowers at API 30 to one NNAPI subgraph with no tensor op on the CPU (the only node
+(LlamaForCausalLM), at small configurations (1 layer, 4 heads, 2 KV heads, random weights). Each lowers at API 30 to one NNAPI subgraph with no tensor op on the CPU (the only node
 left is reading the token count, a size), and a prefill then decode steps through one loaded method
 (the caches and positions are buffers ExecuTorch keeps) give eager's logits within 1e-4 and its
 greedy tokens.
@@ -30,33 +30,28 @@ pytest.importorskip("transformers", reason="transformers is in requirements-dev.
 
 from executorch_nnapi.tools.hf_decoders import (export_hf_decoder, hf_eager_forward, hf_method_forward,  # noqa: E402
                                                 small_hf_decoder)
-from executorch_nnapi.tools.language_model import generate  # noqa: E402
+from executorch_nnapi.tools.language_model import Delegation, delegation, generate  # noqa: E402
 
 CACHE = 16
 PROMPT = [5, 17, 30, 44, 9]
 NEW_TOKENS = 4
 
 
-def _lowered(program: torch.export.ExportedProgram) -> tuple[int, list[str], bytes]:
-    """(delegates, tensor ops left on the CPU, .pte) at API 30."""
+def _lowered(program: torch.export.ExportedProgram) -> tuple[Delegation, bytes]:
     with torch.no_grad():
         edge = to_edge_transform_and_lower(program, partitioner=[NnapiPartitioner(feature_level=30)])
-    graph = edge.exported_program().graph
-    calls = [n for n in graph.nodes if n.op == "call_function"]
-    delegates = sum(n.target is torch.ops.higher_order.executorch_call_delegate for n in calls)
-    left = [str(n.target) for n in calls if n.target is not torch.ops.higher_order.executorch_call_delegate
-            and "getitem" not in str(n.target) and isinstance(n.meta.get("val"), torch.Tensor)]
-    return delegates, left, edge.to_executorch().buffer
+    return delegation(edge.exported_program().graph), edge.to_executorch().buffer
 
 
-# Gemma through convert_and_export_with_cache (one token per call), the others with a dynamic count.
-@pytest.mark.parametrize("kind, max_tokens", [("llama", 8), ("qwen2", 8), ("gemma", 1)],
-                         ids=["llama", "qwen2", "gemma-one-token-per-call"])
+# GemmaForCausalLM through convert_and_export_with_cache runs in tests/tools/test_examples.py
+# (examples/hf_decoder_on_host.py, beside XNNPACK).
+@pytest.mark.parametrize("kind, max_tokens", [("llama", 8), ("qwen2", 8), ("llama", 1)],
+                         ids=["llama", "qwen2", "llama-one-token-per-call"])
 def test_hf_decoder_is_one_subgraph_and_generates_as_eager(kind, max_tokens):
     model = small_hf_decoder(kind, max_cache_len=CACHE)
-    delegates, left, pte = _lowered(export_hf_decoder(model, CACHE, max_tokens))
-    assert delegates == 1
-    assert not left, f"tensor ops left on the CPU: {left}"
+    delegated, pte = _lowered(export_hf_decoder(model, CACHE, max_tokens))
+    assert delegated.subgraphs == 1
+    assert not delegated.cpu_tensor_ops, f"tensor ops left on the CPU: {delegated.cpu_tensor_ops}"
     get_driver().feature_level = 30
     program = Runtime.get().load_program(pte)  # kept alive: the method does not keep it
     lowered = generate(hf_method_forward(program.load_method("forward"), max_tokens), PROMPT, NEW_TOKENS)
