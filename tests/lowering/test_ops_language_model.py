@@ -4,8 +4,9 @@ writes them (lowering/passes/language_model.py, lowering/builders/slice_scatter.
 * rotary embedding on interleaved pairs (a rank-5 view, unbind and stack) -> rank-4 strided
   slices and a concatenation;
 * the KV cache written at a run-time position (``index_copy_`` of a buffer at
-  ``arange(L) + input_pos[0].item()``) -> CONCATENATION + GATHER with positions computed by the
-  shape program, the buffer handed to the delegate and written back by ExecuTorch;
+  ``arange(L) + input_pos[0].item()``) -> CONCATENATION + GATHER with positions NNAPI computes
+  from one number given at every call, the buffer handed to the delegate and written back by
+  ExecuTorch;
 * scaled-dot-product attention with a constant causal bool mask sliced at that position -> its
   additive float mask, folded, read by GATHER at the positions.
 
@@ -33,6 +34,7 @@ from executorch_nnapi.lowering.passes.language_model import rewrite_language_mod
 from executorch_nnapi.partitioners import NnapiPartitioner
 from executorch_nnapi.partitioners.op_support import READ_AS_SIZE
 from executorch_nnapi.runtime.backend_library import compilation_stats
+from executorch_nnapi.tools.pte_delegates import nnapi_delegates
 
 _GEN = torch.Generator().manual_seed(0)
 _CONTEXT = 8  # cache length
@@ -112,8 +114,12 @@ def test_cache_written_at_run_time_position_keeps_its_state():
     delegates = [n for n in edge.exported_program().graph.nodes
                  if n.target is torch.ops.higher_order.executorch_call_delegate]
     assert len(delegates) == 1
+    pte = edge.to_executorch().buffer
+    # The positions the write gathers from are computed by NNAPI from one number given at every
+    # call (cache length - position), not given one per cache position.
+    assert [d.blob.run_time_expressions for d in nnapi_delegates(pte)] == [1]
     get_driver().feature_level = 30
-    program = Runtime.get().load_program(edge.to_executorch().buffer)
+    program = Runtime.get().load_program(pte)
     method = program.load_method("forward")
     eager = CacheWrite()
     compiled_before = compilation_stats()[0]
