@@ -18,6 +18,7 @@ import torch
 from torch.fx import Node
 
 from executorch_nnapi.lowering.shape_program import as_dim, free_symbols, recoverable_symbols
+from executorch_nnapi.lowering.size_nodes import read_symbol
 
 
 def _values(node: Node) -> list:
@@ -48,6 +49,8 @@ def partition_symbol_refusal(nodes: Iterable[Node]) -> str | None:
                 for d in v.shape:
                     needed |= free_symbols(as_dim(d))
     revealed = recoverable_symbols([size for i in inputs for size in _sizes(i)])
+    # A number the partition reads from an input tensor (.item()) is revealed by its value.
+    revealed |= {read_symbol(n) for n in nodes if read_symbol(n) is not None}
     missing = sorted(needed - revealed)
     if not missing:
         return None

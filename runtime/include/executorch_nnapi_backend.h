@@ -24,6 +24,13 @@ const char* executorch_nnapi_last_error(void);
  * of this process (both may be null). */
 void executorch_nnapi_compilation_stats(uint64_t* total_ns, uint32_t* count);
 
+/* What the executions of this process moved (each may be null): their number,
+ * the bytes of inputs and outputs handed to NNAPI by pointer, the bytes the
+ * backend copied itself (permuting, narrowing, widening), and the bytes of
+ * delegate state bound as NNAPI memory (not copied). */
+void executorch_nnapi_transfer_stats(uint64_t* executions, uint64_t* pointer_bytes,
+                                     uint64_t* staged_bytes, uint64_t* memory_bytes);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -19,6 +19,7 @@
 
 #include "blob_reader.h"
 #include "debug_tracing.h"
+#include "delegate_state.h"
 #include "executorch_nnapi_backend.h"
 #include "layout.h"
 #include "error_log.h"
@@ -48,6 +49,15 @@ constexpr const char* kBackendName = "NnapiBackend";
 std::atomic<uint64_t> g_compilation_ns{0};
 std::atomic<uint32_t> g_compilations{0};
 
+// What executions moved (executorch_nnapi_transfer_stats): bytes handed to
+// NNAPI by pointer (on a device, NNAPI copies those through shared memory to
+// a driver in another process), bytes the runtime itself copied (permuted,
+// narrowed, widened), and state bytes bound as NNAPI memory (not copied).
+std::atomic<uint64_t> g_executions{0};
+std::atomic<uint64_t> g_pointer_bytes{0};
+std::atomic<uint64_t> g_staged_bytes{0};
+std::atomic<uint64_t> g_memory_bytes{0};
+
 /// One compiled model per set of concrete sizes.
 struct CacheEntry {
   // The evaluated shape expressions (LoadedBlob::compiled_model_key): they
@@ -64,6 +74,9 @@ struct NnapiHandle {
   std::mutex mutex;
   std::shared_ptr<const NnapiApi> api;
   std::unique_ptr<LoadedBlob> blob;
+  // The mutated buffers the delegate keeps (null without any); declared
+  // before the compiled models so that it outlives their executions.
+  std::unique_ptr<DelegateState> state;
   RuntimeOptions options;
   // Names the model in NNAPI's compilation cache (options.cache_dir only).
   Digest model_digest;
@@ -239,7 +252,7 @@ Error traced_execute(NnapiHandle* h, CompiledModel* model,
   ExecutionProbe probe;
   probe.measure_timing = h->options.measure_timing;
   const et_timestamp_t start = tracer_now();
-  Error err = model->execute(*h->blob, inputs, outputs, &probe);
+  Error err = model->execute(*h->blob, inputs, outputs, h->state.get(), &probe);
   const et_timestamp_t end = tracer_now();
   if (err != Error::Ok) {
     return err;
@@ -268,14 +281,66 @@ Error traced_execute(NnapiHandle* h, CompiledModel* model,
     return err;
   }
   return log_intermediates(tracer, *h->blob, h->debug_variant.model.get(),
-                           inputs);
+                           inputs, h->state.get());
 }
 
-// Step 1 of execute: each input's dtype and rank against the export, and its
+// The elements of integer tensor input `a` as int64, for the shape program
+// (a language model's position read with .item()).
+Error read_input_values(size_t a, const Tensor& t, std::vector<int64_t>* out) {
+  const size_t count = static_cast<size_t>(t.numel());
+  out->resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    switch (t.scalar_type()) {
+      case ScalarType::Long:
+        (*out)[i] = t.const_data_ptr<int64_t>()[i];
+        break;
+      case ScalarType::Int:
+        (*out)[i] = t.const_data_ptr<int32_t>()[i];
+        break;
+      case ScalarType::Short:
+        (*out)[i] = t.const_data_ptr<int16_t>()[i];
+        break;
+      case ScalarType::Char:
+        (*out)[i] = t.const_data_ptr<int8_t>()[i];
+        break;
+      case ScalarType::Byte:
+        (*out)[i] = t.const_data_ptr<uint8_t>()[i];
+        break;
+      default:
+        NNAPI_LOG_ERROR("input %zu has dtype %s, whose elements cannot be "
+                        "read as sizes",
+                        a, executorch::runtime::toString(t.scalar_type()));
+        return Error::InvalidArgument;
+    }
+  }
+  return Error::Ok;
+}
+
+// The tensor of input argument `a`, of the exported dtype.
+Error input_tensor(const ArgumentInfo& arg, size_t a, Span<EValue*> args,
+                   const Tensor** out) {
+  if (args[a] == nullptr || !args[a]->isTensor()) {
+    NNAPI_LOG_ERROR("input %zu must be a tensor", a);
+    return Error::InvalidArgument;
+  }
+  const Tensor& t = args[a]->toTensor();
+  if (static_cast<int8_t>(t.scalar_type()) != arg.scalar_type) {
+    NNAPI_LOG_ERROR("input %zu has dtype %s, but the model was exported "
+                    "for %s",
+                    a, executorch::runtime::toString(t.scalar_type()),
+                    scalar_type_name(arg.scalar_type));
+    return Error::InvalidArgument;
+  }
+  *out = &t;
+  return Error::Ok;
+}
+
+// Step 1 of execute: each input's dtype and rank against the export, its
 // sizes in *sizes for the shape program (an INT argument's value as its only
-// size; a 0-d tensor as [1]).
+// size; a 0-d tensor as [1]) and, where the program reads them, its elements
+// in *values.
 Error collect_input_sizes(const LoadedBlob& blob, Span<EValue*> args,
-                          InputDims* sizes) {
+                          InputDims* sizes, InputValues* values) {
   InputDims& dims = *sizes;
   for (size_t a = 0; a < blob.inputs().size(); ++a) {
     const ArgumentInfo& arg = blob.inputs()[a];
@@ -289,25 +354,25 @@ Error collect_input_sizes(const LoadedBlob& blob, Span<EValue*> args,
       dims[a].push_back(args[a]->toInt());
       continue;
     }
-    if (!arg.is_tensor) {
+    if (!arg.is_tensor && !arg.is_values) {
       continue;  // A SymInt: implied by the tensor sizes.
     }
-    if (args[a] == nullptr || !args[a]->isTensor()) {
-      NNAPI_LOG_ERROR("input %zu must be a tensor", a);
-      return Error::InvalidArgument;
+    const Tensor* tensor = nullptr;
+    Error err = input_tensor(arg, a, args, &tensor);
+    if (err != Error::Ok) {
+      return err;
     }
-    const Tensor& t = args[a]->toTensor();
-    if (static_cast<int8_t>(t.scalar_type()) != arg.scalar_type) {
-      NNAPI_LOG_ERROR("input %zu has dtype %s, but the model was exported "
-                      "for %s",
-                      a, executorch::runtime::toString(t.scalar_type()),
-                      scalar_type_name(arg.scalar_type));
-      return Error::InvalidArgument;
+    const Tensor& t = *tensor;
+    if (blob.shape_program().reads_values(a)) {
+      err = read_input_values(a, t, &(*values)[a]);
+      if (err != Error::Ok) {
+        return err;
+      }
     }
-    const auto* op_dims = blob.root()->operands()->Get(arg.operand)->dims();
-    // A merged argument's tensor has more dims than its operand.
-    const size_t rank =
-        arg.merged_dims.empty() ? op_dims->size() : arg.tensor_dims.size();
+    // A merged or VALUES argument's tensor has its own dims.
+    const size_t rank = arg.merged_dims.empty() && !arg.is_values
+                            ? blob.root()->operands()->Get(arg.operand)->dims()->size()
+                            : arg.tensor_dims.size();
     if (arg.merged_dims.empty() && is_scalar_as_vector(t, rank)) {
       dims[a].push_back(1);
       continue;
@@ -446,6 +511,37 @@ Error bind_output(NnapiHandle* h, const CompiledModel& model, size_t o,
   return Error::Ok;
 }
 
+// Adds one execution's transfers to the counters (executorch_nnapi_transfer_stats):
+// a buffer bound elsewhere than the tensor's own memory was staged.
+void count_transfers(const NnapiHandle& h, const CompiledModel& model,
+                     Span<EValue*> args, const std::vector<const void*>& inputs,
+                     const std::vector<void*>& outputs) {
+  const LoadedBlob& blob = *h.blob;
+  uint64_t pointer = model.run_time_bytes();
+  uint64_t staged = 0;
+  for (size_t a = 0; a < blob.inputs().size(); ++a) {
+    if (blob.inputs()[a].is_tensor) {
+      pointer += model.input_bytes(a);
+      staged += inputs[a] != args[a]->toTensor().const_data_ptr()
+                    ? model.input_bytes(a)
+                    : 0;
+    }
+  }
+  const size_t num_inputs = blob.inputs().size();
+  for (size_t o = 0; o < blob.outputs().size(); ++o) {
+    if (blob.outputs()[o].is_tensor) {
+      pointer += model.output_bytes(o);
+      staged += outputs[o] != args[num_inputs + o]->toTensor().mutable_data_ptr()
+                    ? model.output_bytes(o)
+                    : 0;
+    }
+  }
+  g_executions += 1;
+  g_pointer_bytes += pointer;
+  g_staged_bytes += staged;
+  g_memory_bytes += h.state != nullptr ? h.state->bytes_bound() : 0;
+}
+
 class NnapiBackend final : public et::BackendInterface {
  public:
   // False (with one log line saying why) when there is no NNAPI library, it
@@ -518,6 +614,10 @@ class NnapiBackend final : public et::BackendInterface {
     h->api = std::move(api);
     h->blob = std::move(blob);
     h->options = options;
+    err = DelegateState::create(h->api, *h->blob, &h->state);
+    if (err != Error::Ok) {
+      return err;
+    }
     if (!options.cache_dir.empty()) {
       h->model_digest = model_digest(processed, *h->blob);
     }
@@ -526,8 +626,9 @@ class NnapiBackend final : public et::BackendInterface {
     // at load rather than at the first execute.
     if (h->blob->shape_program().num_symbols() == 0) {
       std::vector<int64_t> values;
+      const InputValues no_values(h->blob->inputs().size());
       if (!h->blob->shape_program().evaluate(h->blob->exported_input_dims(),
-                                             &values, &error)) {
+                                             no_values, &values, &error)) {
         NNAPI_LOG_ERROR("the blob's shape program fails for its own "
                         "exported sizes: %s",
                         error.c_str());
@@ -563,7 +664,8 @@ class NnapiBackend final : public et::BackendInterface {
 
     // 1. Inputs: dtype and rank; collect sizes for the shape program.
     InputDims dims(num_inputs);
-    Error err = collect_input_sizes(blob, args, &dims);
+    InputValues input_values(num_inputs);
+    Error err = collect_input_sizes(blob, args, &dims, &input_values);
     if (err != Error::Ok) {
       return err;
     }
@@ -571,7 +673,7 @@ class NnapiBackend final : public et::BackendInterface {
     // 2. Sizes of everything, then the compiled model for them.
     std::vector<int64_t> values;
     std::string error;
-    if (!blob.shape_program().evaluate(dims, &values, &error)) {
+    if (!blob.shape_program().evaluate(dims, input_values, &values, &error)) {
       NNAPI_LOG_ERROR_STR(error);
       return Error::InvalidArgument;
     }
@@ -611,12 +713,16 @@ class NnapiBackend final : public et::BackendInterface {
 
     // 5. Run, then bring permuted outputs back to ExecuTorch's order.
     err = tracer == nullptr
-              ? model->execute(blob, input_ptrs, output_ptrs)
+              ? model->execute(blob, input_ptrs, output_ptrs, h->state.get())
               : traced_execute(h, model, tracer, values, input_ptrs,
                                output_ptrs);
     if (err != Error::Ok) {
       return err;
     }
+    if (h->state != nullptr) {
+      h->state->commit();
+    }
+    count_transfers(*h, *model, args, input_ptrs, output_ptrs);
     for (size_t o = 0; o < num_outputs; ++o) {
       const ArgumentInfo& arg = blob.outputs()[o];
       if (!arg.is_tensor) {
@@ -659,6 +765,24 @@ const bool kRegistered = [] {
 
 }  // namespace
 }  // namespace executorch_nnapi
+
+extern "C" void executorch_nnapi_transfer_stats(uint64_t* executions,
+                                                uint64_t* pointer_bytes,
+                                                uint64_t* staged_bytes,
+                                                uint64_t* memory_bytes) {
+  const struct {
+    uint64_t* out;
+    const std::atomic<uint64_t>& counter;
+  } fields[] = {{executions, executorch_nnapi::g_executions},
+                {pointer_bytes, executorch_nnapi::g_pointer_bytes},
+                {staged_bytes, executorch_nnapi::g_staged_bytes},
+                {memory_bytes, executorch_nnapi::g_memory_bytes}};
+  for (const auto& f : fields) {
+    if (f.out != nullptr) {
+      *f.out = f.counter.load();
+    }
+  }
+}
 
 extern "C" void executorch_nnapi_compilation_stats(uint64_t* total_ns,
                                                    uint32_t* count) {

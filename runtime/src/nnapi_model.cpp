@@ -350,9 +350,18 @@ Error CompiledModel::set_run_time_values(const LoadedBlob& blob,
   return Error::Ok;
 }
 
+size_t CompiledModel::run_time_bytes() const {
+  size_t total = 0;
+  for (const std::vector<int32_t>& v : run_time_inputs_) {
+    total += v.size() * sizeof(int32_t);
+  }
+  return total;
+}
+
 Error CompiledModel::execute(const LoadedBlob& blob,
                              const std::vector<const void*>& inputs,
                              const std::vector<void*>& outputs,
+                             const DelegateState* state,
                              ExecutionProbe* probe) {
   const NnapiApi& nn = *api_;
   ExecutionGuard guard{&nn};
@@ -409,6 +418,12 @@ Error CompiledModel::execute(const LoadedBlob& blob,
                       a, arg.io_index, output_bytes_[a],
                       nnapi_describe_result(nn, rc).c_str());
       return Error::Internal;
+    }
+  }
+  if (state != nullptr) {
+    const Error err = state->bind(guard.execution);
+    if (err != Error::Ok) {
+      return err;
     }
   }
   if (options_.execution_timeout_ms != 0 &&

@@ -10,6 +10,7 @@
 #include <executorch/runtime/core/error.h>
 
 #include "blob_reader.h"
+#include "delegate_state.h"
 #include "nnapi_api.h"
 #include "runtime_options.h"
 
@@ -92,13 +93,18 @@ class CompiledModel {
   executorch::runtime::Error set_run_time_values(
       const LoadedBlob& blob, const std::vector<int64_t>& values);
 
+  /// Bytes of the RUN_TIME_EXPRESSIONS values the next execute binds.
+  size_t run_time_bytes() const;
+
   /// Runs one execution: binds the given buffers (one per tensor argument,
   /// null for ignored arguments; sizes must equal input_bytes/output_bytes)
-  /// and waits for the result (through the burst when options.use_burst).
-  /// Not thread-safe: the backend calls it under the delegate's mutex.
+  /// and the delegate's `state` (null when it has none), and waits for the
+  /// result (through the burst when options.use_burst). Not thread-safe: the
+  /// backend calls it under the delegate's mutex.
   executorch::runtime::Error execute(const LoadedBlob& blob,
                                      const std::vector<const void*>& inputs,
                                      const std::vector<void*>& outputs,
+                                     const DelegateState* state,
                                      ExecutionProbe* probe = nullptr);
 
  private:
