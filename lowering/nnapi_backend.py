@@ -183,7 +183,9 @@ def _declare_assertions(graph: NnapiGraph, fx_graph: torch.fx.Graph) -> None:
         values = assertion_values(node.args[0])
         if values is None:
             raise LoweringError(f"{node.name}: an assertion the shape program cannot check (partitioner bug)")
-        text = node.args[1] if len(node.args) > 1 and isinstance(node.args[1], str) else str(node.args[0])
+        # The condition over the symbols the shape program names (torch.export's message may
+        # use the names of the program before to_edge re-traced it).
+        text = str(node.args[0].meta["val"].node.expr)
         for value in values:
             graph.shape_program.assert_nonnegative(value, text)
 

@@ -37,6 +37,14 @@ def _sizes(node: Node) -> list:
     return sizes
 
 
+def revealed_symbols(nodes: set[Node]) -> set[str]:
+    """The symbols the partition ``nodes`` can compute: from its inputs' sizes (and integer
+    arguments), and the numbers it reads from an input tensor itself (``.item()``)."""
+    inputs = {i for n in nodes for i in n.all_input_nodes if i not in nodes}
+    revealed = recoverable_symbols([size for i in inputs for size in _sizes(i)])
+    return revealed | {read_symbol(n) for n in nodes if read_symbol(n) is not None}
+
+
 def partition_symbol_refusal(nodes: Iterable[Node]) -> str | None:
     """None if the inputs of the partition ``nodes`` reveal every symbol its tensors' sizes
     need, else why the partition cannot be delegated."""
@@ -48,9 +56,7 @@ def partition_symbol_refusal(nodes: Iterable[Node]) -> str | None:
             if isinstance(v, torch.Tensor):
                 for d in v.shape:
                     needed |= free_symbols(as_dim(d))
-    revealed = recoverable_symbols([size for i in inputs for size in _sizes(i)])
-    # A number the partition reads from an input tensor (.item()) is revealed by its value.
-    revealed |= {read_symbol(n) for n in nodes if read_symbol(n) is not None}
+    revealed = revealed_symbols(nodes)
     missing = sorted(needed - revealed)
     if not missing:
         return None

@@ -497,8 +497,11 @@ bool ShapeProgram::check_assertions(const Inputs& in,
     }
     std::string values;
     for (size_t k = 0; k < symbols_.size(); ++k) {
-      values += format_message("%s%s = %" PRId64, k == 0 ? "" : ", ",
-                               symbols_[k].name.c_str(), symbols[k]);
+      const SymbolDef& s = symbols_[k];
+      values += format_message(
+          "%s%s = %s = %" PRId64, k == 0 ? "" : ", ", s.name.c_str(),
+          expressions_[static_cast<size_t>(s.definition)].text.c_str(),
+          symbols[k]);
     }
     *error = format_message(
         "these inputs break the exported program's condition %s (with %s)",
