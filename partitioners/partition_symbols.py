@@ -18,7 +18,7 @@ import torch
 from torch.fx import Node
 
 from executorch_nnapi.lowering.shape_program import as_dim, free_symbols, recoverable_symbols
-from executorch_nnapi.lowering.size_nodes import read_symbol
+from executorch_nnapi.lowering.size_nodes import is_size_node, read_symbol
 
 
 def _values(node: Node) -> list:
@@ -71,6 +71,8 @@ def partition_input_refusal(nodes: Iterable[Node], user_inputs: set[str]) -> str
     where ``x`` feeds only the CPU) would have none."""
     nodes = set(nodes)
     for node in nodes:
+        if is_size_node(node):
+            continue  # what a size node reads is no NNAPI input (the shape program reads it)
         for i in node.all_input_nodes:
             if i in nodes or not isinstance(i.meta.get("val"), torch.Tensor):
                 continue
