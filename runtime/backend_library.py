@@ -16,7 +16,7 @@ import threading
 from typing import Optional
 
 __all__ = ["backend_library_path", "runner_path", "load_backend", "set_nnapi_library", "last_error", "clear_last_error",
-           "compilation_stats", "TransferStats", "transfer_stats"]
+           "compilation_stats", "TransferStats", "transfer_stats", "constant_stats"]
 
 _LIBRARY_NAME = "libexecutorch_nnapi_backend.so"
 
@@ -136,3 +136,14 @@ def transfer_stats() -> TransferStats:
     values = [ctypes.c_uint64(0) for _ in range(4)]
     lib.executorch_nnapi_transfer_stats(*(ctypes.byref(v) for v in values))
     return TransferStats(*(int(v.value) for v in values))
+
+
+def constant_stats() -> tuple[int, int]:
+    """(bytes, bytes) of constants longer than NNAPI's 128-byte immediate limit that the NNAPI
+    models built in this process were given from NNAPI memory mapping the program's file, and by
+    pointer (which NNAPI copies into shared memory when a model is finished). A program loaded
+    from a file gives them from memory; one loaded from a buffer by pointer."""
+    lib = load_backend()
+    memory, pointer = ctypes.c_uint64(0), ctypes.c_uint64(0)
+    lib.executorch_nnapi_constant_stats(ctypes.byref(memory), ctypes.byref(pointer))
+    return int(memory.value), int(pointer.value)

@@ -31,6 +31,12 @@ void executorch_nnapi_compilation_stats(uint64_t* total_ns, uint32_t* count);
 void executorch_nnapi_transfer_stats(uint64_t* executions, uint64_t* pointer_bytes,
                                      uint64_t* staged_bytes, uint64_t* memory_bytes);
 
+/* The bytes of constants longer than NNAPI's 128-byte immediate limit given
+ * to the NNAPI models this process built (each model counts): from NNAPI
+ * memory mapping the program's file, and by pointer (which NNAPI copies into
+ * shared memory when the model is finished). Either may be null. */
+void executorch_nnapi_constant_stats(uint64_t* from_memory_bytes, uint64_t* by_pointer_bytes);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

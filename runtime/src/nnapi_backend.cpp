@@ -18,6 +18,7 @@
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 
 #include "blob_reader.h"
+#include "constant_memory.h"
 #include "debug_tracing.h"
 #include "delegate_state.h"
 #include "executorch_nnapi_backend.h"
@@ -74,9 +75,11 @@ struct NnapiHandle {
   std::mutex mutex;
   std::shared_ptr<const NnapiApi> api;
   std::unique_ptr<LoadedBlob> blob;
-  // The mutated buffers the delegate keeps (null without any); declared
-  // before the compiled models so that it outlives their executions.
+  // The mutated buffers the delegate keeps (null without any), and the NNAPI
+  // memories of the program's file its constants are given from: declared
+  // before the compiled models, which use them, so that they outlive them.
   std::unique_ptr<DelegateState> state;
+  std::unique_ptr<ConstantMemory> constants;
   RuntimeOptions options;
   // Names the model in NNAPI's compilation cache (options.cache_dir only).
   Digest model_digest;
@@ -224,7 +227,8 @@ Error lookup_or_build(NnapiHandle* h, const std::vector<int64_t>& values,
   std::unique_ptr<CompiledModel> model;
   const et_timestamp_t start = tracer != nullptr ? tracer_now() : 0;
   const Error err = CompiledModel::build(h->api, *h->blob, values, h->options,
-                                         h->model_digest, &model);
+                                         h->model_digest, h->constants.get(),
+                                         &model);
   if (err != Error::Ok) {
     return err;
   }
@@ -269,7 +273,7 @@ Error traced_execute(NnapiHandle* h, CompiledModel* model,
     options.cache_dir.clear();
     std::unique_ptr<CompiledModel> variant;
     err = CompiledModel::build(h->api, *h->blob, values, options,
-                               h->model_digest, &variant,
+                               h->model_digest, h->constants.get(), &variant,
                                debug_output_operands(*h->blob));
     if (err != Error::Ok) {
       return err;
@@ -615,6 +619,9 @@ class NnapiBackend final : public et::BackendInterface {
     h->blob = std::move(blob);
     h->options = options;
     err = DelegateState::create(h->api, *h->blob, &h->state);
+    if (err == Error::Ok) {
+      err = ConstantMemory::create(h->api, *h->blob, &h->constants);
+    }
     if (err != Error::Ok) {
       return err;
     }
@@ -781,6 +788,19 @@ extern "C" void executorch_nnapi_transfer_stats(uint64_t* executions,
     if (f.out != nullptr) {
       *f.out = f.counter.load();
     }
+  }
+}
+
+extern "C" void executorch_nnapi_constant_stats(uint64_t* from_memory_bytes,
+                                                uint64_t* by_pointer_bytes) {
+  uint64_t memory = 0;
+  uint64_t pointer = 0;
+  executorch_nnapi::constant_counts(&memory, &pointer);
+  if (from_memory_bytes != nullptr) {
+    *from_memory_bytes = memory;
+  }
+  if (by_pointer_bytes != nullptr) {
+    *by_pointer_bytes = pointer;
   }
 }
 

@@ -68,6 +68,7 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
                            const std::vector<int64_t>& values,
                            const RuntimeOptions& options,
                            const Digest& model_digest,
+                           const ConstantMemory* constants,
                            std::unique_ptr<CompiledModel>* out,
                            const std::vector<uint32_t>& extra_outputs) {
   if (api == nullptr) {
@@ -81,6 +82,7 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
   }
   c->api_ = std::move(api);
   c->options_ = options;
+  c->constants_ = constants;
   c->extra_outputs_ = extra_outputs;
   // Storage for every SHAPE_EXPRESSIONS value of every model, sized up front
   // so that it does not move afterwards (NNAPI keeps pointers to values over
