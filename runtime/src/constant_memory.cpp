@@ -6,7 +6,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -31,9 +30,6 @@ struct FileMapping {
 };
 
 namespace {
-
-std::atomic<uint64_t> g_from_memory_bytes{0};
-std::atomic<uint64_t> g_by_pointer_bytes{0};
 
 // The mappings of regular files in this process, from /proc/self/maps
 // ("start-end perms offset major:minor inode path").
@@ -209,15 +205,6 @@ bool ConstantMemory::find(const void* value, const ANeuralNetworksMemory** memor
   *memory = memories_[it->second.file];
   *offset = it->second.offset;
   return true;
-}
-
-void count_constant(bool from_memory, size_t bytes) {
-  (from_memory ? g_from_memory_bytes : g_by_pointer_bytes) += bytes;
-}
-
-void constant_counts(uint64_t* from_memory_bytes, uint64_t* by_pointer_bytes) {
-  *from_memory_bytes = g_from_memory_bytes.load();
-  *by_pointer_bytes = g_by_pointer_bytes.load();
 }
 
 }  // namespace executorch_nnapi

@@ -78,9 +78,4 @@ class ConstantMemory {
   size_t pointer_bytes_ = 0;
 };
 
-/// Counts a constant longer than kMaxImmediateValueBytes given to a model
-/// being built, from memory or by pointer (executorch_nnapi_constant_stats).
-void count_constant(bool from_memory, size_t bytes);
-void constant_counts(uint64_t* from_memory_bytes, uint64_t* by_pointer_bytes);
-
 }  // namespace executorch_nnapi

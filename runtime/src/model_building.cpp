@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "backend_stats.h"
 #include "error_log.h"
 #include "model_building.h"
 #include "nnapi_model.h"
@@ -264,7 +265,7 @@ Error CompiledModel::set_constant(ANeuralNetworksModel* model,
     return build_error(rc);
   }
   if (value_size > kMaxImmediateValueBytes) {
-    count_constant(from_memory, value_size);
+    record_constant(from_memory, value_size);
   }
   return Error::Ok;
 }

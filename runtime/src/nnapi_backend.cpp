@@ -1,7 +1,6 @@
 // The ExecuTorch backend "NnapiBackend": runs the NNAPI delegate blobs made
 // by executorch_nnapi.lowering (docs/architecture.md). Registered when this library is
 // loaded.
-#include <atomic>
 #include <cinttypes>
 #include <cstring>
 #include <list>
@@ -17,6 +16,7 @@
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 
+#include "backend_stats.h"
 #include "blob_reader.h"
 #include "constant_memory.h"
 #include "debug_tracing.h"
@@ -44,20 +44,6 @@ using executorch::runtime::Result;
 using executorch::runtime::Span;
 
 constexpr const char* kBackendName = "NnapiBackend";
-
-// What the runner reports as "NNAPI compilation time": every
-// Compilation_finish of this process, summed.
-std::atomic<uint64_t> g_compilation_ns{0};
-std::atomic<uint32_t> g_compilations{0};
-
-// What executions moved (executorch_nnapi_transfer_stats): bytes handed to
-// NNAPI by pointer (on a device, NNAPI copies those through shared memory to
-// a driver in another process), bytes the runtime itself copied (permuted,
-// narrowed, widened), and state bytes bound as NNAPI memory (not copied).
-std::atomic<uint64_t> g_executions{0};
-std::atomic<uint64_t> g_pointer_bytes{0};
-std::atomic<uint64_t> g_staged_bytes{0};
-std::atomic<uint64_t> g_memory_bytes{0};
 
 /// One compiled model per set of concrete sizes.
 struct CacheEntry {
@@ -235,8 +221,7 @@ Error lookup_or_build(NnapiHandle* h, const std::vector<int64_t>& values,
   if (tracer != nullptr) {
     log_named_event(tracer, "NNAPI compile", start, tracer_now());
   }
-  g_compilation_ns += model->compilation_ns();
-  g_compilations += 1;
+  record_compilation(model->compilation_ns());
   while (h->cache.size() >= static_cast<size_t>(h->options.max_cached_shapes)) {
     h->cache.pop_back();  // Least recently used.
   }
@@ -540,10 +525,8 @@ void count_transfers(const NnapiHandle& h, const CompiledModel& model,
                     : 0;
     }
   }
-  g_executions += 1;
-  g_pointer_bytes += pointer;
-  g_staged_bytes += staged;
-  g_memory_bytes += h.state != nullptr ? h.state->bytes_bound() : 0;
+  record_execution(pointer, staged,
+                   h.state != nullptr ? h.state->bytes_bound() : 0);
 }
 
 class NnapiBackend final : public et::BackendInterface {
@@ -772,44 +755,3 @@ const bool kRegistered = [] {
 
 }  // namespace
 }  // namespace executorch_nnapi
-
-extern "C" void executorch_nnapi_transfer_stats(uint64_t* executions,
-                                                uint64_t* pointer_bytes,
-                                                uint64_t* staged_bytes,
-                                                uint64_t* memory_bytes) {
-  const struct {
-    uint64_t* out;
-    const std::atomic<uint64_t>& counter;
-  } fields[] = {{executions, executorch_nnapi::g_executions},
-                {pointer_bytes, executorch_nnapi::g_pointer_bytes},
-                {staged_bytes, executorch_nnapi::g_staged_bytes},
-                {memory_bytes, executorch_nnapi::g_memory_bytes}};
-  for (const auto& f : fields) {
-    if (f.out != nullptr) {
-      *f.out = f.counter.load();
-    }
-  }
-}
-
-extern "C" void executorch_nnapi_constant_stats(uint64_t* from_memory_bytes,
-                                                uint64_t* by_pointer_bytes) {
-  uint64_t memory = 0;
-  uint64_t pointer = 0;
-  executorch_nnapi::constant_counts(&memory, &pointer);
-  if (from_memory_bytes != nullptr) {
-    *from_memory_bytes = memory;
-  }
-  if (by_pointer_bytes != nullptr) {
-    *by_pointer_bytes = pointer;
-  }
-}
-
-extern "C" void executorch_nnapi_compilation_stats(uint64_t* total_ns,
-                                                   uint32_t* count) {
-  if (total_ns != nullptr) {
-    *total_ns = executorch_nnapi::g_compilation_ns.load();
-  }
-  if (count != nullptr) {
-    *count = executorch_nnapi::g_compilations.load();
-  }
-}

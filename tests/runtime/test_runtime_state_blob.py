@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import struct
 
-import flatbuffers
-import numpy as np
 import pytest
 import torch
 
@@ -26,17 +24,14 @@ from executorch_nnapi.host_driver import get_driver
 from executorch_nnapi.runtime import backend_library
 
 from test_runtime_blob import (  # noqa: F401  (nnapi_shim is a fixture)
-    FLOAT_SCALAR_TYPE, INT32, OP_ADD, REFUSAL, SRC_INLINE, TENSOR_FLOAT32, assert_refused, load_forward,
-    make_pte_with_blob, nnapi_shim, restamp_crc,
+    FLOAT_SCALAR_TYPE, INT32, OP_ADD, REFUSAL, TENSOR_FLOAT32, assert_refused, load_forward, make_pte_with_blob,
+    nnapi_shim,
 )
+from test_runtime_control_flow_blob import _inline, _serialize
 
 STATE_SCHEMA_VERSION = 5
 PUSH_INPUT_VALUE = 12
 INITIAL = torch.arange(12, dtype=torch.float32).reshape(3, 4)
-
-
-def _inline(type_: int, dims, data: bytes) -> OperandT:
-    return OperandT(type=type_, dims=list(dims), source=SRC_INLINE, data=np.frombuffer(data, dtype=np.uint8))
 
 
 def _accumulator(initial_key: str | None = None) -> BlobT:
@@ -56,12 +51,6 @@ def _accumulator(initial_key: str | None = None) -> BlobT:
         outputs=[ArgumentT(operand=5, scalarType=FLOAT_SCALAR_TYPE)],
         states=[StateT(input=1, output=3, namedDataKey=initial_key, name="running_sum")],
         crc32=0xFFFFFFFF)
-
-
-def _serialize(blob: BlobT) -> bytes:
-    b = flatbuffers.Builder(1024)
-    b.Finish(blob.Pack(b), file_identifier=b"NNAB")
-    return restamp_crc(bytes(b.Output()))
 
 
 def _pte(blob: BlobT, named_data=()) -> bytes:
