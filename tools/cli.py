@@ -398,7 +398,7 @@ def _ops(args) -> int:
     rows = []
     for row in sorted(support_table(), key=lambda r: op_name(r.op)):
         marks = ["yes" if lv >= row.since else "-" for lv in levels]
-        eight_bit = row.quantized[0].summary if row.quantized else "-"
+        eight_bit = "; ".join(dict.fromkeys(declared.summary for declared in row.quantized)) or "-"
         rows.append([f"`{op_name(row.op)}`"] + marks + [row.nnapi, row.constraints, eight_bit])
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))

@@ -18,10 +18,21 @@ from .bool_values import HELD_IN_INT32, as_float, check_bool_conversion, emit_re
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .integer_ranges import check_int64_result
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
-from .quantization import same_parameters
+from .quantization import rewritten, same_parameters
 from .registry import register_builder
 
 aten = torch.ops.aten
+
+
+def alias_as_input(graph: torch.fx.Graph, node: Node) -> None:
+    """aten.alias rewritten as its input (same storage, nothing to quantize).
+
+    export makes a full-range slice (timm ghostnet's 32 ``out[:, :out_chs]`` after a cat) an
+    ``aten.alias``: annotated nowhere, each was a float island of a DEQUANTIZE / QUANTIZE pair
+    around nothing.
+    """
+    node.replace_all_uses_with(node.args[0])
+    graph.erase_node(node)
 dim_order_ops = torch.ops.dim_order_ops
 
 
@@ -65,7 +76,8 @@ class CloneDimOrderBuilder(NodeBuilder):
                   "float32, rank <= 4 (5 inside a channel shuffle), any memory format",
                   quantized=same_parameters(aten.clone.default, aten.contiguous.default, aten.dropout.default,
                                             aten.dropout_.default)),
-        OpSupport(aten.alias_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)", "float32, rank <= 4"),
+        OpSupport(aten.alias_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)", "float32, rank <= 4",
+                  quantized=rewritten(alias_as_input, aten.alias.default)),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
