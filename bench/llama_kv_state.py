@@ -7,10 +7,11 @@ and kept by the delegate as its state (the default: NNAPI memory bound to every 
     python bench/llama_kv_state.py --contexts 32 128 --layers 1
 
 Per context length and mode, for the decode steps (one token each) after a prefill, it prints
-per step: the bytes handed to NNAPI by pointer (inputs and outputs: on a device NNAPI copies them
-through shared memory to the driver), the bytes ExecuTorch copies back into mutated buffers
-(``copy_`` of each cache), their sum (the bytes copied per step), and the state bound as NNAPI
-memory (not copied). The generated tokens are checked against eager. The counts come from the
+per step: the bytes of tensors handed to NNAPI by pointer (inputs and outputs: on a device NNAPI
+copies them through shared memory to the driver), the run-time values (GATHER indices at the
+position, also by pointer), the bytes the runtime copies itself (int64 tokens narrowed), the bytes
+ExecuTorch copies back into mutated buffers (``copy_`` of each cache), their sum (the bytes copied
+per step, staging counted in the tensors), and the state bound as NNAPI memory (not copied). The generated tokens are checked against eager. The counts come from the
 backend (``executorch_nnapi.runtime.backend_library.transfer_stats``) and from the lowered
 program's ``copy_`` nodes; they do not depend on the machine.
 """
@@ -35,20 +36,19 @@ PROMPT = [5, 17, 301, 44, 9]
 
 
 def _lower(model: torch.nn.Module, config: LlamaConfig, take_over: bool) -> tuple[bytes, int, int, int]:
-    """(.pte, delegates, nodes left on the CPU, bytes ExecuTorch's copy_ nodes write per call)."""
+    """(.pte, delegates, nodes left on the CPU, bytes ExecuTorch's copy_ nodes write per call), the
+    nodes counted in the program ExecuTorch runs (with the write-back of mutated buffers it adds)."""
     program = export_llama(model, config.max_context_len)
     with torch.no_grad():
         edge = to_edge_transform_and_lower(
             program, partitioner=[NnapiPartitioner(feature_level=30, take_over_mutable_buffers=take_over)])
-        graph = edge.exported_program().graph
-        delegate = torch.ops.higher_order.executorch_call_delegate
-        calls = [n for n in graph.nodes if n.op == "call_function"]
-        delegates = sum(n.target is delegate for n in calls)
-        cpu = sum(n.target is not delegate and "getitem" not in str(n.target) for n in calls)
         executorch_program = edge.to_executorch()
+    delegate = torch.ops.higher_order.executorch_call_delegate
+    calls = [n for n in executorch_program.exported_program().graph.nodes if n.op == "call_function"]
+    delegates = sum(n.target is delegate for n in calls)
+    cpu = sum(n.target is not delegate and "getitem" not in str(n.target) for n in calls)
     # The write-back of mutated buffers ExecuTorch inserts into the program: one copy_ each.
-    copies = [n for n in executorch_program.exported_program().graph.nodes
-              if n.op == "call_function" and "copy_" in str(n.target)]
+    copies = [n for n in calls if "copy_" in str(n.target)]
     copy_bytes = sum(n.args[0].meta["val"].nbytes for n in copies)
     return executorch_program.buffer, delegates, cpu, copy_bytes
 
@@ -72,12 +72,12 @@ def measure(context: int, layers: int, dim: int, tokens: int, take_over: bool) -
     forward(torch.tensor([PROMPT]), torch.tensor([0]))
     prefill = transfer_stats() - before
     steps = tokens - 1
-    pointer = (moved.pointer_bytes - prefill.pointer_bytes) // steps
-    staged = (moved.staged_bytes - prefill.staged_bytes) // steps
-    memory = (moved.memory_bytes - prefill.memory_bytes) // steps
+    per_step = {name: (getattr(moved, name) - getattr(prefill, name)) // steps
+                for name in ("pointer_bytes", "run_time_bytes", "staged_bytes", "memory_bytes")}
+    copied = per_step["pointer_bytes"] + per_step["run_time_bytes"] + copy_bytes  # staging: part of the tensors'
     mode = "delegate state" if take_over else "ExecuTorch buffers"
-    return [context, mode, f"{delegates} / {cpu}", f"{pointer:,}", f"{staged:,}", f"{copy_bytes:,}",
-            f"{pointer + copy_bytes:,}", f"{memory:,}"]
+    return [context, mode, f"{delegates} / {cpu}", f"{per_step['pointer_bytes']:,}", f"{per_step['run_time_bytes']:,}",
+            f"{per_step['staged_bytes']:,}", f"{copy_bytes:,}", f"{copied:,}", f"{per_step['memory_bytes']:,}"]
 
 
 def main() -> None:
@@ -87,8 +87,9 @@ def main() -> None:
     parser.add_argument("--dim", type=int, default=64)
     parser.add_argument("--tokens", type=int, default=5, help="tokens generated (one prefill, then steps)")
     args = parser.parse_args()
-    header = ["context", "KV cache kept by", "subgraphs / CPU nodes", "by pointer / step", "runtime staging / step",
-              "ExecuTorch copy_ / step", "copied / step", "state in NNAPI memory / step"]
+    header = ["context", "KV cache kept by", "subgraphs / CPU nodes", "tensors by pointer / step",
+              "run-time indices / step", "runtime staging / step", "ExecuTorch copy_ / step", "copied / step",
+              "state in NNAPI memory / step"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for context in args.contexts:

@@ -38,6 +38,8 @@ def _status() -> dict[str, int]:
 
 def build(args: argparse.Namespace, pte: pathlib.Path, expected: pathlib.Path) -> None:
     """Lowers the int8 weight-only model to ``pte`` and saves eager's prefill logits."""
+    import copy
+
     import torch
     from executorch.exir import to_edge_transform_and_lower
     from torchao.quantization import Int8WeightOnlyConfig, quantize_
@@ -49,7 +51,8 @@ def build(args: argparse.Namespace, pte: pathlib.Path, expected: pathlib.Path) -
                          max_context_len=64)
     model = small_llama(config)
     quantize_(model, Int8WeightOnlyConfig(), filter_fn=lambda m, _: isinstance(m, (torch.nn.Linear, torch.nn.Embedding)))
-    logits = eager_forward(model)(torch.tensor([PROMPT]), torch.tensor([0]))
+    # On a copy: the prefill fills the eager model's KV caches, which are exported as initial values.
+    logits = eager_forward(copy.deepcopy(model))(torch.tensor([PROMPT]), torch.tensor([0]))
     torch.save(logits, expected)
     program = export_llama(model.eval(), config.max_context_len)
     with torch.no_grad():

@@ -118,9 +118,11 @@ class TransferStats:
     """What the backend's executions in this process moved, summed (see :func:`transfer_stats`)."""
 
     executions: int
-    # Inputs and outputs handed to NNAPI by pointer: on a device, NNAPI copies them through
+    # Input and output tensors handed to NNAPI by pointer: on a device, NNAPI copies them through
     # shared memory to a driver in another process.
     pointer_bytes: int
+    # Values the runtime computes at every execution (GATHER indices at a position), also by pointer.
+    run_time_bytes: int
     # Bytes the backend copied itself (permuting, narrowing int64 to int32, widening back).
     staged_bytes: int
     # Delegate state (a KV cache the delegate keeps) bound as NNAPI memory: not copied.
@@ -133,7 +135,7 @@ class TransferStats:
 def transfer_stats() -> TransferStats:
     """The backend's transfer counters (subtract two readings to measure some executions)."""
     lib = load_backend()
-    values = [ctypes.c_uint64(0) for _ in range(4)]
+    values = [ctypes.c_uint64(0) for _ in range(5)]
     lib.executorch_nnapi_transfer_stats(*(ctypes.byref(v) for v in values))
     return TransferStats(*(int(v.value) for v in values))
 

@@ -11,6 +11,7 @@ std::atomic<uint64_t> g_compilation_ns{0};
 std::atomic<uint32_t> g_compilations{0};
 std::atomic<uint64_t> g_executions{0};
 std::atomic<uint64_t> g_pointer_bytes{0};
+std::atomic<uint64_t> g_run_time_bytes{0};
 std::atomic<uint64_t> g_staged_bytes{0};
 std::atomic<uint64_t> g_memory_bytes{0};
 std::atomic<uint64_t> g_constant_memory_bytes{0};
@@ -29,10 +30,11 @@ void record_compilation(uint64_t ns) {
   g_compilations += 1;
 }
 
-void record_execution(uint64_t pointer_bytes, uint64_t staged_bytes,
-                      uint64_t memory_bytes) {
+void record_execution(uint64_t pointer_bytes, uint64_t run_time_bytes,
+                      uint64_t staged_bytes, uint64_t memory_bytes) {
   g_executions += 1;
   g_pointer_bytes += pointer_bytes;
+  g_run_time_bytes += run_time_bytes;
   g_staged_bytes += staged_bytes;
   g_memory_bytes += memory_bytes;
 }
@@ -53,10 +55,12 @@ extern "C" void executorch_nnapi_compilation_stats(uint64_t* total_ns,
 
 extern "C" void executorch_nnapi_transfer_stats(uint64_t* executions,
                                                 uint64_t* pointer_bytes,
+                                                uint64_t* run_time_bytes,
                                                 uint64_t* staged_bytes,
                                                 uint64_t* memory_bytes) {
   executorch_nnapi::store(executions, executorch_nnapi::g_executions);
   executorch_nnapi::store(pointer_bytes, executorch_nnapi::g_pointer_bytes);
+  executorch_nnapi::store(run_time_bytes, executorch_nnapi::g_run_time_bytes);
   executorch_nnapi::store(staged_bytes, executorch_nnapi::g_staged_bytes);
   executorch_nnapi::store(memory_bytes, executorch_nnapi::g_memory_bytes);
 }

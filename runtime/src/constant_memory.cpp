@@ -97,7 +97,9 @@ bool file_holds(int fd, uint64_t offset, const void* value, size_t size) {
 
 ConstantMemory::~ConstantMemory() {
   for (ANeuralNetworksMemory* memory : memories_) {
-    api_->ANeuralNetworksMemory_free(memory);
+    if (memory != nullptr) {
+      api_->ANeuralNetworksMemory_free(memory);
+    }
   }
 }
 
@@ -113,6 +115,11 @@ Error ConstantMemory::create(std::shared_ptr<const NnapiApi> api,
   std::vector<const std::vector<OperandInfo>*> models = {&blob.operands()};
   for (uint32_t k : blob.subgraph_build_order()) {
     models.push_back(&blob.operands_of(blob.subgraph(k)));
+  }
+  if (constants->api_->ANeuralNetworksMemory_createFromFd == nullptr ||
+      constants->api_->ANeuralNetworksModel_setOperandValueFromMemory == nullptr) {
+    *out = std::move(constants);  // this NNAPI takes constants by pointer only
+    return Error::Ok;
   }
   const std::vector<FileMapping> maps = file_mappings();
   for (const std::vector<OperandInfo>* operands : models) {
@@ -159,41 +166,44 @@ Error ConstantMemory::add(const OperandInfo& info,
     return Error::Ok;
   }
   size_t file = 0;
-  const Error err = memory_of(*found, fd, static_cast<uint64_t>(st.st_size), &file);
+  const bool made = memory_of(*found, fd, static_cast<uint64_t>(st.st_size), &file);
   close(fd);  // NNAPI keeps its own duplicate
-  if (err == Error::Ok) {
+  if (made) {
     locations_[info.value] = Location{file, static_cast<size_t>(offset)};
     mapped_bytes_ += info.value_size;
+  } else {
+    pointer_bytes_ += info.value_size;
   }
-  return err;
+  return Error::Ok;
 }
 
 // The index of the NNAPI memory of the file `fd` (of `mapping`), made on
-// first use over the whole file.
-Error ConstantMemory::memory_of(const FileMapping& mapping, int fd,
-                                uint64_t file_size, size_t* file) {
+// first use over the whole file; false (logged once per file) when NNAPI
+// cannot map it, and its constants go by pointer.
+bool ConstantMemory::memory_of(const FileMapping& mapping, int fd,
+                               uint64_t file_size, size_t* file) {
   const std::pair<uint64_t, uint64_t> id{mapping.device, mapping.inode};
   for (size_t k = 0; k < file_ids_.size(); ++k) {
     if (file_ids_[k] == id) {
       *file = k;
-      return Error::Ok;
+      return memories_[k] != nullptr;
     }
   }
   ANeuralNetworksMemory* memory = nullptr;
   const int rc = api_->ANeuralNetworksMemory_createFromFd(
       static_cast<size_t>(file_size), PROT_READ, fd, 0, &memory);
   if (rc != ANEURALNETWORKS_NO_ERROR) {
-    NNAPI_LOG_ERROR("ANeuralNetworksMemory_createFromFd failed for the program "
-                    "file %s (%" PRIu64 " bytes): %s",
-                    mapping.path.c_str(), file_size,
-                    nnapi_describe_result(*api_, rc).c_str());
-    return rc == ANEURALNETWORKS_OUT_OF_MEMORY ? Error::MemoryAllocationFailed
-                                               : Error::Internal;
+    NNAPI_LOG_WARNING("constants of the program file %s are given to NNAPI by "
+                      "pointer: ANeuralNetworksMemory_createFromFd failed (%" PRIu64
+                      " bytes): %s",
+                      mapping.path.c_str(), file_size,
+                      nnapi_describe_result(*api_, rc).c_str());
+    memory = nullptr;
   }
   memories_.push_back(memory);
   file_ids_.push_back(id);
   *file = memories_.size() - 1;
-  return Error::Ok;
+  return memory != nullptr;
 }
 
 bool ConstantMemory::find(const void* value, const ANeuralNetworksMemory** memory,

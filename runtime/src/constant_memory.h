@@ -41,9 +41,10 @@ class ConstantMemory {
   ConstantMemory& operator=(const ConstantMemory&) = delete;
 
   /// Finds the file behind each constant of `blob` (any model) longer than
-  /// kMaxImmediateValueBytes and makes one NNAPI memory per file. Never
-  /// fails for want of a file: such constants stay by pointer. Fails
-  /// (logged) only when NNAPI refuses a memory of a file it could map.
+  /// kMaxImmediateValueBytes and makes one NNAPI memory per file. A constant
+  /// without a file, or whose file NNAPI cannot map (logged), or any
+  /// constant when this NNAPI lacks the memory functions, stays by pointer;
+  /// fails only for want of host memory.
   static executorch::runtime::Error create(std::shared_ptr<const NnapiApi> api,
                                            const LoadedBlob& blob,
                                            std::unique_ptr<ConstantMemory>* out);
@@ -66,8 +67,8 @@ class ConstantMemory {
   ConstantMemory() = default;
   executorch::runtime::Error add(const OperandInfo& info,
                                  const std::vector<FileMapping>& maps);
-  executorch::runtime::Error memory_of(const FileMapping& mapping, int fd,
-                                       uint64_t file_size, size_t* file);
+  bool memory_of(const FileMapping& mapping, int fd, uint64_t file_size,
+                 size_t* file);
 
   std::shared_ptr<const NnapiApi> api_;
   // One NNAPI memory per mapped file (its whole length, read-only).

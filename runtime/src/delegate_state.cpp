@@ -43,33 +43,67 @@ Error DelegateState::create(std::shared_ptr<const NnapiApi> api,
     }
     state->slots_.push_back(slots);
   }
-  Error err = SharedRegion::create(std::move(api), total,
-                                   "executorch_nnapi_state", &state->region_);
+  const Error err = state->allocate(total);
   if (err != Error::Ok) {
     return err;
   }
-  // The region starts zeroed: only non-zero initial values are written.
+  // The slots start zeroed: only non-zero initial values are written.
   for (size_t k = 0; k < blob.states().size(); ++k) {
     const StateInfo& info = blob.states()[k];
     if (info.initial != nullptr) {
-      std::memcpy(state->region_->data() + state->slots_[k].offset[0],
-                  info.initial, info.bytes);
+      std::memcpy(state->data_ + state->slots_[k].offset[0], info.initial,
+                  info.bytes);
     }
   }
   *out = std::move(state);
   return Error::Ok;
 }
 
+// `bytes` of zeroed slots: shared memory NNAPI maps when this NNAPI has the
+// memory functions and can make it, else ordinary memory (logged once).
+Error DelegateState::allocate(size_t bytes) {
+  const NnapiApi& nn = *api_;
+  if (nn.ANeuralNetworksMemory_createFromFd != nullptr &&
+      nn.ANeuralNetworksExecution_setInputFromMemory != nullptr &&
+      nn.ANeuralNetworksExecution_setOutputFromMemory != nullptr &&
+      SharedRegion::create(api_, bytes, "executorch_nnapi_state", &region_) ==
+          Error::Ok) {
+    data_ = region_->data();
+    return Error::Ok;
+  }
+  region_.reset();
+  NNAPI_LOG_WARNING("the delegate's state is kept in ordinary memory and "
+                    "given to NNAPI by pointer: this NNAPI (%s) cannot map "
+                    "shared memory",
+                    api_->library_path.c_str());
+  heap_.reset(new (std::nothrow) uint8_t[bytes]());
+  if (heap_ == nullptr) {
+    NNAPI_LOG_ERROR("out of memory allocating %zu bytes of delegate state",
+                    bytes);
+    return Error::MemoryAllocationFailed;
+  }
+  data_ = heap_.get();
+  return Error::Ok;
+}
+
 Error DelegateState::bind(ANeuralNetworksExecution* execution) const {
   const NnapiApi& nn = *api_;
   for (const Slots& s : slots_) {
-    int rc = nn.ANeuralNetworksExecution_setInputFromMemory(
-        execution, static_cast<int32_t>(s.input_index), nullptr,
-        region_->memory(), s.offset[current_], s.bytes);
+    const size_t in = s.offset[current_];
+    const size_t out = s.offset[current_ ^ 1];
+    const auto input = static_cast<int32_t>(s.input_index);
+    const auto output = static_cast<int32_t>(s.output_index);
+    int rc = region_ != nullptr
+                 ? nn.ANeuralNetworksExecution_setInputFromMemory(
+                       execution, input, nullptr, region_->memory(), in, s.bytes)
+                 : nn.ANeuralNetworksExecution_setInput(execution, input, nullptr,
+                                                        data_ + in, s.bytes);
     if (rc == ANEURALNETWORKS_NO_ERROR) {
-      rc = nn.ANeuralNetworksExecution_setOutputFromMemory(
-          execution, static_cast<int32_t>(s.output_index), nullptr,
-          region_->memory(), s.offset[current_ ^ 1], s.bytes);
+      rc = region_ != nullptr
+               ? nn.ANeuralNetworksExecution_setOutputFromMemory(
+                     execution, output, nullptr, region_->memory(), out, s.bytes)
+               : nn.ANeuralNetworksExecution_setOutput(execution, output, nullptr,
+                                                       data_ + out, s.bytes);
     }
     if (rc != ANEURALNETWORKS_NO_ERROR) {
       NNAPI_LOG_ERROR("binding the delegate's state (model input %u, output "

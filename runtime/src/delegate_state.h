@@ -6,6 +6,9 @@
 // state's value from one slot and writes its new value into the other, and
 // the slots swap roles once the execution has succeeded. Nothing is copied
 // by the runtime or ExecuTorch; a failed execution leaves the value as it was.
+// Where NNAPI memory cannot be made (a library without the memory functions)
+// the slots are ordinary memory bound by pointer: the same state, with the
+// copies NNAPI makes of arguments given by pointer.
 #pragma once
 
 #include <cstddef>
@@ -39,9 +42,12 @@ class DelegateState {
   /// Bytes of state bound per execution (inputs and outputs together).
   size_t bytes_bound() const;
 
-  /// The current value of state `k` (in this process's mapping).
+  /// Whether the state is in NNAPI memory (else bound by pointer).
+  bool in_nnapi_memory() const { return region_ != nullptr; }
+
+  /// The current value of state `k` (in this process's memory).
   const uint8_t* value(size_t k) const {
-    return region_->data() + slots_[k].offset[current_];
+    return data_ + slots_[k].offset[current_];
   }
 
  private:
@@ -53,9 +59,13 @@ class DelegateState {
   };
 
   DelegateState() = default;
+  executorch::runtime::Error allocate(size_t bytes);
 
   std::shared_ptr<const NnapiApi> api_;
+  // The slots: in shared memory NNAPI maps, or (without it) in `heap_`.
   std::unique_ptr<SharedRegion> region_;
+  std::unique_ptr<uint8_t[]> heap_;
+  uint8_t* data_ = nullptr;
   std::vector<Slots> slots_;
   // Which of each state's two slots holds its value.
   int current_ = 0;

@@ -506,7 +506,7 @@ void count_transfers(const NnapiHandle& h, const CompiledModel& model,
                      Span<EValue*> args, const std::vector<const void*>& inputs,
                      const std::vector<void*>& outputs) {
   const LoadedBlob& blob = *h.blob;
-  uint64_t pointer = model.run_time_bytes();
+  uint64_t pointer = 0;
   uint64_t staged = 0;
   for (size_t a = 0; a < blob.inputs().size(); ++a) {
     if (blob.inputs()[a].is_tensor) {
@@ -525,8 +525,10 @@ void count_transfers(const NnapiHandle& h, const CompiledModel& model,
                     : 0;
     }
   }
-  record_execution(pointer, staged,
-                   h.state != nullptr ? h.state->bytes_bound() : 0);
+  const uint64_t state = h.state != nullptr ? h.state->bytes_bound() : 0;
+  const bool mapped = h.state != nullptr && h.state->in_nnapi_memory();
+  record_execution(pointer + (mapped ? 0 : state), model.run_time_bytes(),
+                   staged, mapped ? state : 0);
 }
 
 class NnapiBackend final : public et::BackendInterface {

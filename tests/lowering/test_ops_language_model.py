@@ -133,10 +133,9 @@ def test_cache_written_at_run_time_position_is_delegate_state():
     _run_cache_writes(edge.to_executorch().buffer)
     moved = transfer_stats() - before
     # The cache is bound as NNAPI memory (read and written) at each of the 4 calls, never by pointer:
-    # what goes by pointer is the values, the position's indices and the result (the cache * 2).
+    # what goes by pointer is the values and the result (the cache * 2), and the indices at the position.
     assert moved.executions == 4 and moved.memory_bytes == 4 * 2 * _CACHE_BYTES
-    values_bytes = (3 + 1 + 1 + 3) * 2 * 4 * 4
-    assert values_bytes + 4 * _CACHE_BYTES <= moved.pointer_bytes < values_bytes + 4 * _CACHE_BYTES + 512
+    assert moved.pointer_bytes == (3 + 1 + 1 + 3) * 2 * 4 * 4 + 4 * _CACHE_BYTES
 
 
 def test_cache_left_to_executorch_when_not_taken_over():

@@ -77,7 +77,7 @@ def test_state_is_kept_across_executions(driver, initial):
         torch.testing.assert_close(out, total, msg=f"step {step}")
     moved = backend_library.transfer_stats() - before
     # The state is bound as memory (read and written) at every execution, only x and out by pointer.
-    assert moved == backend_library.TransferStats(4, 4 * 2 * 48, 0, 4 * 2 * 48)
+    assert moved == backend_library.TransferStats(4, 4 * 2 * 48, 0, 0, 4 * 2 * 48)
 
 
 def test_each_loaded_method_has_its_own_state(driver):
