@@ -40,7 +40,7 @@ from .mutable_buffers import tag_mutated_buffers
 from .node_groups import keep_groups_whole
 from .partition_symbols import partition_refusal
 from .op_support import NO_NNAPI_EQUIVALENT, READ_AS_SIZE, SIZE_ARITHMETIC, table_by_op
-from .size_partition import without_sizes_needed_outside
+from .size_partition import without_sizes_left_to_executorch
 
 logger = logging.getLogger(__name__)
 
@@ -242,7 +242,7 @@ def _proposed_partitions(program: ExportedProgram, support: NnapiOperatorSupport
 
     for partition in partitions:
         kept = without_unfoldable_constants(needed_nodes(partition.nodes, support.foldable), support)
-        kept = without_sizes_needed_outside(kept, refuse)
+        kept = without_sizes_left_to_executorch(kept, refuse)
         # Dropping a node can leave a constant computation that only it read.
         nodes = needed_nodes(kept, support.foldable)
         for node in set(partition.nodes) - nodes:

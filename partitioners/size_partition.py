@@ -30,9 +30,10 @@ UNKNOWN_SYMBOL = ("needs the size {symbol}, which its NNAPI partition cannot com
 SIZES_ONLY = "a partition of size computations only: nothing for NNAPI to run, ExecuTorch computes them"
 
 
-def without_sizes_needed_outside(nodes: set[Node], refuse: Callable[[Node, str], None]) -> set[Node]:
-    """``nodes`` (one partition) minus the size nodes whose value is read outside it and the size
-    nodes those read; ``refuse(node, reason)`` records each node left out."""
+def without_sizes_left_to_executorch(nodes: set[Node], refuse: Callable[[Node, str], None]) -> set[Node]:
+    """``nodes`` (one partition) minus the size nodes it leaves to ExecuTorch (read outside it, or
+    needing a size it cannot compute) and the size nodes those read; ``refuse(node, reason)``
+    records each node left out."""
     nodes = set(nodes)
     while True:
         leaving = _leaving(nodes)
