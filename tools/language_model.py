@@ -2,9 +2,9 @@
 random-weight configuration, its export with a KV cache and a dynamic token count, and greedy
 generation (a prefill, then one token per step) with any loaded ExecuTorch method.
 
-The KV cache stays a mutable buffer of the program: ExecuTorch hands it to the delegate as an
-input, the delegate returns the updated cache as an output, and ExecuTorch writes it back into the
-buffer after each call (docs/language_models.md says why this and not NNAPI-side state).
+Lowered with NnapiPartitioner, the KV cache becomes the delegate's state: the runtime keeps it in
+NNAPI memory across calls, and a loaded method starts from an empty cache
+(docs/language_models.md).
 """
 
 from __future__ import annotations

@@ -88,6 +88,39 @@ def test_the_x86_runner_through_the_server_matches_eager_and_its_options_reach_t
     assert names.count("Burst_create") >= 1 and names.count("burstCompute") >= 4  # warmup + 3
 
 
+class RunningSum(torch.nn.Module):
+    """A buffer the program mutates: the delegate keeps it as its state."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("total", torch.zeros(2, 4))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.total.add_(x)
+        return self.total * 2.0
+
+
+def test_delegate_state_through_a_library_without_memory_functions(server, tmp_path):
+    """The forwarding library exports no ANeuralNetworksMemory functions: the runtime keeps the
+    delegate's state in ordinary memory, given by pointer, and it still carries over the steps of
+    one loaded method."""
+    xs = [torch.randn(2, 4, generator=torch.Generator().manual_seed(k)) for k in range(3)]
+    with torch.no_grad():
+        program = export(RunningSum(), (xs[0],))
+    pte = write_pte(tmp_path / "sum.pte", {"forward": program}, {"forward": [NnapiPartitioner()]})
+    env = {**os.environ, "EXECUTORCH_NNAPI_LIBRARY": str(X86_NNAPI), "EXECUTORCH_NNAPI_SERVER": server.socket_path}
+    out = tmp_path / "out"
+    out.mkdir()
+    args = [runner_path(), "--model", str(pte), "--iters", "1", "--warmup", "0", "--output-dir", str(out)]
+    for k, x in enumerate(xs):
+        args += (["--then"] if k else []) + ["--input", write_input(tmp_path / f"x{k}.bin", x)]
+    result = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "kept in ordinary memory and given to NNAPI by pointer" in result.stderr
+    for k in range(3):
+        torch.testing.assert_close(read_output(out / f"step_{k}", 0), 2 * sum(xs[:k + 1]))
+
+
 def test_a_client_that_stalls_mid_message_is_dropped_while_others_are_served(server):
     stalled = _connect(server)
     stalled.sendall(b"\x40\x00")   # half of a message's length
