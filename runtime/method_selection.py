@@ -75,11 +75,11 @@ class SelectedMethod:
                 ExecuTorch refused to resize.
             In both cases the method stays usable.
         """
-        meta = self.program.metadata(self.name)
-        problem = input_problem(self.name, meta, inputs)
-        if problem is not None:
-            raise ValueError(problem)
         with _executorch_calls:
+            meta = self.program.metadata(self.name)
+            problem = input_problem(self.name, meta, inputs)
+            if problem is not None:
+                raise ValueError(problem)
             clear_last_error()
             try:
                 return self.method.execute(inputs)
