@@ -38,7 +38,7 @@ PROMPT = [5, 17, 301, 44, 9]
 def _lower(model: torch.nn.Module, config: LlamaConfig, take_over: bool) -> tuple[bytes, int, int, int]:
     """(.pte, delegates, nodes left on the CPU, bytes ExecuTorch's copy_ nodes write per call), the
     nodes counted in the program ExecuTorch runs (with the write-back of mutated buffers it adds)."""
-    program = export_llama(model, config.max_context_len)
+    program = export_llama(model, config.max_tokens)
     with torch.no_grad():
         edge = to_edge_transform_and_lower(
             program, partitioner=[NnapiPartitioner(feature_level=30, take_over_mutable_buffers=take_over)])

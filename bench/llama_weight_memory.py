@@ -54,7 +54,7 @@ def build(args: argparse.Namespace, pte: pathlib.Path, expected: pathlib.Path) -
     # On a copy: the prefill fills the eager model's KV caches, which are exported as initial values.
     logits = eager_forward(copy.deepcopy(model))(torch.tensor([PROMPT]), torch.tensor([0]))
     torch.save(logits, expected)
-    program = export_llama(model.eval(), config.max_context_len)
+    program = export_llama(model.eval(), config.max_tokens)
     with torch.no_grad():
         edge = to_edge_transform_and_lower(program, partitioner=[NnapiPartitioner(feature_level=30)])
     pte.write_bytes(edge.to_executorch().buffer)

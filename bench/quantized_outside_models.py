@@ -4,6 +4,7 @@ through XNNPACK's int8 flow, on the same inputs.
     PYTHONPATH=... python bench/quantized_outside_models.py               # every model in MODELS
     python bench/quantized_outside_models.py lcnet_050 repvit_m1 --size 160 --held-out 32
     python bench/quantized_outside_models.py --float                       # also the float lowering
+    python bench/quantized_outside_models.py --markdown    # also into docs/benchmarks.md (benchmark_page.py)
 
 Every model is ``timm.create_model(name, pretrained=False)`` (random weights, nothing downloaded)
 with random batch-norm statistics (zoo_benchmark.randomize_batch_norms: with timm's default init
@@ -34,9 +35,9 @@ import pathlib
 import platform
 import sys
 
-import torch
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import benchmark_page  # noqa: E402  (first: it reads the load average as the run starts)
+import torch  # noqa: E402
 from example_models import Example, _fill_zero_weights, lower  # noqa: E402
 from zoo_benchmark import (_outputs, _quantize_and_lower, print_table,  # noqa: E402
                            randomize_batch_norms, warm_up)
@@ -123,6 +124,13 @@ HEADER = ["model", "input", "NNAPI float subgraphs / CPU ops", "NNAPI int8 subgr
           "left on the CPU by NNAPI int8", "float inside NNAPI int8", "XNNPACK int8 subgraphs / CPU ops",
           "left on the CPU by XNNPACK int8", "SQNR NNAPI .pte dB", "SQNR NNAPI convert_pt2e dB",
           "SQNR XNNPACK .pte dB", "NNAPI - XNNPACK dB"]
+NOTES = """timm's mobile CNNs and conv hybrids (random weights, batch norms given random statistics) in 8
+bits: NnapiQuantizer (uint8 activations, per-channel int8 weights, API 30) then NnapiPartitioner,
+beside XNNPACKQuantizer (int8, symmetric per-channel) then XnnpackPartitioner, both calibrated on
+the same `--calibration` random inputs. *float inside NNAPI int8*: ops computed in float inside
+the NNAPI subgraphs. *SQNR*: against the float model over `--held-out` other inputs, of each .pte
+(NNAPI's on the host NNAPI driver) and of NNAPI's convert_pt2e model; the last column is NNAPI's
+.pte minus XNNPACK's. No run times: the host driver's 8-bit arithmetic is reference code."""
 
 
 def _run(pte: bytes, inputs: list[torch.Tensor]) -> torch.Tensor | None:
@@ -179,6 +187,7 @@ def main() -> None:
     parser.add_argument("--calibration", type=int, default=32, help="random calibration inputs (seed 0)")
     parser.add_argument("--held-out", type=int, default=8, help="held-out inputs for the SQNR (seed 1)")
     parser.add_argument("--float", action="store_true", help="also lower the float model (its subgraphs / CPU ops)")
+    benchmark_page.add_markdown_option(parser)
     args = parser.parse_args()
     import timm
 
@@ -186,9 +195,11 @@ def main() -> None:
           f"{platform.processor() or platform.platform()}; torch {torch.__version__}, timm {timm.__version__}; "
           f"{args.calibration} calibration / {args.held_out} held-out inputs")
     warm_up()
-    print_table(HEADER, [(name, lambda name=name: measure(name, args.size, args.calibration, args.held_out,
+    table = print_table(HEADER, [(name, lambda name=name: measure(name, args.size, args.calibration, args.held_out,
                                                             args.float))
                          for name in args.models or MODELS])
+    benchmark_page.write_if_asked(args, "quantized-outside-models",
+                                  "timm models in 8 bits: NNAPI int8 and XNNPACK int8", NOTES, table)
 
 
 if __name__ == "__main__":

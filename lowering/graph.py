@@ -198,6 +198,9 @@ class NnapiGraph:
         self._scalar_cache: dict[tuple, int] = {}
         # (FX node, merged dims) -> operand: the views of rank > 4 values made so far.
         self._merged_views: dict[tuple[Any, tuple[int, ...]], int] = {}
+        # Operands several builders compute alike, emitted once per model (a KV-cache write's
+        # positions, read by every layer's K and V write): key chosen by the builder -> operand.
+        self.shared_operands: dict[tuple, int] = {}
         # The FX nodes whose operations are being emitted (set by the emitter, read by
         # emit_operation): each operation remembers them for the debug handle map.
         self.emitting: tuple = ()

@@ -28,6 +28,7 @@ from typing import Any, BinaryIO, Sequence, Union
 from executorch.runtime import Method, Program, Runtime
 
 from .backend_library import clear_last_error, last_error, load_backend
+from .input_checks import execution_failure, input_problem
 from .quantized_kernels import quantized_kernels_error
 
 __all__ = ["NNAPI_BACKEND_NAME", "SelectedMethod", "load_method", "nnapi_available"]
@@ -54,8 +55,26 @@ class SelectedMethod:
     """Kept here because an ExecuTorch ``Method`` does not keep its ``Program`` alive."""
 
     def execute(self, inputs: Sequence[Any]) -> Sequence[Any]:
-        """Runs the method on ``inputs`` (a list of tensors) and returns its outputs."""
-        return self.method.execute(inputs)
+        """Runs the method on ``inputs`` (a list of tensors) and returns its outputs.
+
+        Raises:
+            ValueError: an input the method's metadata rules out (missing, wrong dtype or rank, a
+                size larger than its largest), in one line naming it, what was given and what the
+                method takes (input_checks.py).
+            RuntimeError: the run failed; one line: the backend's reason (a size outside the
+                exported range names the input, the size and the range) or the static input
+                ExecuTorch refused to resize.
+            In both cases the method stays usable.
+        """
+        meta = self.program.metadata(self.name)
+        problem = input_problem(self.name, meta, inputs)
+        if problem is not None:
+            raise ValueError(problem)
+        clear_last_error()
+        try:
+            return self.method.execute(inputs)
+        except RuntimeError as e:
+            raise RuntimeError(execution_failure(self.name, meta, inputs, last_error(), e)) from e
 
 
 def nnapi_available() -> bool:

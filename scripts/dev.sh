@@ -61,6 +61,8 @@ setup() {
   echo "== building and installing executorch-nnapi"
   "$VENV/bin/python" -m pip install -q --no-build-isolation --no-deps "$ROOT"
   setup_aarch64
+  PYTHON="$VENV/bin/python" "$ROOT/scripts/sanitize.sh" setup \
+    || echo "== the sanitizer builds failed (scripts/sanitize.sh build address): their tests will fail"
 }
 
 # ExecuTorch's own aarch64 wheel (its runtime, kernels, XNNPACK, headers and CMake package),

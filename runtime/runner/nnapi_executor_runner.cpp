@@ -16,7 +16,7 @@
 // With no --method, the runner runs "forward", or "forward_cpu" when NNAPI is
 // unavailable here and the program has that method (executorch-nnapi export
 // --cpu-method). --option sets an NnapiBackend load-time option (the table in
-// README.md); it wins over the CompileSpec of the same key.
+// docs/runtime.md); it wins over the CompileSpec of the same key.
 #include <algorithm>
 #include <chrono>
 #include <cerrno>
@@ -238,6 +238,26 @@ struct OwnedTensor {
   std::unique_ptr<TensorImpl> impl;
 };
 
+std::string format_sizes(const std::vector<int32_t>& sizes) {
+  std::string out = "[";
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    out += (d ? ", " : "") + std::to_string(sizes[d]);
+  }
+  return out + "]";
+}
+
+// What input `index` takes, e.g. "Float of at most [1, 3, 16, 16]": the
+// declared sizes are the input's own when static, its maxima when dynamic.
+std::string describe_input(const MethodMeta& meta, size_t index) {
+  auto info = meta.input_tensor_meta(index);
+  if (!info.ok()) {
+    return "a value that is not a tensor";
+  }
+  const auto sizes = info->sizes();
+  return std::string(executorch::runtime::toString(info->scalar_type())) + " of at most " +
+         format_sizes(std::vector<int32_t>(sizes.begin(), sizes.end()));
+}
+
 // Reads input `index` (or fills it with ones when no file is given) with the
 // dtype, dim order and (unless overridden) sizes the method declares.
 bool make_input(const MethodMeta& meta, size_t index, const InputSpec* spec,
@@ -255,9 +275,17 @@ bool make_input(const MethodMeta& meta, size_t index, const InputSpec* spec,
   const auto order = info->dim_order();
   t->dim_order.assign(order.begin(), order.end());
   if (t->dim_order.size() != t->sizes.size()) {
-    std::fprintf(stderr, "error: input %zu has rank %zu, but --input gave %zu sizes\n",
-                 index, t->dim_order.size(), t->sizes.size());
+    std::fprintf(stderr, "error: input %zu: --input gave sizes %s (rank %zu); the method takes rank %zu, %s\n",
+                 index, format_sizes(t->sizes).c_str(), t->sizes.size(), t->dim_order.size(),
+                 describe_input(meta, index).c_str());
     return false;
+  }
+  for (size_t d = 0; d < t->sizes.size(); ++d) {
+    if (t->sizes[d] > sizes[d]) {
+      std::fprintf(stderr, "error: input %zu: --input gave sizes %s; the method takes %s (dimension %zu is larger)\n",
+                   index, format_sizes(t->sizes).c_str(), describe_input(meta, index).c_str(), d);
+      return false;
+    }
   }
   // Strides from the dim order (channels-last inputs stay channels-last).
   t->strides.assign(t->sizes.size(), 1);
@@ -275,12 +303,16 @@ bool make_input(const MethodMeta& meta, size_t index, const InputSpec* spec,
                 reinterpret_cast<float*>(t->data.data()) + stride, 1.0f);
     }
   } else {
-    std::ifstream f(spec->path, std::ios::binary);
+    std::ifstream f(spec->path, std::ios::binary | std::ios::ate);
+    const std::streamoff held = f ? static_cast<std::streamoff>(f.tellg()) : -1;
+    f.seekg(0);
     f.read(reinterpret_cast<char*>(t->data.data()), static_cast<std::streamsize>(nbytes));
     if (!f || f.peek() != EOF) {
-      std::fprintf(stderr, "error: %s must hold exactly %zu bytes (input %zu: %s)\n",
-                   spec->path.c_str(), nbytes, index,
-                   executorch::runtime::toString(info->scalar_type()));
+      std::fprintf(stderr, "error: input %zu: %s %s; the method takes %s %s (%zu bytes)\n", index,
+                   spec->path.c_str(),
+                   held < 0 ? "cannot be read" : ("holds " + std::to_string(held) + " bytes").c_str(),
+                   executorch::runtime::toString(info->scalar_type()), format_sizes(t->sizes).c_str(),
+                   nbytes);
       return false;
     }
   }
@@ -325,6 +357,26 @@ bool write_output(const std::string& dir, size_t i, const Tensor& t) {
 double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
+}
+
+// After a failed run the backend did not explain: ExecuTorch refuses to
+// resize an input with static sizes to others; names it (true) if so.
+bool explain_refused_sizes(const MethodMeta& meta, const std::vector<OwnedTensor>& tensors) {
+  if (executorch_nnapi_last_error()[0] != '\0') {
+    return false;
+  }
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    auto info = meta.input_tensor_meta(i);
+    const auto sizes = info.ok() ? info->sizes() : executorch::runtime::Span<const int32_t>();
+    if (info.ok() && !std::equal(sizes.begin(), sizes.end(), tensors[i].sizes.begin(), tensors[i].sizes.end())) {
+      std::fprintf(stderr, "error: input %zu: --input gave sizes %s; the method takes exactly %s %s "
+                   "(its sizes are static)\n", i, format_sizes(tensors[i].sizes).c_str(),
+                   executorch::runtime::toString(info->scalar_type()),
+                   format_sizes(std::vector<int32_t>(sizes.begin(), sizes.end())).c_str());
+      return true;
+    }
+  }
+  return false;
 }
 
 int fail(const char* what, Error err) {
@@ -421,7 +473,14 @@ struct Step {
 
 bool prepare_step(const MethodMeta& meta, const std::string& method,
                   const std::vector<InputSpec>& specs, Step* step) {
-  if (!specs.empty() && specs.size() != meta.num_inputs()) {
+  if (!specs.empty() && specs.size() < meta.num_inputs()) {
+    const size_t missing = specs.size();
+    std::fprintf(stderr, "error: input %zu is missing: method '%s' takes %zu inputs (input %zu: %s), "
+                 "%zu --input given\n", missing, method.c_str(), meta.num_inputs(), missing,
+                 describe_input(meta, missing).c_str(), specs.size());
+    return false;
+  }
+  if (specs.size() > meta.num_inputs()) {
     std::fprintf(stderr, "error: method '%s' takes %zu inputs, %zu --input given\n",
                  method.c_str(), meta.num_inputs(), specs.size());
     return false;
@@ -481,12 +540,7 @@ int run(const Args& args) {
   if (!options.empty()) {
     option_map.set_options(kBackendName, Span<BackendOption>(options.data(), options.size()));
   }
-  const auto load_start = std::chrono::steady_clock::now();
-  err = module.load_method(method, nullptr, nullptr, &option_map);
-  if (err != Error::Ok) {
-    return fail(("loading method '" + method + "'").c_str(), err);
-  }
-  const double load_ms = ms_since(load_start);
+  // The inputs first: a bad --input is refused before any NNAPI compilation.
   auto meta = module.method_meta(method);
   if (!meta.ok()) {
     return fail("reading the method's metadata", meta.error());
@@ -497,6 +551,12 @@ int run(const Args& args) {
       return 1;
     }
   }
+  const auto load_start = std::chrono::steady_clock::now();
+  err = module.load_method(method, nullptr, nullptr, &option_map);
+  if (err != Error::Ok) {
+    return fail(("loading method '" + method + "'").c_str(), err);
+  }
+  const double load_ms = ms_since(load_start);
   std::vector<double> latencies;
   const int runs = args.warmup + args.iters;
   for (int k = 0; k < runs; ++k) {
@@ -505,6 +565,10 @@ int run(const Args& args) {
       const auto start = std::chrono::steady_clock::now();
       auto result = module.execute(method, steps[s].inputs);
       if (!result.ok()) {
+        // NotSupported: what ExecuTorch's refusal to resize an input answers.
+        if (result.error() == Error::NotSupported && explain_refused_sizes(*meta, steps[s].tensors)) {
+          return 1;
+        }
         return fail(("running method '" + method + "'").c_str(), result.error());
       }
       ms += ms_since(start);

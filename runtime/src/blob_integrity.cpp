@@ -47,9 +47,8 @@ std::string printable_identifier(const uint8_t* p) {
   return out;
 }
 
-// The stored and the recomputed CRC-32 of the blob. The CRC field is located
-// through the root table's vtable; its own four bytes count as zero. Returns
-// false when the blob has no CRC field.
+}  // namespace
+
 bool blob_crc(const uint8_t* data, size_t size, uint32_t* stored,
               uint32_t* computed) {
   const uint8_t* crc_field =
@@ -66,8 +65,6 @@ bool blob_crc(const uint8_t* data, size_t size, uint32_t* stored,
   *computed = crc32_update(*computed, data + offset + 4, size - offset - 4);
   return true;
 }
-
-}  // namespace
 
 uint32_t crc32_update(uint32_t crc, const uint8_t* data, size_t size) {
   static const Crc32Table table;

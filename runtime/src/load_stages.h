@@ -42,6 +42,17 @@ executorch::runtime::Error check_envelope(
     executorch::runtime::FreeableBuffer* processed, const uint8_t** data_out,
     size_t* size_out);
 
+/// The stored and the recomputed CRC-32 of a verified blob. The CRC field is
+/// located through the root table's vtable; its own four bytes count as
+/// zero. Returns false when the blob has no CRC field. (Also used by the
+/// fuzz target, runtime/checks/blob_fuzzer.cpp, to re-seal mutated blobs.)
+bool blob_crc(const uint8_t* data, size_t size, uint32_t* stored,
+              uint32_t* computed);
+
+/// Element size and tensor-ness of an NNAPI operand type; false if the
+/// runtime cannot handle the type.
+bool nnapi_type_info(int32_t type, uint32_t* element_size, bool* is_tensor);
+
 /// Stage 3: structure (FlatBuffer verification), version, integrity (CRC);
 /// the root in *root.
 executorch::runtime::Error verify_blob(const uint8_t* data, size_t size,

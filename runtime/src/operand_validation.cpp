@@ -20,8 +20,8 @@ namespace {
 // NNAPI sizes are 32-bit.
 constexpr uint64_t kMaxNnapiBytes = 0xFFFFFFFFull;
 
-// Element size and tensor-ness of an NNAPI operand type; false if the
-// runtime cannot handle the type.
+}  // namespace
+
 bool nnapi_type_info(int32_t type, uint32_t* element_size, bool* is_tensor) {
   switch (type) {
     case ANEURALNETWORKS_FLOAT32:
@@ -67,8 +67,6 @@ bool nnapi_type_info(int32_t type, uint32_t* element_size, bool* is_tensor) {
       return false;
   }
 }
-
-}  // namespace
 
 bool checked_byte_size(uint32_t element_size, const uint32_t* dims,
                        size_t rank, size_t* size) {

@@ -95,6 +95,17 @@ bool ShapeProgram::init(const blob::ShapeProgram* program,
         expr.text = format_message("expression %u", i);
       }
       if (e->code() != nullptr) {
+        // FlatBuffers' verifier checks a vector's 4-byte length, not that
+        // the 8-byte structs after it are aligned: only a corrupted blob
+        // misplaces them (found by runtime/checks/blob_fuzzer.cpp).
+        if (reinterpret_cast<uintptr_t>(e->code()->data()) %
+                alignof(blob::ShapeInstruction) != 0) {
+          *error = format_message(
+              "the blob is corrupted: the instructions of shape expression "
+              "%u are not %zu-byte aligned; re-export the model",
+              i, alignof(blob::ShapeInstruction));
+          return false;
+        }
         expr.code.reserve(e->code()->size());
         for (const blob::ShapeInstruction* ins : *e->code()) {
           expr.code.push_back(Instruction{static_cast<int>(ins->op()),

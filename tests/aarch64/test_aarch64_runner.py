@@ -144,7 +144,7 @@ def test_llama_with_its_kv_cache_prefill_then_decode_steps(runners, tmp_path):
     config = LlamaConfig(n_layers=1, dim=64)
     model = small_llama(config)
     with torch.no_grad():
-        pte = write_pte(tmp_path / "llama.pte", {"forward": export_llama(model, config.max_context_len)},
+        pte = write_pte(tmp_path / "llama.pte", {"forward": export_llama(model, config.max_tokens)},
                         {"forward": [NnapiPartitioner(feature_level=30)]})
     prompt = [5, 17, 301, 44, 9]
     eager = generate(eager_forward(copy.deepcopy(model)), prompt, 4)

@@ -1,6 +1,6 @@
 """ExecuTorch's llama example (executorch.examples.models.llama: RMSNorm, rotary embedding on
 interleaved pairs, SDPA with a causal mask, SiLU-gated MLP, int64 token embedding) at a small
-configuration (dim 128, 1 layer, 4 heads, vocab 512, context 32; random weights), with a KV
+configuration (dim 128, 1 layer, 4 heads, 2 KV heads, vocab 512, context 32; random weights), with a KV
 cache and a dynamic token count, lowered at API 30 with NnapiPartitioner.
 
 It lowers to one subgraph with no node on the CPU: the delegate reads ``input_pos`` itself (its
@@ -43,17 +43,18 @@ from op_harness import relative_max_error
 pytestmark = pytest.mark.slow
 
 # Every idiom once (2 layers double the lowering time); dim 128 so that the weights, not the
-# caches, masks and program (~90 KB), set the int8 / float size ratio.
-CONFIG = LlamaConfig(n_layers=1, dim=128)
+# caches, masks and program (~90 KB), set the int8 / float size ratio; fewer KV heads than
+# heads (grouped-query attention: repeat_kv's rank-5 expand), as SmolLM2 and Llama 3.2 have.
+CONFIG = LlamaConfig(n_layers=1, dim=128, n_kv_heads=2)
 PROMPT = [5, 17, 301, 44, 9]
 NEW_TOKENS = 5
-# The KV caches: K and V per layer, [1, heads, context, head_dim] float32.
-CACHE_BYTES = CONFIG.n_layers * 2 * CONFIG.max_context_len * CONFIG.dim * 4
+# The KV caches: K and V per layer, [1, KV heads, context, head_dim] float32.
+CACHE_BYTES = CONFIG.n_layers * 2 * CONFIG.max_context_len * (CONFIG.dim // CONFIG.n_heads) * CONFIG.n_kv_heads * 4
 
 
 def _lower(model: torch.nn.Module) -> tuple[int, list[str], bytes]:
     """(number of delegates, nodes left on the CPU, .pte bytes) of the model lowered at API 30."""
-    program = export_llama(model, CONFIG.max_context_len)
+    program = export_llama(model, CONFIG.max_tokens)
     with torch.no_grad():
         edge = to_edge_transform_and_lower(program, partitioner=[NnapiPartitioner(feature_level=30)])
         delegates, left = _delegation(edge.exported_program().graph)  # before to_executorch rewrites it
