@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import threading
 from typing import Any, BinaryIO, Sequence, Union
 
 from executorch.runtime import Method, Program, Runtime
@@ -38,6 +39,14 @@ NNAPI_BACKEND_NAME = "NnapiBackend"
 _log = logging.getLogger(__name__)
 
 PteSource = Union[bytes, bytearray, str, os.PathLike, BinaryIO]
+
+# ExecuTorch's pybindings point C++'s std::cout / std::cerr at Python's streams for the length of
+# every call and restore them after (pybind11's scoped_ostream_redirect). A call that reaches the
+# host NNAPI driver runs Python inside it, where another thread can take the GIL and make its own
+# call: the two restores then happen out of order, std::cout is left pointing at a freed buffer,
+# and the process crashes at exit (found by tests/runtime/test_threads.py). The calls that reach
+# NNAPI (loading a method, running one) take turns here; the GIL serializes them anyway.
+_executorch_calls = threading.RLock()
 
 
 @dataclasses.dataclass
@@ -66,15 +75,16 @@ class SelectedMethod:
                 ExecuTorch refused to resize.
             In both cases the method stays usable.
         """
-        meta = self.program.metadata(self.name)
-        problem = input_problem(self.name, meta, inputs)
-        if problem is not None:
-            raise ValueError(problem)
-        clear_last_error()
-        try:
-            return self.method.execute(inputs)
-        except RuntimeError as e:
-            raise RuntimeError(execution_failure(self.name, meta, inputs, last_error(), e)) from e
+        with _executorch_calls:
+            meta = self.program.metadata(self.name)
+            problem = input_problem(self.name, meta, inputs)
+            if problem is not None:
+                raise ValueError(problem)
+            clear_last_error()
+            try:
+                return self.method.execute(inputs)
+            except RuntimeError as e:
+                raise RuntimeError(execution_failure(self.name, meta, inputs, last_error(), e)) from e
 
 
 def nnapi_available() -> bool:
@@ -118,6 +128,12 @@ def load_method(pte: PteSource, *, method: str = "forward", cpu_method: str = "f
         RuntimeError: neither method can be loaded; the message says why and what to do.
     """
     program = _load_program(pte)
+    with _executorch_calls:
+        return _select_method(program, method, cpu_method)
+
+
+def _select_method(program: Program, method: str, cpu_method: str) -> SelectedMethod:
+    """load_method's choice for a loaded program (its calls reach NNAPI: see _executorch_calls)."""
     names = program.method_names
     if method not in names:
         raise ValueError(f"the program has no method '{method}' (it has: {', '.join(sorted(names))})")

@@ -6,6 +6,8 @@
 #   scripts/sanitize.sh build address|thread   configure and build build/sanitize-<kind>/ with clang:
 #                                              backend, runner, host shim and the checks in
 #                                              runtime/checks (incremental: a no-op when up to date)
+#   scripts/sanitize.sh runner                 the runner on the four programs of
+#                                              tests/runtime/test_sanitizers.py under both builds
 #   scripts/sanitize.sh runtime-tests [ARGS]   tests/runtime (or ARGS) in a Python process running
 #                                              the ASan + UBSan backend and shim (LD_PRELOAD of
 #                                              clang's ASan runtime), LeakSanitizer on; ~30 min
@@ -62,12 +64,21 @@ setup() {
   build thread >/dev/null
 }
 
+runner() {
+  build address >/dev/null
+  build thread >/dev/null
+  cd "$ROOT"
+  EXECUTORCH_NNAPI_RUNNER_SANITIZERS="address thread" \
+    "$PYTHON" -m pytest -q -n 0 -p no:cacheprovider tests/runtime/test_sanitizers.py "$@"
+}
+
 cmd="${1:-}"
 shift || true
 case "$cmd" in
   setup) setup ;;
   build) [[ "${1:-}" == address || "${1:-}" == thread ]] || { echo "usage: $0 build address|thread" >&2; exit 2; }
          build "$1" ;;
+  runner) runner "$@" ;;
   runtime-tests) runtime_tests "$@" ;;
-  *) echo "usage: $0 {setup|build address|thread|runtime-tests [pytest args]}" >&2; exit 2 ;;
+  *) echo "usage: $0 {setup|build address|thread|runner|runtime-tests [pytest args]}" >&2; exit 2 ;;
 esac

@@ -4,11 +4,15 @@ a control-flow program: no sanitizer report (LeakSanitizer included, with only t
 interpreter's allocations suppressed: runtime/checks/lsan_python.supp), and the outputs of the
 Python runtime on the same inputs. A report fails the test with its first frame.
 
-scripts/sanitize.sh runtime-tests runs the rest of tests/runtime in a Python process under the
-same build (docs/sanitizers.md has its figures).
+The suite runs the ASan + UBSan runner; EXECUTORCH_NNAPI_RUNNER_SANITIZERS="address thread" (what
+scripts/sanitize.sh runner does) adds the ThreadSanitizer build's runner. scripts/sanitize.sh
+runtime-tests runs the rest of tests/runtime in a Python process under the ASan build
+(docs/sanitizers.md has the figures).
 """
 
 from __future__ import annotations
+
+import os
 
 import pytest
 import torch
@@ -19,23 +23,23 @@ from runtime_checks import (python_runtime_outputs, read_runner_outputs, run_san
 pytestmark = pytest.mark.xdist_group("runtime_checks")
 
 
-@pytest.fixture(scope="module")
-def asan_build():
-    return sanitizer_build("address")
+SANITIZERS = os.environ.get("EXECUTORCH_NNAPI_RUNNER_SANITIZERS", "address").split()
 
 
+@pytest.mark.parametrize("kind", SANITIZERS)
 @pytest.mark.parametrize("name,run", [("float", 0), ("int8", 0), ("dynamic", 1), ("control_flow", 1)])
-def test_runner_under_asan_and_ubsan(asan_build, check_program, tmp_path, name, run):
+def test_runner_under_sanitizers(kind, check_program, tmp_path, name, run):
+    build = sanitizer_build(kind)
     program = check_program(name)
     inputs = program.runs[run]  # dynamic: not the export's size; control flow: the else branch
     (input_args,) = write_inputs([inputs], tmp_path, name)
     out = tmp_path / "out"
     out.mkdir()
-    argv = [asan_build / "runtime" / "nnapi_executor_runner", "--model", program.pte, "--iters", "2",
+    argv = [build / "runtime" / "nnapi_executor_runner", "--model", program.pte, "--iters", "2",
             "--warmup", "1", "--output-dir", out]
     for arg in input_args:
         argv += ["--input", arg]
-    result = run_sanitized(argv, asan_build, timeout=300)
+    result = run_sanitized(argv, build, timeout=600)
     assert "latency over 2 iterations" in result.stdout
     (expected,) = python_runtime_outputs(program, [inputs])
     got = read_runner_outputs(out)

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -45,32 +48,48 @@ def test_programs_on_their_own_threads_while_another_loads_and_frees(check_progr
     print(result.stdout)
 
 
-def test_python_threads_each_with_their_own_method(check_program):
+# Run in a process of its own: what went wrong with Python threads showed only when the process
+# exited (runtime/method_selection.py, _executorch_calls).
+_PYTHON_THREADS = """
+import sys, threading
+from pathlib import Path
+import torch
+from runtime_checks import make_program
+from executorch_nnapi.runtime import load_method
+
+programs = [make_program(name, Path(sys.argv[1]), seed=10 + s) for s, name in enumerate(["float", "dynamic"])]
+expected = [[load_method(p.pte).execute(run)[0].clone() for run in p.runs] for p in programs]
+results = {}
+
+def work(i):
+    method = load_method(programs[i].pte)
+    runs = programs[i].runs
+    results[i] = [method.execute(runs[k % len(runs)])[0].clone() for k in range(4 * len(runs))]
+
+threads = [threading.Thread(target=work, args=(i,)) for i in range(len(programs))]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join(timeout=300)
+    assert not t.is_alive(), "a Python thread did not finish in 300 s (a deadlock?)"
+for i, program in enumerate(programs):
+    assert len(results[i]) == 4 * len(program.runs)
+    assert all(torch.equal(got, expected[i][k % len(program.runs)]) for k, got in enumerate(results[i]))
+print("identical")
+"""
+
+
+def test_python_threads_each_with_their_own_method(check_program, tmp_path):
     # ExecuTorch's pybindings hold the GIL through Method.execute (measured: another Python thread
-    # barely runs meanwhile; docs/sanitizers.md), so Python threads take turns; what this checks
-    # is that the backend and the host driver's callbacks, entered from several Python threads,
-    # give each its own results.
-    import threading
-
-    import torch
-    from executorch_nnapi.runtime import load_method
-
-    programs = [check_program(name, seed=10 + s) for s, name in enumerate(["float", "dynamic"])]
-    expected = [[load_method(p.pte).execute(run)[0].clone() for run in p.runs] for p in programs]
-    results: dict[int, list[torch.Tensor]] = {}
-
-    def work(i: int) -> None:
-        method = load_method(programs[i].pte)
-        runs = programs[i].runs
-        results[i] = [method.execute(runs[k % len(runs)])[0].clone() for k in range(4 * len(runs))]
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(programs))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=300)
-        assert not t.is_alive(), "a Python thread did not finish in 300 s (a deadlock?)"
-    for i, program in enumerate(programs):
-        assert len(results[i]) == 4 * len(program.runs)
-        for k, got in enumerate(results[i]):
-            assert torch.equal(got, expected[i][k % len(program.runs)])
+    # barely runs meanwhile; docs/sanitizers.md), except where the host driver's Python runs inside
+    # a call, so Python threads take turns. Each must get its own results, and the process must
+    # exit cleanly.
+    directory = check_program("float").pte.parent
+    check_program("dynamic")
+    tests_dir = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests_dir, os.environ.get("PYTHONPATH", "")])}
+    script = tmp_path / "python_threads.py"  # a file: under -c the broken stream happened not to crash
+    script.write_text(_PYTHON_THREADS)
+    result = subprocess.run([sys.executable, str(script), str(directory)], capture_output=True, text=True,
+                            timeout=600, env=env)
+    assert result.returncode == 0 and "identical" in result.stdout, (result.returncode, result.stderr[-3000:])
