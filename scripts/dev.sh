@@ -18,15 +18,18 @@ export EXECUTORCH_NNAPI_AARCH64_SDK="${EXECUTORCH_NNAPI_AARCH64_SDK:-$(dirname "
 
 # Debian's aarch64 cross compiler and Android's log header, for the Android compile check
 # (tests/runtime/test_cross_compile.py, scripts/cross_compile_check.sh) and the aarch64 build,
-# qemu-user, which runs that build (tests/aarch64/), and Debian's chromium, the headless
-# browser that loads the delegation picture (tests/tools/test_graph_page_browser.py);
+# qemu-user, which runs that build (tests/aarch64/), clang, which builds the sanitizer builds and
+# the blob fuzzer (tests/runtime/test_sanitizers.py, test_blob_fuzzer.py, test_threads.py), and
+# Debian's chromium, the headless browser that loads the delegation picture
+# (tests/tools/test_graph_page_browser.py);
 # best effort: without root or apt those tests are skipped with that reason.
 install_system_packages() {
-  local need_cross=1 need_chromium=1 need_qemu=1
+  local need_cross=1 need_chromium=1 need_qemu=1 need_clang=1
   command -v aarch64-linux-gnu-g++ >/dev/null && [[ -f /usr/include/android/android/log.h ]] && need_cross=0
   command -v chromium >/dev/null && need_chromium=0
   command -v qemu-aarch64 >/dev/null && need_qemu=0
-  (( need_cross || need_chromium || need_qemu )) || return 0
+  command -v clang++ >/dev/null && need_clang=0
+  (( need_cross || need_chromium || need_qemu || need_clang )) || return 0
   [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null || return 0
   apt-get update -qq >/dev/null || true
   if (( need_cross )); then
@@ -38,6 +41,11 @@ install_system_packages() {
     echo "== installing qemu-user (apt)"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null \
       || echo "== apt install failed: the aarch64 runs under qemu will be skipped"
+  fi
+  if (( need_clang )); then
+    echo "== installing clang and llvm (apt), for the sanitizer builds and the blob fuzzer"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang llvm >/dev/null \
+      || echo "== apt install failed: the sanitizer and fuzz tests will be skipped"
   fi
   if (( need_chromium )); then
     echo "== installing chromium (apt)"

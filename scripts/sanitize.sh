@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The C++ runtime under sanitizers (docs/sanitizers.md).
 #
-#   scripts/sanitize.sh setup                  install clang when missing (root + apt), build both kinds
+#   scripts/sanitize.sh setup                  build both kinds (scripts/dev.sh setup installs clang)
 #                                              (scripts/dev.sh setup runs it; best effort)
 #   scripts/sanitize.sh build address|thread   configure and build build/sanitize-<kind>/ with clang:
 #                                              backend, runner, host shim and the checks in
@@ -54,10 +54,6 @@ runtime_tests() {
 }
 
 setup() {
-  if ! command -v clang++ >/dev/null && [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null; then
-    echo "== installing clang (apt), for the sanitizer builds"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang llvm >/dev/null || true
-  fi
   command -v clang++ >/dev/null || { echo "== no clang: the sanitizer and fuzz tests will be skipped"; return 0; }
   echo "== building the runtime with sanitizers (build/sanitize-address, build/sanitize-thread)"
   build address >/dev/null

@@ -37,6 +37,7 @@ from executorch_nnapi.host_driver import get_driver
 from executorch_nnapi.lowering.passes.language_model import rewrite_language_model_idioms
 from executorch_nnapi.partitioners import NnapiPartitioner
 from executorch_nnapi.runtime.backend_library import compilation_stats, last_error, transfer_stats
+from executorch_nnapi.tools.pte_delegates import nnapi_delegates
 
 _GEN = torch.Generator().manual_seed(0)
 _CONTEXT = 8  # cache length
@@ -129,8 +130,12 @@ def test_cache_written_at_run_time_position_is_delegate_state():
     assert not _cpu_ops(edge), f"left on the CPU: {_cpu_ops(edge)}"
     assert partitioner.states == ["cache"]
     assert not edge.exported_program().graph_signature.buffers_to_mutate
+    pte = edge.to_executorch().buffer
+    # The positions the write gathers from are computed by NNAPI from one number given at every
+    # call (cache length - position), not given one per cache position.
+    assert [d.blob.run_time_expressions for d in nnapi_delegates(pte)] == [1]
     before = transfer_stats()
-    _run_cache_writes(edge.to_executorch().buffer)
+    _run_cache_writes(pte)
     moved = transfer_stats() - before
     # The cache is bound as NNAPI memory (read and written) at each of the 4 calls, never by pointer:
     # what goes by pointer is the values and the result (the cache * 2), and the indices at the position.

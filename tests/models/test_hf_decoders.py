@@ -23,14 +23,11 @@ from executorch.runtime import Runtime
 
 from executorch_nnapi.host_driver import get_driver
 from executorch_nnapi.partitioners import NnapiPartitioner
+from executorch_nnapi.tools.hf_decoders import export_hf_decoder, hf_eager_forward, hf_method_forward, small_hf_decoder
+from executorch_nnapi.tools.language_model import Delegation, delegation, generate
 from op_harness import relative_max_error
 
 pytestmark = pytest.mark.slow
-pytest.importorskip("transformers", reason="transformers is in requirements-dev.txt")
-
-from executorch_nnapi.tools.hf_decoders import (export_hf_decoder, hf_eager_forward, hf_method_forward,  # noqa: E402
-                                                small_hf_decoder)
-from executorch_nnapi.tools.language_model import Delegation, delegation, generate  # noqa: E402
 
 CACHE = 16
 PROMPT = [5, 17, 30, 44, 9]

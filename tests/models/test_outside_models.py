@@ -14,13 +14,13 @@ from __future__ import annotations
 from typing import Callable
 
 import pytest
+import timm
 import torch
+import transformers
 
 from op_harness import check_delegated_and_matches
 
 pytestmark = pytest.mark.slow
-timm = pytest.importorskip("timm", reason="timm is in requirements-dev.txt")
-transformers = pytest.importorskip("transformers", reason="transformers is in requirements-dev.txt")
 
 
 class FirstOutput(torch.nn.Module):
