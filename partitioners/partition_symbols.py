@@ -19,6 +19,7 @@ from torch.fx import Node
 
 from executorch_nnapi.lowering.shape_program import as_dim, free_symbols, recoverable_symbols
 from executorch_nnapi.lowering.size_nodes import is_size_node, read_symbol
+from executorch_nnapi.partitioners.index_islands import index_island_refusal
 
 
 def _values(node: Node) -> list:
@@ -84,6 +85,8 @@ def partition_input_refusal(nodes: Iterable[Node], user_inputs: set[str]) -> str
 
 def partition_refusal(nodes: Iterable[Node], user_inputs: set[str]) -> str | None:
     """Why the delegate could not run the partition ``nodes`` (a size it cannot compute, or
-    no run-time input), else None; the partitioner asks this of every proposed partition."""
+    no run-time input) or should not (index arithmetic between CPU ops), else None; the
+    partitioner asks this of every proposed partition."""
     nodes = set(nodes)
-    return partition_symbol_refusal(nodes) or partition_input_refusal(nodes, user_inputs)
+    return (partition_symbol_refusal(nodes) or partition_input_refusal(nodes, user_inputs)
+            or index_island_refusal(nodes, user_inputs))

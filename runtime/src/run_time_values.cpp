@@ -18,6 +18,9 @@ using executorch::runtime::Error;
 
 namespace {
 
+// 2^24 int32s (64 MiB): positions of a sequence, never near this.
+constexpr uint32_t kMaxRunTimeValues = 1u << 24;
+
 // Marks every expression an operand's dims or constant values use.
 void mark_size_expressions(const blob::Blob* model, std::vector<bool>* used) {
   for (uint32_t i = 0; i < vsize(model->operands()); ++i) {
@@ -116,6 +119,16 @@ bool LoadedBlob::run_time_values(uint32_t index,
   const blob::Operand* op = root_->operands()->Get(index);
   std::vector<uint32_t> dims;
   if (!operand_dims(index, values, &dims, error)) {
+    return false;
+  }
+  // An arange's length is a size (the KV cache's new positions); far more
+  // than any input holds means a damaged blob, not a value to allocate.
+  if (dims[0] > kMaxRunTimeValues) {
+    *error = format_message(
+        "%s has %u run-time values at this execution, more than the %u a "
+        "delegate input could need (a damaged blob or a size far outside the "
+        "exported range)",
+        describe_operand(index).c_str(), dims[0], kMaxRunTimeValues);
     return false;
   }
   out->resize(dims[0]);

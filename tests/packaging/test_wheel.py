@@ -149,7 +149,8 @@ def test_the_fresh_venv_needs_nothing_more_and_has_no_build_tool(fresh_venv):
     check = _run([sys.executable, "-m", "pip", "--python", python, "check"])
     assert "No broken requirements found" in check.stdout
     probe = f"import importlib.util as u; print([m for m in {BUILD_ONLY!r} if u.find_spec(m)])"
-    assert _run([python, "-c", probe], env=_clean_env(fresh_venv)).stdout.strip() == "[]"
+    # From the venv's directory: the checkout's cmake/ folder would be found as a namespace package.
+    assert _run([python, "-c", probe], env=_clean_env(fresh_venv), cwd=fresh_venv).stdout.strip() == "[]"
     path = _clean_env(fresh_venv)["PATH"]
     assert [tool for tool in COMPILERS_AND_TOOLS if shutil.which(tool, path=path)] == []
 

@@ -62,3 +62,28 @@ def test_a_constant_computation_read_by_the_cpu_and_by_nnapi_is_folded_in_the_pa
     got = run_pte(lowered.pte, [x])
     want = fn(x)
     assert relative_max_error(got[0], want[0]) < 1e-5 and torch.equal(got[1], want[1])
+
+
+def test_index_arithmetic_between_cpu_ops_stays_on_the_cpu():
+    """int64 indices computed from float64 (which NNAPI refuses) and read by a float64 gather:
+    their clamps alone would be a partition that only converts int64 back and forth."""
+    def gather_rows(x):
+        idx = (x[:, 0] * 3.0).floor().long().clamp(0, 3) + 0
+        return x.index_select(0, idx.clamp(0, 3))
+
+    x = torch.rand(4, 3, dtype=torch.float64)
+    lowered = lower(Lambda(gather_rows), (x,))
+    assert lowered.num_delegates == 0
+    reasons = [r for rs in lowered.reasons.values() for r in rs]
+    assert any("integer index arithmetic between CPU operations" in r for r in reasons), reasons
+    (got,) = run_pte(lowered.pte, [x])
+    assert torch.equal(got, gather_rows(x))
+
+
+def test_integer_arithmetic_on_a_program_input_is_delegated():
+    """The same clamps on an int64 program input have no CPU op to stay beside."""
+    def clamp_indices(i):
+        return i.clamp(0, 3) + 1
+
+    i = torch.tensor([-2, 0, 5, 3])
+    check_delegated_and_matches(Lambda(clamp_indices), (i,))

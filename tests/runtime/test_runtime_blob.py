@@ -47,6 +47,7 @@ from executorch_nnapi.host_driver import default_shim_path
 # NNAPI / schema constants used by the hand-made blobs.
 
 TENSOR_FLOAT32 = 3
+TENSOR_INT32 = 4
 INT32 = 1
 OP_ADD = 0
 FLOAT_SCALAR_TYPE = 6  # c10::ScalarType::Float
@@ -73,6 +74,7 @@ class OperandSpec:
     value_exprs: Sequence[int] = ()
     named_data_key: Optional[str] = None
     debug_name: Optional[str] = None
+    arange_step: int = 0
 
 
 @dataclass
@@ -146,6 +148,8 @@ def _operand(b: flatbuffers.Builder, op: OperandSpec) -> int:
         fb_operand.AddValueExprs(b, value_exprs)
     if name is not None:
         fb_operand.AddDebugName(b, name)
+    if op.arange_step:
+        fb_operand.AddArangeStep(b, op.arange_step)
     return fb_operand.End(b)
 
 
@@ -699,6 +703,22 @@ def test_symbol_out_of_range_is_reported(driver: str, capfd) -> None:
                 "(symbol s0)")
     assert expected in capfd.readouterr().err
     assert expected in backend_library.last_error()
+
+
+def test_a_run_time_arange_longer_than_any_input_is_refused(driver: str, capfd) -> None:
+    """An arange of run-time values (KV cache positions) as long as 2^21 x n: the runtime refuses
+    to allocate more than 2^24 of them (a fuzzed blob once asked for 4.5 GB) and the call fails."""
+    spec = add_blob_spec()
+    spec.expressions.append(ExprSpec([(PUSH_INPUT_DIM, 0, 0), (PUSH_CONST, 0, 1 << 21), (MUL, 0, 0)], "s0 * 2**21"))
+    spec.operands.append(OperandSpec(TENSOR_INT32, [3 << 21], [1], source=SRC_RUN_TIME, value_exprs=[0],
+                                     arange_step=1, debug_name="positions"))
+    method = load_forward(make_pte_with_blob(build_blob(spec)))
+    x = torch.randn(8, 4)
+    torch.testing.assert_close(method.execute([x])[0], x + CONST)  # 2^24 values: allowed
+    capfd.readouterr()
+    with pytest.raises(RuntimeError):
+        method.execute([torch.randn(9, 4)])
+    assert "has 18874368 run-time values at this execution, more than the 16777216" in capfd.readouterr().err
 
 
 def test_dim_check_failure_is_reported(driver: str, capfd) -> None:
