@@ -3,6 +3,7 @@ with NnapiPartitioner and run on the host driver at several sizes, against eager
 
     python bench/dynamic_models.py                 # every model below
     python bench/dynamic_models.py swin_v2_t_wide
+    python bench/dynamic_models.py --markdown      # also into docs/benchmarks.md (benchmark_page.py)
 
 These are the longest lowerings we know of (torch.export alone takes ~2 min on swin_v2_t's
 symbolic window sizes on a 2-core machine), so they live here rather than in the test suite.
@@ -16,11 +17,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import pathlib
+import sys
 import time
 from typing import Callable
 
-import torch
-from torch.export import Dim, export
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import benchmark_page  # noqa: E402  (first: it reads the load average as the run starts)
+import torch  # noqa: E402
+from torch.export import Dim, export  # noqa: E402
 
 from executorch.exir import to_edge_transform_and_lower
 from executorch.runtime import Runtime
@@ -56,6 +61,12 @@ CASES = {
     "convnext_tiny": Case(_torchvision("convnext_tiny"), (64, 64), 32, (2, 8), ((64, 64), (96, 64), (256, 256))),
 }
 HEADER = ["model", "H, W", "export s", "lower s", "subgraphs", "CPU ops", "sizes run", "max rel. error"]
+NOTES = """Whole torchvision transformers (random weights) exported with dynamic H and W over wide
+ranges, lowered with NnapiPartitioner (feature level 30) and run on the host NNAPI driver at
+several sizes. *export s*: torch.export alone; *lower s*: to_edge_transform_and_lower and
+to_executorch; *subgraphs*, *CPU ops*: delegated subgraphs and ops left on the CPU; *max rel.
+error*: the largest output difference against eager torch over the sizes run, relative to the
+output's largest magnitude."""
 
 
 @dataclasses.dataclass
@@ -104,11 +115,14 @@ def measure(name: str) -> Row:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("models", nargs="*", help=f"any of {', '.join(CASES)} (default: all)")
+    benchmark_page.add_markdown_option(parser)
     args = parser.parse_args()
     unknown = sorted(set(args.models) - set(CASES))
     if unknown:
         parser.error(f"unknown model(s) {', '.join(unknown)}; expected any of {', '.join(CASES)}")
-    print_table(HEADER, [(name, lambda name=name: measure(name)) for name in args.models or CASES])
+    table = print_table(HEADER, [(name, lambda name=name: measure(name)) for name in args.models or CASES])
+    benchmark_page.write_if_asked(args, "dynamic-models",
+                                  "Transformers with dynamic H and W over wide ranges", NOTES, table)
 
 
 if __name__ == "__main__":

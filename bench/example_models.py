@@ -2,6 +2,7 @@
 
     python bench/example_models.py                  # every example model that builds offline
     python bench/example_models.py mv2 resnet18     # some of them (names as in MODEL_NAME_TO_MODEL)
+    python bench/example_models.py --markdown       # also into docs/benchmarks.md (benchmark_page.py)
 
 Per model it prints, side by side: NNAPI subgraphs / CPU ops, XNNPACK subgraphs / CPU ops, lowering
 time (export -> .pte) with each partitioner, and the largest relative error against eager torch of
@@ -15,14 +16,17 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.util
 import pathlib
 import platform
 import sys
 import time
 from typing import Any, Callable
 
-import torch
-import torch.utils._pytree as pytree
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import benchmark_page  # noqa: E402  (first: it reads the load average as the run starts)
+import torch  # noqa: E402
+import torch.utils._pytree as pytree  # noqa: E402
 from torch.export import export
 
 from executorch.exir import to_edge_transform_and_lower
@@ -32,7 +36,6 @@ import executorch_nnapi.runtime  # noqa: F401  (NnapiBackend + host driver)
 from executorch_nnapi.host_driver import get_driver
 from executorch_nnapi.partitioners import NnapiPartitioner
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from zoo_benchmark import (  # noqa: E402  (the zoo benchmark's table style, counts and warm-up)
     _delegation_counts, print_table, randomize_batch_norms, warm_up)
 
@@ -109,8 +112,11 @@ def _deeplab() -> Example:
 
 
 def _needs(package: str, also: str = "") -> Callable[[], Example]:
+    """A model not built here: its package is missing, or (``also``) it needs a download."""
     def build() -> Example:
-        raise Skipped(f"needs {package} (not installed)" + (f"; {also}" if also else ""))
+        if importlib.util.find_spec(package) is None:
+            raise Skipped(f"needs {package} (not installed)" + (f"; {also}" if also else ""))
+        raise Skipped(also or f"its example class (with {package}) downloads its weights")
     return build
 
 
@@ -218,6 +224,13 @@ class Row:
 
 HEADER = ["model", "NNAPI subgraphs / CPU ops", "XNNPACK subgraphs / CPU ops", "lower NNAPI s",
           "lower XNNPACK s", "max rel. error NNAPI", "max rel. error XNNPACK"]
+NOTES = """Every entry of `executorch.examples.models.MODEL_NAME_TO_MODEL`, built offline: a model
+whose example class downloads weights is built with random ones (torchvision's `weights=None`,
+batch norms given random statistics); one that needs a package or a download not available here
+says so. *subgraphs / CPU ops*: delegated subgraphs and compute ops left to the portable CPU
+kernels, with NnapiPartitioner (feature level 30) and with XnnpackPartitioner. *lower*: export to
+.pte, seconds. *max rel. error*: the largest output difference against eager torch, relative to
+the output's largest magnitude, of the NNAPI .pte on the host NNAPI driver and of the XNNPACK .pte."""
 
 
 def lower(example: Example, partitioner) -> tuple[float, tuple[int, int], bytes]:
@@ -284,6 +297,7 @@ def measure(name: str) -> Row | SkippedRow:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("models", nargs="*", help=f"default: all of {', '.join(EXAMPLES)}")
+    benchmark_page.add_markdown_option(parser)
     args = parser.parse_args()
     unknown = [name for name in args.models if name not in EXAMPLES]
     if unknown:
@@ -291,7 +305,9 @@ def main() -> None:
     print(f"machine: {platform.machine()}, {torch.get_num_threads()} torch threads, "
           f"{platform.processor() or platform.platform()}; torch {torch.__version__}")
     warm_up()
-    print_table(HEADER, [(name, lambda name=name: measure(name)) for name in args.models or EXAMPLES])
+    table = print_table(HEADER, [(name, lambda name=name: measure(name)) for name in args.models or EXAMPLES])
+    benchmark_page.write_if_asked(args, "example-models",
+                                  "ExecuTorch's example models: NnapiPartitioner and XnnpackPartitioner", NOTES, table)
 
 
 if __name__ == "__main__":

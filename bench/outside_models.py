@@ -3,6 +3,7 @@ NnapiPartitioner beside XnnpackPartitioner in one run.
 
     python bench/outside_models.py                       # every model below
     python bench/outside_models.py deit_tiny roberta     # some of them
+    python bench/outside_models.py --markdown            # also into docs/benchmarks.md (benchmark_page.py)
 
 Every model is built offline with random weights: ``timm.create_model(name, pretrained=False)``
 and ``transformers.<Class>(<Config>)`` at small configurations. Per model it prints NNAPI
@@ -21,9 +22,9 @@ import platform
 import sys
 from typing import Callable
 
-import torch
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import benchmark_page  # noqa: E402  (first: it reads the load average as the run starts)
+import torch  # noqa: E402
 from example_models import Example, lower, max_relative_error  # noqa: E402
 from zoo_benchmark import print_table, warm_up  # noqa: E402
 
@@ -135,6 +136,14 @@ class Row:
 
 HEADER = ["model", "NNAPI subgraphs / CPU ops", "XNNPACK subgraphs / CPU ops", "left on the CPU by NNAPI",
           "lower NNAPI s", "lower XNNPACK s", "max rel. error NNAPI", "max rel. error XNNPACK"]
+NOTES = """timm's mobile families and Hugging Face `transformers` models, built offline with random
+weights (`timm.create_model(name, pretrained=False)`; `transformers` models at small configurations,
+eager attention; normalization layers given random affine parameters and statistics).
+*subgraphs / CPU ops*: delegated subgraphs and compute ops left to the portable CPU kernels, with
+NnapiPartitioner (feature level 30) and with XnnpackPartitioner, and which ops NNAPI left. *lower*:
+export to .pte, seconds. *max rel. error*: the largest output difference against eager torch,
+relative to the output's largest magnitude, of the NNAPI .pte on the host NNAPI driver and of the
+XNNPACK .pte."""
 
 
 def cpu_op_counts(partitioner: NnapiPartitioner) -> str:
@@ -160,6 +169,7 @@ def measure(name: str) -> Row:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("models", nargs="*", help=f"default: all of {', '.join(MODELS)}")
+    benchmark_page.add_markdown_option(parser)
     args = parser.parse_args()
     unknown = [name for name in args.models if name not in MODELS]
     if unknown:
@@ -170,7 +180,10 @@ def main() -> None:
           f"{platform.processor() or platform.platform()}; torch {torch.__version__}, timm {timm.__version__}, "
           f"transformers {transformers.__version__}")
     warm_up()
-    print_table(HEADER, [(name, lambda name=name: measure(name)) for name in args.models or MODELS])
+    table = print_table(HEADER, [(name, lambda name=name: measure(name)) for name in args.models or MODELS])
+    benchmark_page.write_if_asked(args, "outside-models",
+                                  "timm and Hugging Face models: NnapiPartitioner and XnnpackPartitioner", NOTES,
+                                  table)
 
 
 if __name__ == "__main__":

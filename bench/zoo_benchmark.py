@@ -3,6 +3,7 @@
     python bench/zoo_benchmark.py                       # default model list
     python bench/zoo_benchmark.py mobilenet_v2 resnet18 --runs 20
     python bench/zoo_benchmark.py --quantized           # int8: NNAPI vs XNNPACK (see bench_quantized)
+    python bench/zoo_benchmark.py --markdown            # also into docs/benchmarks.md (benchmark_page.py)
 
 Per model it prints, side by side: lowering time (export -> .pte) with each
 partitioner, .pte size against the raw weight bytes, host run time of the
@@ -18,11 +19,15 @@ import argparse
 import dataclasses
 import math
 import operator
+import pathlib
 import platform
 import statistics
+import sys
 import time
 
-import torch
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import benchmark_page  # noqa: E402  (first: it reads the load average as the run starts)
+import torch  # noqa: E402
 from torch.export import export
 
 from executorch.exir import to_edge_transform_and_lower
@@ -72,8 +77,15 @@ class Row:
 
 
 HEADER = ["model", "lower NNAPI s", "lower XNNPACK s", "ratio", ".pte MB", "weights MB", "pte/weights",
-          "NNAPI host ms", "NNAPI host ms, ETDump on", "XNNPACK ms", "eager ms", "NNAPI/eager", "NNAPI ops", "TRANSPOSE", "subgraphs",
-          "CPU ops"]
+          "NNAPI on the host driver ms", "host driver ms, ETDump on", "XNNPACK ms", "eager ms", "host driver/eager",
+          "NNAPI ops", "TRANSPOSE", "subgraphs", "CPU ops"]
+NOTES = """torchvision models with random weights, batch 1, 224 x 224 (vit_b_16 at 64 x 64), float32.
+*lower*: torch.export to .pte, seconds, with each partitioner (*ratio*: NNAPI's / XNNPACK's).
+*.pte MB* is the NNAPI .pte beside the float weights' bytes. *NNAPI on the host driver*: the
+NNAPI .pte run on this project's host NNAPI driver, NNAPI implemented in Python on torch's CPU
+kernels (one Python call per operation): it measures that driver against eager torch, not what a
+phone's NNAPI does; *ETDump on*: the same .pte with ExecuTorch's event tracer. *XNNPACK* (its
+.pte) and *eager* run on this CPU. Times are medians of `--runs` runs after a warm-up run."""
 
 
 def _median_ms(fn, runs: int) -> float:
@@ -155,7 +167,6 @@ class QuantizedRow:
     float_pte_mb: float
     nnapi_pte_mb: float
     xnnpack_pte_mb: float
-    nnapi_ms: float
     xnnpack_ms: float
     sqnr_nnapi: float
     sqnr_nnapi_reference: float
@@ -172,7 +183,7 @@ class QuantizedRow:
             f"{self.quantize_xnnpack_s:.1f} + {self.lower_xnnpack_s:.1f}",
             f"{self.float_pte_mb:.2f}", f"{self.nnapi_pte_mb:.2f} ({self.nnapi_pte_mb / self.float_pte_mb:.2f}x)",
             f"{self.xnnpack_pte_mb:.2f} ({self.xnnpack_pte_mb / self.float_pte_mb:.2f}x)",
-            f"{self.nnapi_ms:.1f}", "fails to load" if math.isnan(self.xnnpack_ms) else f"{self.xnnpack_ms:.1f}",
+            "fails to load" if math.isnan(self.xnnpack_ms) else f"{self.xnnpack_ms:.1f}",
             f"{self.sqnr_nnapi:.1f}", f"{self.sqnr_nnapi_reference:.1f}",
             # the .pte failed to load (no run time): the figure is XNNPACK's convert_pt2e model's
             f"{self.sqnr_xnnpack:.1f} (its convert_pt2e)" if math.isnan(self.xnnpack_ms) else f"{self.sqnr_xnnpack:.1f}",
@@ -182,9 +193,20 @@ class QuantizedRow:
 
 QUANTIZED_HEADER = ["model", "lower NNAPI float s", "NNAPI int8 s (quantize + lower)",
                     "XNNPACK int8 s (quantize + lower)", "float .pte MB", "NNAPI int8 .pte MB",
-                    "XNNPACK int8 .pte MB", "NNAPI int8 host ms", "XNNPACK int8 ms", "SQNR NNAPI .pte dB",
+                    "XNNPACK int8 .pte MB", "XNNPACK int8 ms", "SQNR NNAPI .pte dB",
                     "SQNR NNAPI convert_pt2e dB", "SQNR XNNPACK .pte dB", "NNAPI subgraphs / CPU ops",
                     "XNNPACK subgraphs / CPU ops"]
+# No NNAPI run time: the host driver computes 8-bit operations with NNAPI's integer arithmetic
+# in reference code, a time that says nothing about a device's NNAPI and cannot stand beside
+# XNNPACK's int8 CPU kernels.
+QUANTIZED_NOTES = """The float zoo in 8 bits: NNAPI int8 (NnapiQuantizer, uint8 activations, API 30, then
+NnapiPartitioner) beside XNNPACK int8 (XNNPACKQuantizer, symmetric per-channel, then
+XnnpackPartitioner), both calibrated on the same `--calibration` random inputs; batch norms get
+random statistics (with torchvision's init the logits barely depend on the input). *SQNR*: against
+the float model over `--held-out` other inputs, of each .pte (NNAPI's on the host driver) and of
+NNAPI's convert_pt2e model. *XNNPACK int8 ms*: XNNPACK's int8 kernels on this CPU (median of
+`--runs`). There is no NNAPI time: the host driver runs 8-bit operations in reference integer
+arithmetic, which says nothing about a device's NNAPI."""
 
 
 def randomize_batch_norms(model: torch.nn.Module, size: int) -> None:
@@ -255,7 +277,6 @@ def bench_quantized(name: str, model: torch.nn.Module, size: int, runs: int, cal
     runtime = Runtime.get()
     programs = [runtime.load_program(nnapi_pte), runtime.load_program(xnn_pte)]  # keep alive for the Methods
     nnapi_method = programs[0].load_method("forward")
-    nnapi_ms = _median_ms(lambda: nnapi_method.execute([x]), runs)
     reference = _outputs(model, test_inputs)
     sqnrs = [sqnr(reference, _outputs(fn, test_inputs)) for fn in (lambda t: nnapi_method.execute([t])[0], nnapi_ref)]
     try:
@@ -269,7 +290,7 @@ def bench_quantized(name: str, model: torch.nn.Module, size: int, runs: int, cal
         xnn_sqnr = sqnr(reference, _outputs(lambda t: xnn_method.execute([t])[0], test_inputs))
     sqnrs.append(xnn_sqnr)
     return QuantizedRow(name, lower_float, q_nnapi, lower_nnapi, q_xnn, lower_xnn, len(float_pte) / 1e6,
-                        len(nnapi_pte) / 1e6, len(xnn_pte) / 1e6, nnapi_ms, xnn_ms, *sqnrs,
+                        len(nnapi_pte) / 1e6, len(xnn_pte) / 1e6, xnn_ms, *sqnrs,
                         *_delegation_counts(nnapi_edge), *_delegation_counts(xnn_edge))
 
 
@@ -278,15 +299,23 @@ def tiny_cnn() -> torch.nn.Module:
                                torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(4, 2)).eval()
 
 
-def print_table(header: list[str], rows) -> None:
-    """A markdown table, a row as soon as it is measured; an error row for a model that fails."""
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
+def print_table(header: list[str], rows) -> list[str]:
+    """Prints a markdown table, a row as soon as it is measured (an error row for a model that
+    fails); returns its lines."""
+    lines = []
+
+    def emit(line: str) -> None:
+        print(line, flush=True)
+        lines.append(line)
+
+    emit("| " + " | ".join(header) + " |")
+    emit("|" + "---|" * len(header))
     for name, measure in rows:
         try:
-            print("| " + " | ".join(measure().cells()) + " |", flush=True)
+            emit("| " + " | ".join(measure().cells()) + " |")
         except Exception as e:  # one broken model must not hide the others
-            print(f"| {name} | error: {type(e).__name__}: {str(e)[:120]} |" + " |" * (len(header) - 2), flush=True)
+            emit(f"| {name} | error: {type(e).__name__}: {str(e)[:120]} |" + " |" * (len(header) - 2))
+    return lines
 
 
 def _quantized_model(name: str) -> tuple[torch.nn.Module, int]:
@@ -313,6 +342,7 @@ def main() -> None:
                         help=f"int8 NNAPI vs int8 XNNPACK (default models: {', '.join(QUANTIZED_MODELS)})")
     parser.add_argument("--calibration", type=int, default=32, help="--quantized: random calibration inputs")
     parser.add_argument("--held-out", type=int, default=8, help="--quantized: held-out inputs for the SQNR")
+    benchmark_page.add_markdown_option(parser)
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {torch.get_num_threads()} torch threads, "
           f"{platform.processor() or platform.platform()}; torch {torch.__version__}")
@@ -320,13 +350,16 @@ def main() -> None:
     if args.quantized:
         # Quantizing and lowering a tiny CNN first charges one-time costs to neither backend.
         bench_quantized("tiny", tiny_cnn(), 8, runs=1, calibration_size=2, held_out=1)
-        print_table(QUANTIZED_HEADER, [
+        table = print_table(QUANTIZED_HEADER, [
             (name, lambda name=name: bench_quantized(name, *_quantized_model(name), args.runs, args.calibration,
                                                      args.held_out))
             for name in args.models or QUANTIZED_MODELS])
+        section = ("zoo-int8", "torchvision models in 8 bits: NNAPI int8 and XNNPACK int8", QUANTIZED_NOTES)
     else:
-        print_table(HEADER, [(name, lambda name=name: bench_model(name, args.runs))
-                             for name in args.models or DEFAULT_MODELS])
+        table = print_table(HEADER, [(name, lambda name=name: bench_model(name, args.runs))
+                                     for name in args.models or DEFAULT_MODELS])
+        section = ("zoo", "torchvision models: NnapiPartitioner, XnnpackPartitioner and eager torch", NOTES)
+    benchmark_page.write_if_asked(args, *section, table)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ PROMPT = [5, 17, 301, 44, 9]
 def _lowered(model: torch.nn.Module, config: LlamaConfig, partitioner) -> tuple[bytes, int, float]:
     """(.pte bytes, number of delegated subgraphs, lowering seconds)."""
     started = time.perf_counter()
-    program = export_llama(model, config.max_context_len)
+    program = export_llama(model, config.max_tokens)
     with torch.no_grad():
         edge = to_edge_transform_and_lower(program, partitioner=[partitioner])
         subgraphs = sum(n.target is torch.ops.higher_order.executorch_call_delegate

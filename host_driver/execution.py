@@ -155,6 +155,20 @@ class Execution:
             missing = [j for j, b in enumerate(slots) if b is None]
             if missing:
                 raise bad_data(f"{kind}s {missing} were not set before computing")
+        self._check_no_overlap()
+
+    def _check_no_overlap(self) -> None:
+        """An output's memory may overlap no input's and no other output's (nnapi_facts.md §5.4)."""
+        def region(b: Binding) -> tuple[int, int]:
+            return b.address, b.address + b.length
+
+        inputs = [("input", j, region(b)) for j, b in enumerate(self.inputs) if not b.omitted and b.length]
+        outputs = [("output", j, region(b)) for j, b in enumerate(self.outputs) if not b.omitted and b.length]
+        for k, (_, j, (start, end)) in enumerate(outputs):
+            for kind, i, (other_start, other_end) in inputs + outputs[k + 1:]:
+                if start < other_end and other_start < end:
+                    raise bad_data(f"output {j}'s memory overlaps {kind} {i}'s: an execution cannot read and "
+                                   "write one region")
 
     def run(self) -> tuple[int, str]:
         """Compute; returns (result code, message). Leaves the execution COMPUTING."""

@@ -124,21 +124,25 @@ def validate_operation(op: Operation, level: int, src: OperandSource) -> Ctx:
     return c
 
 
-def constant_value(t: OperandType, raw: bytes | None, address: int | None, length: int) -> Any:
-    """Decode a constant: a Python scalar or a tensor in the type's storage dtype."""
+def constant_value(t: OperandType, raw: bytes | None, address: int | None, length: int,
+                   in_place: bool = False) -> Any:
+    """Decode a constant: a Python scalar or a tensor in the type's storage dtype; ``in_place``:
+    a tensor reading the memory at ``address`` (which must outlive it) rather than a copy."""
     if not is_tensor(t.type):
         data = raw if raw is not None else cmem.read_bytes(address, length)
         return decode_scalar(t.type, data)
     dims = t.dims
     if t.type == TENSOR_BOOL8:
-        u8 = _tensor_from(raw, address, length, torch.uint8, dims)
+        u8 = _tensor_from(raw, address, length, torch.uint8, dims, in_place)
         return u8 != 0
-    return _tensor_from(raw, address, length, TORCH_DTYPE[t.type], dims)
+    return _tensor_from(raw, address, length, TORCH_DTYPE[t.type], dims, in_place)
 
 
-def _tensor_from(raw, address, length, dtype, dims) -> torch.Tensor:
+def _tensor_from(raw, address, length, dtype, dims, in_place: bool = False) -> torch.Tensor:
     if raw is not None:
         return torch.frombuffer(bytearray(raw), dtype=dtype).view(dims) if raw else torch.empty(dims, dtype=dtype)
+    if in_place:
+        return cmem.tensor_view(address, length, dtype, dims)
     return cmem.tensor_copy(address, length, dtype, dims)
 
 
@@ -391,8 +395,10 @@ class Model:
                 address, length = o.ref
                 values[idx] = constant_value(o.type, None, address, length)
             else:
+                # A memory's pages are read where they are mapped, as a device's driver maps
+                # a memory pool rather than copying it (the operand keeps the memory mapped).
                 memory, offset, length = o.ref
-                values[idx] = constant_value(o.type, None, memory.address + offset, length)
+                values[idx] = constant_value(o.type, None, memory.address + offset, length, in_place=True)
         self.values = values
 
     def _infer_shapes(self) -> None:

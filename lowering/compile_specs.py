@@ -16,7 +16,7 @@ MAX_CACHED_SHAPES_KEY = "max_cached_shapes"  # read by the C++ runtime
 RELAX_FP32_TO_FP16_KEY = "relax_fp32_to_fp16"
 SYMBOL_RANGES_KEY = "symbol_ranges"  # JSON {symbol: [min, max]} as torch.export validated them
 
-# NNAPI's runtime knobs (README.md, "Runtime options"). Each key is both the CompileSpec key and the
+# NNAPI's runtime knobs (docs/runtime.md, "Runtime options"). Each key is both the CompileSpec key and the
 # load-time ExecuTorch backend-option key; the C++ table (runtime/src/runtime_options.cpp) reads
 # both, and the load-time value wins.
 EXECUTION_PREFERENCES = {"low_power": 0, "fast_single_answer": 1, "sustained_speed": 2}

@@ -65,6 +65,18 @@ class Operation:
     sources: tuple = ()
 
 
+@dataclasses.dataclass
+class State:
+    """A mutated buffer the delegate keeps (the blob's State): its model input, the model output
+    with its new value (set once the partition's results are declared) and its initial value."""
+
+    name: str
+    input: int
+    output: int | None = None
+    # Key of the initial value in the named data; None: all zeros (nothing stored).
+    named_data_key: str | None = None
+
+
 @dataclasses.dataclass(frozen=True)
 class TensorValue:
     """An FX value materialized as an NNAPI operand with a physical dim order.
@@ -186,6 +198,9 @@ class NnapiGraph:
         self._scalar_cache: dict[tuple, int] = {}
         # (FX node, merged dims) -> operand: the views of rank > 4 values made so far.
         self._merged_views: dict[tuple[Any, tuple[int, ...]], int] = {}
+        # Operands several builders compute alike, emitted once per model (a KV-cache write's
+        # positions, read by every layer's K and V write): key chosen by the builder -> operand.
+        self.shared_operands: dict[tuple, int] = {}
         # The FX nodes whose operations are being emitted (set by the emitter, read by
         # emit_operation): each operation remembers them for the debug handle map.
         self.emitting: tuple = ()
@@ -195,6 +210,8 @@ class NnapiGraph:
         # shape program and named data); ``main`` is the graph the blob is written from.
         self.subgraphs: list[NnapiGraph] = []
         self.main: NnapiGraph = self
+        # The mutated buffers the delegate keeps between executions (main model only).
+        self.states: list[State] = []
 
     def new_subgraph(self) -> tuple[int, "NnapiGraph"]:
         """A new, empty referenced model and its index (for ``emit_model_reference``)."""
@@ -258,6 +275,26 @@ class NnapiGraph:
         if channel_scales is not None:
             op.per_channel_dim, op.per_channel_scales = channel_dim, [float(s) for s in channel_scales]
         return self._add_constant(op, tensor.numpy().tobytes())
+
+    def emit_state(self, initial: torch.Tensor, name: str, debug_name: str = "") -> int:
+        """A model input holding the value of mutated buffer ``name`` before each execution (the
+        runtime keeps it, starting from ``initial``); returns its operand."""
+        tensor = initial.detach().contiguous()
+        if tensor.dim() == 0:
+            tensor = tensor.reshape(1)
+        if tensor.dtype == torch.int64:
+            tensor = narrow_int64(tensor, name)
+        if tensor.dtype not in _TORCH_TO_OPERAND:
+            raise LoweringError(f"buffer {name} of dtype {tensor.dtype} has no NNAPI tensor type")
+        operand = self.emit_tensor(list(tensor.shape), tensor.dtype, debug_name=debug_name or name)
+        key = None
+        if bool(tensor.any()):
+            data = tensor.numpy().tobytes()
+            key = "nnapi_" + hashlib.sha256(data).hexdigest()[:40]
+            self.named_data.setdefault(key, data)
+        self.states.append(State(name, operand, named_data_key=key))
+        self.model_inputs.append(operand)
+        return operand
 
     def _add_constant(self, op: Operand, data: bytes) -> int:
         """Stores ``data`` as ``op``'s value: inline if small, else once in the named data."""

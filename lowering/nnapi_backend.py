@@ -8,6 +8,7 @@ from typing import Sequence, final
 
 import torch
 from torch.export import ExportedProgram
+from torch.export.graph_signature import OutputKind
 from torch.fx import Node
 
 from executorch.backends.transforms.utils import get_param_tensor, is_param_node
@@ -29,6 +30,7 @@ from .program_analysis import analyze_program
 from .serialization.blob_writer import ArgumentKind, serialize_graph
 from .serialization.scalar_types import scalar_type_code
 from .shape_program import ShapeProgramBuilder, as_dim, describe_unsupported, is_static
+from .size_nodes import assertion_values, is_size_node, read_symbol, value_element
 
 logger = logging.getLogger(__name__)
 
@@ -38,13 +40,16 @@ def lower_to_graph(edge_program: ExportedProgram, options: NnapiCompileOptions,
     """Emits the NNAPI graph of a partition; returns (graph, inputs, outputs) for serialize_graph."""
     graph = NnapiGraph(options.feature_level, ShapeProgramBuilder(edge_program.range_constraints, export_ranges))
     fx_graph = edge_program.graph_module.graph
+    states = mutated_buffers(edge_program)
     for node in fx_graph.nodes:
-        if node.op == "placeholder" and is_param_node(edge_program, node):
+        if node.op == "placeholder" and is_param_node(edge_program, node) and node.name not in states:
             graph.set_constant(node, get_param_tensor(edge_program, node))
     input_args = _declare_inputs(graph, edge_program)
+    _declare_assertions(graph, fx_graph)
+    _declare_states(graph, edge_program, states)
     # Constants first (in _emit_graph), so that the matchers see folded values as known.
     lc = _emit_graph(graph, edge_program, fx_graph)
-    output_args = _declare_outputs(lc, fx_graph)
+    output_args = _declare_outputs(lc, fx_graph, _mutation_targets(edge_program, states))
     nodes = [n for n in fx_graph.nodes if n.op == "call_function"]
     graph.debug_info = operation_debug_info(graph, lc.resolve, nodes)
     return graph, input_args, output_args
@@ -114,6 +119,7 @@ def _declare_inputs(graph: NnapiGraph, edge_program: ExportedProgram) -> list[tu
     fx_graph = edge_program.graph_module.graph
     by_name = {n.name: n for n in fx_graph.nodes if n.op == "placeholder"}
     input_args = []
+    arg_of: dict[Node, int] = {}
     wanted = nhwc_wanted(fx_graph, nhwc_values(fx_graph))
     for arg_index, name in enumerate(edge_program.graph_signature.user_inputs):
         node = by_name[name]
@@ -129,6 +135,11 @@ def _declare_inputs(graph: NnapiGraph, edge_program: ExportedProgram) -> list[tu
             continue
         shape = tensor_shape(node)
         graph.shape_program.bind_input(arg_index, shape)
+        arg_of[node] = arg_index
+        if node.users and all(is_size_node(u) for u in node.users):
+            # Read only as numbers and sizes (a language model's position): no operand.
+            input_args.append((ArgumentKind.VALUES, 0, scalar_type_code(val.dtype), None, None, shape or [1]))
+            continue
         if len(shape) > MAX_OPERAND_RANK:
             # NNAPI takes rank <= 4: the runtime binds the same bytes as a 4-D view.
             merged = input_view(len(shape))
@@ -144,8 +155,57 @@ def _declare_inputs(graph: NnapiGraph, edge_program: ExportedProgram) -> list[tu
         graph.model_inputs.append(operand)
         graph.set_value(node, operand, order, shape)
         input_args.append((ArgumentKind.TENSOR, operand, scalar_type_code(val.dtype), order))
+    _bind_read_values(graph, fx_graph, arg_of)
     graph.shape_program.finish_inputs()
     return input_args
+
+
+def _bind_read_values(graph: NnapiGraph, fx_graph: torch.fx.Graph, arg_of: dict[Node, int]) -> None:
+    """Defines each symbol the partition reads from a tensor (``input_pos[0].item()``) as the
+    element of the delegate input it comes from, which the runtime reads at every execution."""
+    for node in fx_graph.nodes:
+        symbol = read_symbol(node) if node.op == "call_function" else None
+        if symbol is None:
+            continue
+        found = value_element(node.args[0])
+        if found is None or found[0] not in arg_of:
+            raise LoweringError(f"{node.name}: reads a number from a tensor the delegate does not receive "
+                                "(partitioner bug)")
+        graph.shape_program.bind_input_value(arg_of[found[0]], found[1], symbol)
+
+
+def _declare_assertions(graph: NnapiGraph, fx_graph: torch.fx.Graph) -> None:
+    """torch.export's runtime assertions on sizes (``_assert_scalar``: position + tokens <=
+    context) as shape-program assertions, checked by the runtime at every execution."""
+    for node in fx_graph.nodes:
+        if node.op != "call_function" or aten_op(node) != torch.ops.aten._assert_scalar.default:
+            continue
+        values = assertion_values(node.args[0])
+        if values is None:
+            raise LoweringError(f"{node.name}: an assertion the shape program cannot check (partitioner bug)")
+        # The condition over the symbols the shape program names (torch.export's message may
+        # use the names of the program before to_edge re-traced it).
+        text = str(node.args[0].meta["val"].node.expr)
+        for value in values:
+            graph.shape_program.assert_nonnegative(value, text)
+
+
+def mutated_buffers(edge_program: ExportedProgram) -> dict[str, str]:
+    """The partition's buffers that it mutates (placeholder name -> buffer name): ExecuTorch
+    handed them to the delegate (the partitioner tagged them), which keeps them as state."""
+    signature = edge_program.graph_signature
+    mutated = set(signature.buffers_to_mutate.values())
+    return {name: target for name, target in signature.inputs_to_buffers.items() if target in mutated}
+
+
+def _declare_states(graph: NnapiGraph, edge_program: ExportedProgram, states: dict[str, str]) -> None:
+    """A model input per mutated buffer, in PyTorch's dim order, holding its value before the
+    execution; the runtime keeps the value (initially the buffer's) between executions."""
+    for node in edge_program.graph_module.graph.nodes:
+        if node.op == "placeholder" and node.name in states:
+            operand = graph.emit_state(get_param_tensor(edge_program, node), states[node.name], node.name)
+            shape = tensor_shape(node)
+            graph.set_value(node, operand, identity(len(shape)) if shape else SCALAR_ORDER, shape)
 
 
 # NNAPI operations take tensors of rank <= 4.
@@ -188,8 +248,8 @@ def _emit_nodes(lc: LoweringContext, nodes: list[Node], analysis: PatternAnalysi
     emitted: set[int] = set()
     position = {n: i for i, n in enumerate(nodes)}
     for node in nodes:
-        if node in lc.aliases or lc.graph.is_constant(node):
-            continue
+        if node in lc.aliases or lc.graph.is_constant(node) or is_size_node(node):
+            continue  # a size node's work is the shape program's
         unit = analysis.covering(node)
         if unit is not None:
             if id(unit) not in emitted and _unit_ready(unit, node, position):
@@ -208,12 +268,33 @@ def _emit_nodes(lc: LoweringContext, nodes: list[Node], analysis: PatternAnalysi
         lc.graph.emitting = ()
 
 
-def _declare_outputs(lc: LoweringContext, fx_graph: torch.fx.Graph) -> list[tuple]:
-    """Model outputs for the partition's outputs, each left in the order it was produced."""
+def _mutation_targets(edge_program: ExportedProgram, states: dict[str, str]) -> list[str | None]:
+    """Per result of the partition: the state whose new value it is, or None for a delegate output."""
+    kept = set(states.values())
+    return [spec.target if spec.kind == OutputKind.BUFFER_MUTATION and spec.target in kept else None
+            for spec in edge_program.graph_signature.output_specs]
+
+
+def _declare_outputs(lc: LoweringContext, fx_graph: torch.fx.Graph, mutations: list[str | None]) -> list[tuple]:
+    """Model outputs for the partition's outputs, each left in the order it was produced, and
+    for the new values of its states (``mutations``: per result, the state it updates, if any)."""
     graph = lc.graph
     output_node = next(n for n in fx_graph.nodes if n.op == "output")
+    results = list(output_node.args[0])
+    if len(results) != len(mutations):
+        raise LoweringError(f"the partition has {len(results)} results but {len(mutations)} output specs")
+    states = {state.name: state for state in graph.states}
+    for target, out in zip(mutations, results):
+        if target is None:
+            continue
+        shape = graph.logical_shape(lc.resolve(out))
+        operand = graph.operand_of(lc.resolve(out), identity(len(shape)) if shape else SCALAR_ORDER)
+        states[target].output = _distinct_output(graph, operand, f"{target} (new value)")
+        graph.model_outputs.append(states[target].output)
     output_args = []
-    for out in output_node.args[0]:
+    for target, out in zip(mutations, results):
+        if target is not None:
+            continue
         if not isinstance(out, Node):
             raise LoweringError(f"partition output {out!r} is not a tensor")
         source = lc.resolve(out)

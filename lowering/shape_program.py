@@ -174,6 +174,12 @@ class Expression:
     text: str
 
 
+@dataclasses.dataclass
+class Assertion:
+    expression: int  # must evaluate to >= 0
+    text: str
+
+
 def revealed_symbol(size: Dim) -> str | None:
     """The symbol whose value ``size`` reveals exactly (``size`` is ``s`` or ``scale * s +
     offset`` with a positive integer scale), else None."""
@@ -293,6 +299,7 @@ class ShapeProgramBuilder:
         self._pending_checks: list[tuple[int, int, sympy.Expr]] = []
         # Integer arguments whose check is dropped when no input reveals their symbols.
         self._optional_args: set[int] = set()
+        self.assertions: list[Assertion] = []
 
     @property
     def is_dynamic(self) -> bool:
@@ -349,6 +356,25 @@ class ShapeProgramBuilder:
                     self.symbols.append(SymbolDef(str(sym), idx, lo, hi))
             # Every symbolic input size is checked against the symbols once all are known.
             self._pending_checks.append((arg, d, expr))
+
+    def bind_input_value(self, arg: int, index: int, symbol: str) -> None:
+        """Defines ``symbol`` as element ``index`` (row-major) of input ``arg``'s integer tensor:
+        a number the program reads from a tensor (``input_pos[0].item()``, torch.export's
+        unbacked ``u0``), read by the runtime at every execution."""
+        if symbol in self._symbol_index:
+            return
+        idx = self._add_expression([(ShapeOp.PUSH_INPUT_VALUE, arg, index)], f"input {arg} element {index}")
+        lo, hi = self._bounds(symbol)
+        self._symbol_index[symbol] = len(self.symbols)
+        self.symbols.append(SymbolDef(symbol, idx, lo, hi))
+
+    def defines(self, symbol: str) -> bool:
+        """Whether ``symbol`` is defined (by an input's size or value)."""
+        return symbol in self._symbol_index
+
+    def assert_nonnegative(self, value: Dim, text: str) -> None:
+        """Requires ``value`` >= 0 at every execution, failing it with ``text``."""
+        self.assertions.append(Assertion(self.expression(value), text))
 
     @staticmethod
     def _solve_linear(expr: sympy.Expr):
@@ -418,7 +444,7 @@ class ShapeProgramBuilder:
 
 
 def evaluate(code: Sequence[tuple[int, int, int]], symbols: Sequence[int] = (),
-             input_dims: Sequence[Sequence[int]] = ()) -> int:
+             input_dims: Sequence[Sequence[int]] = (), input_values: Sequence[Sequence[int]] = ()) -> int:
     """Reference evaluator of one expression (the C++ runtime implements the same)."""
     stack: list[int] = []
     for op, arg, value in code:
@@ -426,6 +452,8 @@ def evaluate(code: Sequence[tuple[int, int, int]], symbols: Sequence[int] = (),
             stack.append(value)
         elif op == ShapeOp.PUSH_INPUT_DIM:
             stack.append(input_dims[arg][value])
+        elif op == ShapeOp.PUSH_INPUT_VALUE:
+            stack.append(input_values[arg][value])
         elif op == ShapeOp.PUSH_SYMBOL:
             stack.append(symbols[arg])
         elif op == ShapeOp.NEG:

@@ -77,4 +77,10 @@ def least_value(expr: Any, shape_env: Any) -> int | None:
     return int(lower) if lower.is_finite else None
 
 
-__all__ = ["MAX_ENUMERATED_POINTS", "least_value", "provably_at_least", "provably_at_most"]
+def greatest_value(expr: Any, shape_env: Any) -> int | None:
+    """The greatest value of ``expr`` over the program's ranges (see least_value), or None."""
+    least = least_value(-sympy.sympify(expr), shape_env)
+    return -least if least is not None else None
+
+
+__all__ = ["MAX_ENUMERATED_POINTS", "greatest_value", "least_value", "provably_at_least", "provably_at_most"]

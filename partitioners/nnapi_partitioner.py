@@ -32,12 +32,15 @@ from executorch_nnapi.lowering.node_utils import aten_op, fake_value, op_name
 from executorch_nnapi.lowering.node_units import NodeUnit
 from executorch_nnapi.lowering.program_analysis import analyze_program
 from executorch_nnapi.lowering.shape_program import as_dim, describe_unsupported
+from executorch_nnapi.lowering.size_nodes import is_size_node, size_node_refusal
 
 from .cpu_kernels import load_quantized_out_variants, stop_at_nodes_without_cpu_kernel
 from .layout_constraints import api27_layout_refusal
+from .mutable_buffers import tag_mutated_buffers
 from .node_groups import keep_groups_whole
 from .partition_symbols import partition_refusal
 from .op_support import NO_NNAPI_EQUIVALENT, READ_AS_SIZE, SIZE_ARITHMETIC, table_by_op
+from .size_partition import without_sizes_left_to_executorch
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +87,8 @@ class NnapiOperatorSupport(OperatorSupportBase):
         self._unit_refusals: dict[int, Optional[str]] = {}
         # API 27 has no TRANSPOSE: find the values that will be NHWC to refuse readers needing another order.
         self.nhwc = nhwc_values(graph) if feature_level < FeatureLevel.ANDROID_9 else None
+        # The program inputs a delegate may read sizes and numbers of (none inside a body).
+        self.user_inputs = set(exported_program.graph_signature.user_inputs) if body is None else set()
 
     def _body_refusal(self, name: str, body: torch.fx.GraphModule, ctx: CheckContext) -> Optional[str]:
         """Why NNAPI cannot run a control-flow body whole: its first node refused, decided as the
@@ -120,6 +125,10 @@ class NnapiOperatorSupport(OperatorSupportBase):
         # knows the level its form needs: a quantize inside a quantized op is no QUANTIZE).
         unit = self.patterns.covering(node)
         row = self.table.get(op)
+        if unit is None and is_size_node(node):
+            # The shape program does its work, when the delegate receives what it reads.
+            reason = size_node_refusal(node, self.user_inputs)
+            return None if reason is None else f"{SIZE_ARITHMETIC}: {reason}"
         if unit is None and _read_as_size(node):
             return READ_AS_SIZE
         if row is None and unit is None:
@@ -227,8 +236,13 @@ def _proposed_partitions(program: ExportedProgram, support: NnapiOperatorSupport
     # The nodes of an indivisible unit must share a partition.
     keep_groups_whole(partitions, support.patterns.indivisible_groups(), support.ctx.is_foldable)
     result = []
+    def refuse(node: Node, reason: str) -> None:
+        support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, reason)
+        node.meta[REASON_META_KEY] = reason
+
     for partition in partitions:
         kept = without_unfoldable_constants(needed_nodes(partition.nodes, support.foldable), support)
+        kept = without_sizes_left_to_executorch(kept, refuse)
         # Dropping a node can leave a constant computation that only it read.
         nodes = needed_nodes(kept, support.foldable)
         for node in set(partition.nodes) - nodes:
@@ -297,6 +311,10 @@ class NnapiPartitioner(Partitioner):
             on the CPU with the reason "needs API N". Default: Android 11 (30).
         max_cached_shapes: compiled NNAPI models kept per delegate for dynamic shapes.
         relax_fp32_to_fp16: allow NNAPI to compute float32 in float16.
+        take_over_mutable_buffers: a buffer the program mutates (a KV cache) that one partition
+            reads and updates becomes delegate state, kept by the runtime in NNAPI memory
+            across calls (``states`` lists them after partitioning); False leaves it to
+            ExecuTorch, which copies it in and out of the delegate at every call.
         **runtime_options: NNAPI's runtime knobs, stored as CompileSpecs (an app or
             ``nnapi_executor_runner --option`` can override each at load time):
             ``execution_preference``, ``priority``, ``accelerator_name``,
@@ -311,12 +329,16 @@ class NnapiPartitioner(Partitioner):
         *,
         max_cached_shapes: int = 8,
         relax_fp32_to_fp16: bool = False,
+        take_over_mutable_buffers: bool = True,
         **runtime_options: Any,
     ) -> None:
         self.options = NnapiCompileOptions(FeatureLevel.parse(feature_level), max_cached_shapes, relax_fp32_to_fp16,
                                            **runtime_options)
         self.delegation_spec = DelegationSpec(NnapiBackend.__name__, self.options.to_compile_specs())
         self.decisions: list[NodeDecision] = []
+        self.take_over_mutable_buffers = take_over_mutable_buffers
+        # The mutated buffers the last partitioning made delegate state.
+        self.states: list[str] = []
         self._export_ranges: dict[str, tuple[int, int]] = {}
         # (program, its graph's fingerprint, the ops kept whole) of the last call below.
         self._kept_for: tuple[ExportedProgram, tuple, list] | None = None
@@ -432,6 +454,8 @@ class NnapiPartitioner(Partitioner):
                         arg.meta["delegation_tag"] = tag
             tags[tag] = spec
         tag_constant_data(exported_program)
+        if self.take_over_mutable_buffers:
+            self.states = tag_mutated_buffers(exported_program)
         stop_at_nodes_without_cpu_kernel(support)
         load_quantized_out_variants(n for n in exported_program.graph.nodes if "delegation_tag" not in n.meta)
         self.decisions = list(support.decisions.values())

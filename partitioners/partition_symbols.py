@@ -18,6 +18,7 @@ import torch
 from torch.fx import Node
 
 from executorch_nnapi.lowering.shape_program import as_dim, free_symbols, recoverable_symbols
+from executorch_nnapi.lowering.size_nodes import is_size_node, read_symbol
 
 
 def _values(node: Node) -> list:
@@ -36,6 +37,14 @@ def _sizes(node: Node) -> list:
     return sizes
 
 
+def revealed_symbols(nodes: set[Node]) -> set[str]:
+    """The symbols the partition ``nodes`` can compute: from its inputs' sizes (and integer
+    arguments), and the numbers it reads from an input tensor itself (``.item()``)."""
+    inputs = {i for n in nodes for i in n.all_input_nodes if i not in nodes}
+    revealed = recoverable_symbols([size for i in inputs for size in _sizes(i)])
+    return revealed | {read_symbol(n) for n in nodes if read_symbol(n) is not None}
+
+
 def partition_symbol_refusal(nodes: Iterable[Node]) -> str | None:
     """None if the inputs of the partition ``nodes`` reveal every symbol its tensors' sizes
     need, else why the partition cannot be delegated."""
@@ -47,7 +56,7 @@ def partition_symbol_refusal(nodes: Iterable[Node]) -> str | None:
             if isinstance(v, torch.Tensor):
                 for d in v.shape:
                     needed |= free_symbols(as_dim(d))
-    revealed = recoverable_symbols([size for i in inputs for size in _sizes(i)])
+    revealed = revealed_symbols(nodes)
     missing = sorted(needed - revealed)
     if not missing:
         return None
@@ -62,6 +71,8 @@ def partition_input_refusal(nodes: Iterable[Node], user_inputs: set[str]) -> str
     where ``x`` feeds only the CPU) would have none."""
     nodes = set(nodes)
     for node in nodes:
+        if is_size_node(node):
+            continue  # what a size node reads is no NNAPI input (the shape program reads it)
         for i in node.all_input_nodes:
             if i in nodes or not isinstance(i.meta.get("val"), torch.Tensor):
                 continue

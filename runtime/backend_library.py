@@ -10,12 +10,13 @@ first (by importing :mod:`executorch.runtime`) and ours is loaded with
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import os
 import threading
 from typing import Optional
 
 __all__ = ["backend_library_path", "runner_path", "load_backend", "set_nnapi_library", "last_error", "clear_last_error",
-           "compilation_stats"]
+           "compilation_stats", "TransferStats", "transfer_stats", "constant_stats"]
 
 _LIBRARY_NAME = "libexecutorch_nnapi_backend.so"
 
@@ -110,3 +111,41 @@ def compilation_stats() -> tuple[int, float]:
     total_ns, count = ctypes.c_uint64(0), ctypes.c_uint32(0)
     lib.executorch_nnapi_compilation_stats(ctypes.byref(total_ns), ctypes.byref(count))
     return int(count.value), total_ns.value / 1e9
+
+
+@dataclasses.dataclass(frozen=True)
+class TransferStats:
+    """What the backend's executions in this process moved, summed (see :func:`transfer_stats`)."""
+
+    executions: int
+    # Input and output tensors handed to NNAPI by pointer: on a device, NNAPI copies them through
+    # shared memory to a driver in another process.
+    pointer_bytes: int
+    # Values the runtime computes at every execution (GATHER indices at a position), also by pointer.
+    run_time_bytes: int
+    # Bytes the backend copied itself (permuting, narrowing int64 to int32, widening back).
+    staged_bytes: int
+    # Delegate state (a KV cache the delegate keeps) bound as NNAPI memory: not copied.
+    memory_bytes: int
+
+    def __sub__(self, other: "TransferStats") -> "TransferStats":
+        return TransferStats(*(getattr(self, f.name) - getattr(other, f.name) for f in dataclasses.fields(self)))
+
+
+def transfer_stats() -> TransferStats:
+    """The backend's transfer counters (subtract two readings to measure some executions)."""
+    lib = load_backend()
+    values = [ctypes.c_uint64(0) for _ in range(5)]
+    lib.executorch_nnapi_transfer_stats(*(ctypes.byref(v) for v in values))
+    return TransferStats(*(int(v.value) for v in values))
+
+
+def constant_stats() -> tuple[int, int]:
+    """(bytes, bytes) of constants longer than NNAPI's 128-byte immediate limit that the NNAPI
+    models built in this process were given from NNAPI memory mapping the program's file, and by
+    pointer (which NNAPI copies into shared memory when a model is finished). A program loaded
+    from a file gives them from memory; one loaded from a buffer by pointer."""
+    lib = load_backend()
+    memory, pointer = ctypes.c_uint64(0), ctypes.c_uint64(0)
+    lib.executorch_nnapi_constant_stats(ctypes.byref(memory), ctypes.byref(pointer))
+    return int(memory.value), int(pointer.value)

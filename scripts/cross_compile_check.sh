@@ -6,7 +6,7 @@
 #      declaration-only stand-ins for android/api-level.h and sys/system_properties.h
 #      (tests/android_standins/, named as stand-ins: Debian has no bionic headers).
 # Compiles only (-c): there is no aarch64 ExecuTorch to link against here. The real Android
-# build (NDK + ExecuTorch source build) is in README.md.
+# build (NDK + ExecuTorch source build) is in examples/android/README.md.
 #
 # usage: scripts/cross_compile_check.sh [PYTHON]   (PYTHON: a venv with executorch and flatc;
 #        default $EXECUTORCH_NNAPI_VENV/bin/python or ~/.cache/executorch-nnapi/venv/bin/python)

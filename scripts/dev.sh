@@ -6,27 +6,38 @@
 #   scripts/dev.sh setup  only set up (venv + build + install)
 # The venv lives outside the checkout (EXECUTORCH_NNAPI_VENV, default
 # ~/.cache/executorch-nnapi/venv) and is reused while requirements-dev.txt is unchanged.
+# Beside it: ExecuTorch's aarch64 wheel, unpacked (EXECUTORCH_NNAPI_AARCH64_SDK), which the
+# aarch64 build of the backend and runner links against (tests/aarch64/, scripts/run_aarch64.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${EXECUTORCH_NNAPI_VENV:-$HOME/.cache/executorch-nnapi/venv}"
 PYTHON="${PYTHON:-python3.11}"
 command -v "$PYTHON" >/dev/null || PYTHON=python3
+ET_VERSION="$(sed -n 's/^executorch==\([0-9.]*\).*/\1/p' "$ROOT/requirements-dev.txt")"
+export EXECUTORCH_NNAPI_AARCH64_SDK="${EXECUTORCH_NNAPI_AARCH64_SDK:-$(dirname "$VENV")/executorch-$ET_VERSION-aarch64}"
 
 # Debian's aarch64 cross compiler and Android's log header, for the Android compile check
-# (tests/runtime/test_cross_compile.py, scripts/cross_compile_check.sh), and Debian's chromium,
-# the headless browser that loads the delegation picture (tests/tools/test_graph_page_browser.py);
+# (tests/runtime/test_cross_compile.py, scripts/cross_compile_check.sh) and the aarch64 build,
+# qemu-user, which runs that build (tests/aarch64/), and Debian's chromium, the headless
+# browser that loads the delegation picture (tests/tools/test_graph_page_browser.py);
 # best effort: without root or apt those tests are skipped with that reason.
 install_system_packages() {
-  local need_cross=1 need_chromium=1
+  local need_cross=1 need_chromium=1 need_qemu=1
   command -v aarch64-linux-gnu-g++ >/dev/null && [[ -f /usr/include/android/android/log.h ]] && need_cross=0
   command -v chromium >/dev/null && need_chromium=0
-  (( need_cross || need_chromium )) || return 0
+  command -v qemu-aarch64 >/dev/null && need_qemu=0
+  (( need_cross || need_chromium || need_qemu )) || return 0
   [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null || return 0
   apt-get update -qq >/dev/null || true
   if (( need_cross )); then
     echo "== installing g++-aarch64-linux-gnu and android-liblog-dev (apt)"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++-aarch64-linux-gnu android-liblog-dev >/dev/null \
       || echo "== apt install failed: the aarch64 compile check will be skipped"
+  fi
+  if (( need_qemu )); then
+    echo "== installing qemu-user (apt)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null \
+      || echo "== apt install failed: the aarch64 runs under qemu will be skipped"
   fi
   if (( need_chromium )); then
     echo "== installing chromium (apt)"
@@ -49,8 +60,35 @@ setup() {
   install_system_packages
   echo "== building and installing executorch-nnapi"
   "$VENV/bin/python" -m pip install -q --no-build-isolation --no-deps "$ROOT"
+  setup_aarch64
   PYTHON="$VENV/bin/python" "$ROOT/scripts/sanitize.sh" setup \
     || echo "== the sanitizer builds failed (scripts/sanitize.sh build address): their tests will fail"
+}
+
+# ExecuTorch's own aarch64 wheel (its runtime, kernels, XNNPACK, headers and CMake package),
+# downloaded once and unpacked beside the venv, then the aarch64 backend, runner and forwarding
+# NNAPI built against it. Only with the cross compiler and qemu (otherwise tests/aarch64 skip).
+setup_aarch64() {
+  command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/null || return 0
+  local sdk="$EXECUTORCH_NNAPI_AARCH64_SDK"
+  if [[ ! -f "$sdk/executorch/lib/cmake/executorch/executorch-config.cmake" ]]; then
+    echo "== fetching ExecuTorch $ET_VERSION's aarch64 wheel into $sdk"
+    local download
+    download="$(mktemp -d)"
+    "$VENV/bin/python" -m pip download -q --no-deps --only-binary :all: --platform manylinux_2_28_aarch64 \
+      --python-version 3.11 "executorch==$ET_VERSION" -d "$download"
+    # Only the C++ part: libraries, headers, CMake package (not the Python modules).
+    "$VENV/bin/python" - "$download"/executorch-*.whl "$sdk.partial" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    wheel.extractall(sys.argv[2], [n for n in wheel.namelist()
+                                   if n.startswith(("executorch/lib/", "executorch/include/", "executorch/share/"))])
+PY
+    rm -rf "$download" "$sdk"
+    mv "$sdk.partial" "$sdk"
+  fi
+  echo "== building the aarch64 backend, runner and forwarding NNAPI (scripts/build_aarch64.sh)"
+  "$ROOT/scripts/build_aarch64.sh" >/dev/null
 }
 
 cmd="${1:-test}"

@@ -3,7 +3,8 @@
 The tests are grouped by the part they test: ``lowering/`` (builders, patterns, shape program,
 blob writer; ``test_ops_<family>.py`` lower each op, run it on the host driver and compare with
 eager), ``partitioners/``, ``quantizer/``, ``runtime/`` (the C++ backend, runner, options),
-``host_driver/``, ``tools/`` (CLI, examples), ``models/`` (whole torchvision models) and
+``host_driver/``, ``tools/`` (CLI, examples), ``models/`` (whole torchvision models), ``aarch64/``
+(the aarch64 build of the backend and runner under qemu, compared with the x86 runner) and
 ``repository/`` (facts about the code itself: import layers, file sizes, codes shared by two parts).
 
 The helpers shared across folders are modules of this directory, which pytest puts on
@@ -11,7 +12,9 @@ The helpers shared across folders are modules of this directory, which pytest pu
 ``quantized_reference`` (quantize with NnapiQuantizer, SQNR, XNNPACK's int8 yardstick),
 ``integer_replay`` (layer-by-layer replay of NNAPI's integer arithmetic), ``litert_oracle``
 (LiteRT's reference kernels), ``nnapi_client`` (the host shim's C API through ctypes),
-``nnapi_rules`` and ``cli_models`` (small models named on the command line).
+``nnapi_rules`` and ``cli_models`` (small models named on the command line), ``runner_io`` (the
+runner's input and output files), ``nnapi_server`` (the NNAPI server as a subprocess) and
+``aarch64_runners`` (the aarch64 runner under qemu and the x86 one through that server).
 """
 
 from __future__ import annotations

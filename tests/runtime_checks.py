@@ -236,7 +236,7 @@ def _llama():
     from executorch_nnapi.tools.language_model import LlamaConfig, export_llama, small_llama
 
     config = LlamaConfig(**LLAMA_CONFIG)
-    return export_llama(small_llama(config), config.max_context_len)
+    return export_llama(small_llama(config), config.max_tokens)
 
 
 def _llama_runs(seed: int) -> list[list[torch.Tensor]]:

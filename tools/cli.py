@@ -6,13 +6,18 @@
     executorch-nnapi export resnet18 --cpu-method xnnpack -o resnet18.pte   # + forward_cpu
     executorch-nnapi export mobilenet_v2 --quantize --calibration calib/ -o mv2_int8.pte --verify
     executorch-nnapi ops
+
+Each command takes -v (also show the known warnings of torch, torchao and ExecuTorch, hidden by
+default: tools/dependency_messages.py) or -q (print nothing but errors).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import importlib
+import io
 import os
 import sys
 import time
@@ -20,6 +25,8 @@ from typing import NoReturn, Sequence
 
 import torch
 
+# Before the quantizer: importing it imports torchao, which logs a known deprecation.
+from . import dependency_messages
 from executorch_nnapi.quantizer.calibration import (RANDOM_WARNING, Calibration, CalibrationError, check_single_input, from_directory,
                           from_iterable, quantize_program, random_inputs, sqnr)
 from .dynamic_dims import DynamicDim, explain_constraint_violation, parse_dynamic, torch_dynamic_shapes
@@ -139,7 +146,8 @@ def _export(args) -> int:
     from .export import to_nnapi_program
 
     _check_quantize_args(args)
-    progress = Progress(prefix="executorch-nnapi export: ")
+    quiet = args.verbosity <= dependency_messages.QUIET
+    progress = Progress(prefix="executorch-nnapi export: ", enabled=False if quiet else None)
     with progress.stage("export"):
         model = _load_model(args.model)
         example = torch.randn(*args.input_shape)
@@ -398,7 +406,7 @@ def _ops(args) -> int:
     rows = []
     for row in sorted(support_table(), key=lambda r: op_name(r.op)):
         marks = ["yes" if lv >= row.since else "-" for lv in levels]
-        eight_bit = row.quantized[0].summary if row.quantized else "-"
+        eight_bit = "; ".join(dict.fromkeys(declared.summary for declared in row.quantized)) or "-"
         rows.append([f"`{op_name(row.op)}`"] + marks + [row.nnapi, row.constraints, eight_bit])
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
@@ -421,10 +429,42 @@ def _ops(args) -> int:
     return 0
 
 
+def _verbosity_options(default) -> argparse.ArgumentParser:
+    """-v / -q, taken before a command's name and after it (there with ``default`` SUPPRESS, so that
+    the command's parser keeps what was given before its name)."""
+    options = argparse.ArgumentParser(add_help=False)
+    group = options.add_mutually_exclusive_group()
+    group.add_argument("-v", "--verbose", dest="verbosity", action="store_const", const=dependency_messages.VERBOSE,
+                       default=default,
+                       help="also show the known warnings of torch, torchao and ExecuTorch (hidden by default)")
+    group.add_argument("-q", "--quiet", dest="verbosity", action="store_const", const=dependency_messages.QUIET,
+                       default=default,
+                       help="print nothing but errors (export: its report only if it fails; ops and debug "
+                            "still print their table)")
+    return options
+
+
+def _run(args) -> int:
+    """The command, with the dependencies' messages shown at its verbosity; a quiet export
+    prints its report only if it fails (to stderr)."""
+    runs_programs = args.command == "debug" or getattr(args, "verify", False)
+    with dependency_messages.shown_at(args.verbosity, runs_programs=runs_programs):
+        if not (args.command == "export" and args.verbosity <= dependency_messages.QUIET):
+            return args.func(args)
+        report = io.StringIO()
+        with contextlib.redirect_stdout(report):
+            code = args.func(args)
+        if code != 0:
+            sys.stderr.write(report.getvalue())
+        return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _OneLineErrorParser(prog="executorch-nnapi", description=__doc__.split("\n")[0])
+    parser = _OneLineErrorParser(prog="executorch-nnapi", description=__doc__.split("\n")[0],
+                                 parents=[_verbosity_options(dependency_messages.NORMAL)])
     sub = parser.add_subparsers(dest="command", required=True)
-    ex = sub.add_parser("export", help="export a model to a .pte with NNAPI delegates")
+    verbosity = _verbosity_options(argparse.SUPPRESS)
+    ex = sub.add_parser("export", parents=[verbosity], help="export a model to a .pte with NNAPI delegates")
     ex.add_argument("model", help="torchvision model name (random weights) or module:callable")
     ex.add_argument("-o", "--output", required=True, help="where to write the .pte")
     ex.add_argument("--input-shape", type=_parse_shape, default=[1, 3, 224, 224], help="e.g. 1,3,224,224")
@@ -455,13 +495,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex.add_argument("--report-model-explorer", metavar="PATH",
                     help="write the same picture as a Model Explorer graph JSON (open it with `model-explorer PATH`)")
     ex.set_defaults(func=_export)
-    ops = sub.add_parser("ops", help="print the op-support matrix (ATen op x feature level)")
+    ops = sub.add_parser("ops", parents=[verbosity], help="print the op-support matrix (ATen op x feature level)")
     ops.set_defaults(func=_ops)
-    dbg = sub.add_parser("debug", help="run a .pte and name the first NNAPI operation whose output diverges")
+    dbg = sub.add_parser("debug", parents=[verbosity], help="run a .pte and name the first NNAPI operation whose output diverges")
     numerics_debugger.add_arguments(dbg)
     dbg.set_defaults(func=_debug)
     args = parser.parse_args(argv)
-    return args.func(args)
+    return _run(args)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,9 @@
 random-weight configuration, its export with a KV cache and a dynamic token count, and greedy
 generation (a prefill, then one token per step) with any loaded ExecuTorch method.
 
-The KV cache stays a mutable buffer of the program: ExecuTorch hands it to the delegate as an
-input, the delegate returns the updated cache as an output, and ExecuTorch writes it back into the
-buffer after each call (docs/language_models.md says why this and not NNAPI-side state).
+Lowered with NnapiPartitioner, the KV cache becomes the delegate's state: the runtime keeps it in
+NNAPI memory across calls, and a loaded method starts from an empty cache
+(docs/language_models.md).
 """
 
 from __future__ import annotations
@@ -26,6 +26,15 @@ class LlamaConfig:
     n_heads: int = 4
     vocab_size: int = 512
     max_context_len: int = 32
+    n_kv_heads: int | None = None  # fewer than n_heads: grouped-query attention
+    hidden_dim: int | None = None  # the MLP's; None: the example's rule from dim
+    rope_theta: float = 10000.0
+    max_seq_len: int | None = None  # most tokens in one call, None: max_context_len
+
+    @property
+    def max_tokens(self) -> int:
+        """The largest token count of one call (the dynamic dim's upper bound)."""
+        return min(self.max_seq_len or self.max_context_len, self.max_context_len) - 1
 
 
 def small_llama(config: LlamaConfig = LlamaConfig(), seed: int = 0) -> torch.nn.Module:
@@ -34,24 +43,44 @@ def small_llama(config: LlamaConfig = LlamaConfig(), seed: int = 0) -> torch.nn.
     from executorch.examples.models.llama.model_args import ModelArgs
 
     args = ModelArgs(dim=config.dim, n_layers=config.n_layers, n_heads=config.n_heads,
-                     vocab_size=config.vocab_size, max_seq_len=config.max_context_len,
+                     n_kv_heads=config.n_kv_heads, hidden_dim=config.hidden_dim,
+                     rope_freq_base=config.rope_theta, vocab_size=config.vocab_size,
+                     max_seq_len=config.max_seq_len or config.max_context_len,
                      max_context_len=config.max_context_len, max_batch_size=1, use_kv_cache=True,
                      enable_dynamic_shape=True)
     torch.manual_seed(seed)
     return construct_transformer(args).eval()
 
 
-def export_llama(model: torch.nn.Module, max_context_len: int) -> ExportedProgram:
+def export_llama(model: torch.nn.Module, max_tokens: int) -> ExportedProgram:
     """Exports ``model(tokens, {"input_pos": start})`` with tokens ``[1, n]``, n dynamic in
-    [1, max_context_len - 1] (as ExecuTorch's export_llama does), under no_grad so that the cache
-    write-back ExecuTorch adds copies plain tensors."""
+    [1, max_tokens] (``LlamaConfig.max_tokens``, as ExecuTorch's export_llama bounds it), under
+    no_grad so that the cache write-back ExecuTorch adds copies plain tensors."""
     tokens, start = torch.tensor([[2, 3, 4]]), torch.tensor([0])
-    dynamic = ({1: Dim("token_dim", max=max_context_len - 1)}, {"input_pos": {0: 1}})
+    dynamic = ({1: Dim("token_dim", max=max_tokens)}, {"input_pos": {0: 1}})
     with torch.no_grad():
         return export(model, (tokens, {"input_pos": start}), dynamic_shapes=dynamic, strict=False)
 
 
 Forward = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
+
+
+@dataclasses.dataclass(frozen=True)
+class Delegation:
+    """What a lowered program delegated: its delegate calls, the tensor ops left on the CPU (by
+    name), and every other CPU call node (size arithmetic included)."""
+    subgraphs: int
+    cpu_tensor_ops: list[str]
+    cpu_nodes: int
+
+
+def delegation(graph: torch.fx.Graph) -> Delegation:
+    """The delegation of a lowered edge program's graph (``edge.exported_program().graph``)."""
+    calls = [n for n in graph.nodes if n.op == "call_function"]
+    delegate = torch.ops.higher_order.executorch_call_delegate
+    outside = [n for n in calls if n.target is not delegate and "getitem" not in str(n.target)]
+    tensors = [str(n.target) for n in outside if isinstance(n.meta.get("val"), torch.Tensor)]
+    return Delegation(sum(n.target is delegate for n in calls), tensors, len(outside))
 
 
 def method_forward(method: Any) -> Forward:

@@ -26,6 +26,7 @@ from executorch_nnapi.lowering.serialization.blob_reader import BlobSummary
 
 from .debug_picture import etrecord_program_graph
 from .debug_rows import computing_nodes
+from .dependency_messages import QUIET
 from .progress import Progress
 from .pte_delegates import nnapi_delegates
 
@@ -366,8 +367,8 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     """`executorch-nnapi debug`: prints the table and writes the files asked for; exit code 0 (a
     divergence is a finding, not an error). Its stages (load, run, compare, write) show on a
-    terminal."""
-    progress = Progress(prefix="executorch-nnapi debug: ")
+    terminal (not with -q)."""
+    progress = Progress(prefix="executorch-nnapi debug: ", enabled=False if args.verbosity <= QUIET else None)
     with progress.stage("load"):
         etrecord = parse_etrecord(args.etrecord)
         inputs = load_inputs(args.inputs) if args.inputs else None

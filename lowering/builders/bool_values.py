@@ -32,6 +32,12 @@ HELD_IN_INT32 = (torch.int32, torch.int64)
 _INT32 = torch.iinfo(torch.int32)
 
 
+def keeps_integer_dtype(node: Node) -> bool:
+    """Whether ``node`` reads an int32 / int64 tensor (its first argument) and gives the same dtype."""
+    x = node.args[0] if node.args else None
+    return is_tensor_node(x) and fake_value(x).dtype in HELD_IN_INT32 and fake_value(node).dtype == fake_value(x).dtype
+
+
 def dtype_name(dtype: torch.dtype | None) -> str:
     return str(dtype).replace("torch.", "") if dtype is not None else "non-tensor"
 

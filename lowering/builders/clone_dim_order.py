@@ -12,16 +12,27 @@ from torch.fx import Node
 import executorch.exir.passes.dim_order_ops_registry  # noqa: F401  (registers torch.ops.dim_order_ops)
 
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import FeatureLevel
+from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op, is_tensor_node, noop_copy_refusal, tensor_dtype
 from .bool_values import HELD_IN_INT32, as_float, check_bool_conversion, emit_result, operand, shape_of
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .integer_ranges import check_int64_result
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
-from .quantization import same_parameters
+from .quantization import rewritten, same_parameters
 from .registry import register_builder
 
 aten = torch.ops.aten
+
+
+def alias_as_input(graph: torch.fx.Graph, node: Node) -> None:
+    """aten.alias rewritten as its input (same storage, nothing to quantize).
+
+    export makes a full-range slice (timm ghostnet's 32 ``out[:, :out_chs]`` after a cat) an
+    ``aten.alias``: annotated nowhere, each was a float island of a DEQUANTIZE / QUANTIZE pair
+    around nothing.
+    """
+    node.replace_all_uses_with(node.args[0])
+    graph.erase_node(node)
 dim_order_ops = torch.ops.dim_order_ops
 
 
@@ -45,6 +56,12 @@ def _bool_to_number(node: Node) -> bool:
     return conversion is not None and conversion[0] == torch.bool and conversion[1] in _FROM_BOOL
 
 
+def _integer_to_float(node: Node) -> bool:
+    """A _to_dim_order_copy converting int32 / int64 to float32 (positions made rotary angles)."""
+    conversion = _conversion(node)
+    return conversion is not None and conversion[0] in HELD_IN_INT32 and conversion[1] == torch.float32
+
+
 def _between_int32_and_int64(node: Node) -> bool:
     """A _to_dim_order_copy between int32 and int64 (``.int()``, ``.long()``, ``type_as``): both
     are held in TENSOR_INT32 and every value held fits int32 (builders/integer_ranges.py), where
@@ -60,12 +77,14 @@ class CloneDimOrderBuilder(NodeBuilder):
                   "float32, rank <= 4 (5 inside a channel shuffle), any dim_order"),
         OpSupport(dim_order_ops._to_dim_order_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
                   "float32, rank <= 4, same dtype, any dim_order; bool -> float32 / int32 / int64 from API 29 (SELECT), "
-                  "static sizes; int32 <-> int64: no operation (both held in TENSOR_INT32)"),
+                  "static sizes; int32 <-> int64: no operation (both held in TENSOR_INT32); int32 / int64 -> "
+                  "float32: CAST (API 29)"),
         OpSupport(aten.clone.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
                   "float32, rank <= 4 (5 inside a channel shuffle), any memory format",
                   quantized=same_parameters(aten.clone.default, aten.contiguous.default, aten.dropout.default,
                                             aten.dropout_.default)),
-        OpSupport(aten.alias_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)", "float32, rank <= 4"),
+        OpSupport(aten.alias_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)", "float32, rank <= 4",
+                  quantized=rewritten(alias_as_input, aten.alias.default)),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
@@ -75,6 +94,10 @@ class CloneDimOrderBuilder(NodeBuilder):
         if _between_int32_and_int64(node):
             check_rank(node, MAX_RANK, min_rank=0, what="output")
             check_int64_result(node, ctx)
+            return
+        if _integer_to_float(node):
+            check_rank(node, MAX_RANK, min_rank=0, what="output")
+            ctx.require(FeatureLevel.ANDROID_10, "int -> float32 conversion (CAST)")
             return
         reason = noop_copy_refusal(node)
         if reason:
@@ -87,6 +110,12 @@ class CloneDimOrderBuilder(NodeBuilder):
         if _bool_to_number(node):
             x = node.args[0]
             as_float(lc, node, operand(lc, x, torch.bool), shape_of(x), emit_result(lc, node), dtype=lc.dtype(node))
+            return
+        if _integer_to_float(node):
+            # int32 -> float32 rounds to nearest as PyTorch's conversion does (every value held fits int32).
+            value = lc.graph.value(lc.resolve(node.args[0]))
+            out = lc.emit_output(node, value.dim_order)
+            lc.graph.emit_operation(OperationCode.CAST, [value.operand], [out], debug_name=node.name)
             return
         # Same operand, same physical order: consumers see the input's value.
         value = lc.graph.value(lc.resolve(node.args[0]))

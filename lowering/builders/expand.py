@@ -1,4 +1,4 @@
-"""aten.expand_copy -> nothing (same shape), RESHAPE (new leading size-1 dims),
+"""aten.expand_copy -> nothing (same shape, bool included), RESHAPE (new leading size-1 dims),
 TILE (API 29) or, below API 29, ADD of a -0.0 constant holding the expanded dims. int32 and
 int64 (held in TENSOR_INT32) are expanded by TILE alone.
 
@@ -21,7 +21,7 @@ from ..shape_program import Dim, is_static
 from .bool_values import HELD_IN_INT32
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .integer_ranges import check_int64_result
-from .node_builder import CheckContext, NodeBuilder, OpSupport
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -70,12 +70,18 @@ class ExpandBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.expand_copy.default, FeatureLevel.ANDROID_8_1, "nothing / RESHAPE / TILE (API 29); ADD of -0.0 below",
                   "float32, output rank <= 4; dynamic expanded dims need API 29; int32 / int64 (held in int32): "
-                  "TILE (API 29), a higher rank from feature level 6"),
+                  "TILE (API 29), a higher rank from feature level 6; bool: to its own shape only"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x = node.args[0]
         integer = tensor_dtype(node) in HELD_IN_INT32 and tensor_dtype(x) == tensor_dtype(node)
+        if tensor_dtype(node) == torch.bool and tensor_dtype(x) == torch.bool:
+            aligned, out_shape = expansion(node)
+            if len(aligned) != len(tensor_shape(x)) or not all(is_static(m) and m == 1
+                                                                for m in multiples(aligned, out_shape)):
+                raise Refused("expand of a bool tensor other than to its own shape (TILE and RESHAPE take no BOOL8)")
+            return
         if not integer:
             check_float_tensors(node, x)
         check_rank(node, MAX_RANK, what="output")

@@ -1,4 +1,5 @@
-"""aten.hardtanh / aten.clamp -> RELU6, RELU1, RELU, or MAXIMUM + MINIMUM for other bounds."""
+"""aten.hardtanh / aten.clamp -> RELU6, RELU1, RELU, or MAXIMUM + MINIMUM for other bounds; an
+int32 / int64 clamp (held in TENSOR_INT32) MAXIMUM + MINIMUM (API 29) with integer bounds."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, FuseCode, OperationCode
 from ..node_utils import QuantParams, aten_op, clamp_fuse_code
+from .bool_values import keeps_integer_dtype
 from .common import MAX_RANK, check_float_tensors, check_rank, emit_unary
+from .integer_ranges import check_int64_result
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .quantization import fusable_clamp, same_parameters
 from .registry import register_builder
@@ -35,14 +38,22 @@ class ClampBuilder(NodeBuilder):
                   quantized=same_parameters(aten.hardtanh.default, aten.hardtanh_.default, check=fusable_clamp,
                                             activation=True)),
         OpSupport(aten.clamp.default, FeatureLevel.ANDROID_8_1, "RELU / RELU6 / RELU1 / fused; MAXIMUM / MINIMUM (API 29)",
-                  "float32, scalar bounds; bounds other than (0, inf), (0, 6), (-1, 1) need API 29"),
+                  "float32, scalar bounds; bounds other than (0, inf), (0, 6), (-1, 1) need API 29; "
+                  "int32 / int64 (held in int32) with integer bounds from API 29"),
     )
     layout = LayoutClass.ORDER_PRESERVING
 
     def check(self, node: Node, ctx: CheckContext) -> None:
+        lo, hi = _bounds(node)
+        if keeps_integer_dtype(node):
+            check_rank(node, MAX_RANK, min_rank=0)
+            if not all(b is None or (isinstance(b, int) and not isinstance(b, bool)) for b in (lo, hi)):
+                raise Refused(f"integer clamp to ({lo}, {hi}): bounds other than integer numbers")
+            ctx.require(FeatureLevel.ANDROID_10, "clamp of an integer tensor (MAXIMUM / MINIMUM)")
+            check_int64_result(node, ctx)
+            return
         check_float_tensors(node, node.args[0])
         check_rank(node, MAX_RANK)
-        lo, hi = _bounds(node)
         if lo is None and hi is None:
             raise Refused("clamp without bounds")
         if clamp_fuse_code(node) is None:
@@ -53,7 +64,7 @@ class ClampBuilder(NodeBuilder):
             raise Refused("quantized hardtanh with bounds other than (0, 6), (-1, 1) (RELU6 / RELU1)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
-        code = clamp_fuse_code(node)
+        code = clamp_fuse_code(node) if not keeps_integer_dtype(node) else None
         if code is not None:
             emit_unary(lc, node, _SINGLE_OP[code])
             return
@@ -62,12 +73,13 @@ class ClampBuilder(NodeBuilder):
         lo, hi = _bounds(node)
         order = lc.order(x)
         current = lc.operand(x, order)
+        dtype = torch.int32 if keeps_integer_dtype(node) else torch.float32
         steps = [(OperationCode.MAXIMUM, lo), (OperationCode.MINIMUM, hi)]
         steps = [(c, v) for c, v in steps if v is not None]
         for i, (op_code, bound) in enumerate(steps):
             last = i == len(steps) - 1
-            out = lc.emit_output(node, order) if last else g.emit_tensor(g.operands[current].dims,
-                                                                         debug_name=f"{node.name}.lower")
-            bound_op = g.emit_constant_tensor(torch.tensor([float(bound)], dtype=torch.float32))
+            out = lc.emit_output(node, order) if last else g.emit_like(current, g.operands[current].dims,
+                                                                       debug_name=f"{node.name}.lower")
+            bound_op = g.emit_constant_tensor(torch.tensor([bound], dtype=dtype))
             g.emit_operation(op_code, [current, bound_op], [out], debug_name=node.name)
             current = out

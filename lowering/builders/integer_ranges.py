@@ -35,6 +35,7 @@ from torch.fx import Node
 
 from ..node_utils import aten_op, fake_value, normalize_dim, tensor_dtype, tensor_shape
 from ..shape_program import is_static
+from ..size_bounds import greatest_value, least_value
 from .node_builder import CheckContext, Refused
 
 aten = torch.ops.aten
@@ -201,6 +202,45 @@ def _min_max(pick: Callable) -> Callable[[Node, CheckContext], Optional[Range]]:
     return rule
 
 
+def _clamp(node: Node, ctx: CheckContext) -> Optional[Range]:
+    """clamp(x, lo, hi) with number bounds: x's bounds moved into [lo, hi]."""
+    r = held_range(_arg(node, 0), ctx)
+    lo, hi = _arg(node, 1, node.kwargs.get("min")), _arg(node, 2, node.kwargs.get("max"))
+    if r is None or not all(b is None or isinstance(b, int) for b in (lo, hi)):
+        return None
+    lo = r[0] if lo is None else lo
+    hi = r[1] if hi is None else hi
+    return min(max(r[0], lo), hi), min(max(r[1], lo), hi)
+
+
+def _size_range(size: Any) -> Optional[Range]:
+    """Bounds of an integer size (an int, a SymInt, or a node holding one) over the program's ranges."""
+    value = fake_value(size) if isinstance(size, Node) else size
+    if isinstance(value, int):
+        return value, value
+    if not isinstance(value, torch.SymInt):
+        return None
+    env = value.node.shape_env
+    least, greatest = least_value(value.node.expr, env), greatest_value(value.node.expr, env)
+    return (least, greatest) if least is not None and greatest is not None else None
+
+
+def _arange(node: Node, ctx: CheckContext) -> Optional[Range]:
+    """arange(start, end, step) with number start and step: from start to the last value before
+    the greatest end."""
+    start, end, step = _arg(node, 0), _arg(node, 1), _arg(node, 2, 1)
+    ends = _size_range(end)
+    if not isinstance(start, int) or not isinstance(step, int) or step <= 0 or ends is None:
+        return None
+    count = max(0, -(-(ends[1] - start) // step))
+    return start, start + max(count - 1, 0) * step
+
+
+def _scalar_tensor(node: Node, ctx: CheckContext) -> Optional[Range]:
+    """scalar_tensor(n) of an integer size n: n's bounds."""
+    return _size_range(_arg(node, 0))
+
+
 def _static_size(node: Node, dims: Any) -> Optional[int]:
     """The number of elements of ``node``'s dims ``dims`` (None: every dim), if static."""
     shape = tensor_shape(node)
@@ -256,6 +296,10 @@ _RULES: dict[Any, Callable[[Node, CheckContext], Optional[Range]]] = {
     aten.sum.dim_IntList: _sum,
     aten.argmax.default: _arg_index,
     aten.argmin.default: _arg_index,
+    aten.clamp.default: _clamp,
+    aten.copy.default: lambda node, ctx: held_range(_arg(node, 1), ctx),  # src's values in self's place
+    aten.arange.start_step: _arange,
+    aten.scalar_tensor.default: _scalar_tensor,
 }
 
 

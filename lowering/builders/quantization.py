@@ -30,6 +30,7 @@ class QuantKind(enum.Enum):
     SAME_PARAMETERS = "output keeps the input's scale and zero point"
     FIXED_OUTPUT = "fixed output scale and zero point"
     REQUANTIZING = "own output scale and zero point"
+    REWRITTEN = "rewritten before annotation into ops that run in 8 bits"
     FLOAT = "stays float"
 
 
@@ -53,6 +54,10 @@ class Quantization:
     ``what``: the refusal's subject below ``since`` ("``what`` needs API N"), by default
     "quantized <op>".
     ``why``: FLOAT's reason, which is also the refusal of a quantized node.
+    ``rewrite(graph, node)``: REWRITTEN's replacement of ``node`` (an op NNAPI has no 8-bit form
+    of, or none at all) by ops that have one; NnapiQuantizer applies it before annotating, and the
+    converted model keeps the rewritten form, which computes the same. Its docstring's first line
+    is the op-support matrix's 8-bit entry.
     """
 
     kind: QuantKind
@@ -68,18 +73,23 @@ class Quantization:
     alpha: int | None = None
     what: str = ""
     why: str = ""
+    rewrite: Callable[[torch.fx.Graph, Node], None] | None = None
 
     def __post_init__(self) -> None:
         if (self.kind is QuantKind.FIXED_OUTPUT) != (self.fixed is not None):
             raise ValueError("a fixed output (scale, zero points) is FIXED_OUTPUT's and only its")
         if (self.kind is QuantKind.FLOAT) != bool(self.why):
             raise ValueError("a FLOAT declaration says why (and only it)")
+        if (self.kind is QuantKind.REWRITTEN) != (self.rewrite is not None):
+            raise ValueError("a rewrite is REWRITTEN's and only its")
 
     @property
     def summary(self) -> str:
         """One line for the op-support matrix's 8-bit column."""
         if self.kind is QuantKind.FLOAT:
             return "stays float"
+        if self.kind is QuantKind.REWRITTEN:
+            return (self.rewrite.__doc__ or "rewritten").strip().splitlines()[0].rstrip(".")
         text = {
             QuantKind.WEIGHTED: "own scale; weights per channel (API 29) or per tensor" if self.per_channel else
                                 "own scale; weights per tensor",
@@ -110,6 +120,12 @@ def requantizing(*annotates: Any, since: FeatureLevel = FeatureLevel.ANDROID_8_1
 def fixed_output(params: tuple[float, int, int], *annotates: Any, since: FeatureLevel = FeatureLevel.ANDROID_8_1,
                  check: Callable[[Node, int], bool] | None = None) -> Quantization:
     return Quantization(QuantKind.FIXED_OUTPUT, annotates, since, check=check, fixed=params)
+
+
+def rewritten(rewrite: Callable[[torch.fx.Graph, Node], None], *annotates: Any,
+              since: FeatureLevel = FeatureLevel.ANDROID_8_1,
+              check: Callable[[Node, int], bool] | None = None) -> Quantization:
+    return Quantization(QuantKind.REWRITTEN, annotates, since, check=check, rewrite=rewrite)
 
 
 def stays_float(why: str) -> Quantization:

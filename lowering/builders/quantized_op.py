@@ -27,8 +27,11 @@ def quantization_of(op: Any) -> Quantization | None:
     """How ``op`` (an edge / ATen op) runs in 8 bits: its builder's declaration, if any."""
     builder = get_builder(op)
     for row in builder.ops if builder is not None else ():
-        if unwrap_op(row.op) == unwrap_op(op) and row.quantized:
-            return row.quantized[0]
+        if unwrap_op(row.op) == unwrap_op(op):
+            # A rewrite acts on the exported program before annotation: no 8-bit form of the op itself.
+            own = [declared for declared in row.quantized if declared.kind is not QuantKind.REWRITTEN]
+            if own:
+                return own[0]
     return None
 
 

@@ -5,19 +5,17 @@ STRIDED_SLICE(self, start + len(src)..) along dim, a part provably empty left ou
 When a part may or may not be empty (a KV cache written at a run-time position ``p``: the part
 before is empty at ``p = 0``), NNAPI, which has no zero-sized tensors, cannot take that form.
 Then (API 29, a static size along dim) the result is GATHER(CONCATENATION(self, src), dim, idx):
-``idx[t]`` is ``size + t - start`` inside ``[start, start + len(src))`` and ``t`` outside, one
-int32 per position of dim computed by the shape program at execute time (no SCATTER needed)."""
+``idx[t]`` is ``size + t - start`` inside ``[start, start + len(src))`` and ``t`` outside,
+computed inside the NNAPI model from the start (no SCATTER needed; ``gathered_positions``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import sympy
-
 import torch
 from torch.fx import Node
 
-from ..graph import permute_shape
+from ..graph import NnapiGraph, permute_shape
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import normalize_dim, tensor_shape
@@ -64,18 +62,6 @@ def _parts(node: Node) -> tuple[int, Dim, Dim, Dim, bool | None, bool | None]:
     return dim, begin, length, size, keep[0], keep[1]
 
 
-def gathered_positions(begin: Dim, length: Dim, size: int) -> list[Dim]:
-    """For each position t of the written dim, where it is read from in ``cat([self, src])``:
-    ``size + t - begin`` inside ``[begin, begin + length)``, else ``t`` (integer arithmetic only:
-    the indicator of the run is a product of two clamps to [0, 1])."""
-    positions: list[Dim] = []
-    for t in range(size):
-        inside = (sympy.Min(1, sympy.Max(0, t - begin + 1)) * sympy.Min(1, sympy.Max(0, begin + length - t)))
-        position = sympy.sympify(t + inside * (size - begin))
-        positions.append(int(position) if position.is_Integer else position)
-    return positions
-
-
 def _check_gathered(ctx: CheckContext, begin: Dim, length: Dim, size: Dim, before: bool | None) -> None:
     """Refuses the GATHER form when its level, a dynamic size or its expressions do not allow it."""
     where, part = ("before", begin) if before is None else ("after", size - begin - length)
@@ -84,9 +70,43 @@ def _check_gathered(ctx: CheckContext, begin: Dim, length: Dim, size: Dim, befor
     if not isinstance(size, int):
         raise Refused(f"slice_scatter: {undecided}, and the dim written has the dynamic size {size} "
                       "(the GATHER form needs a static one)")
-    reason = describe_unsupported(gathered_positions(begin, length, size))
+    reason = describe_unsupported([size - begin, size + length])
     if reason:
         raise Refused(f"slice_scatter at a run-time position: {reason}")
+
+
+def _emit_bool(g: NnapiGraph, code: OperationCode, inputs: list[int], size: int, name: str) -> int:
+    out = g.emit_tensor([size], torch.bool, debug_name=name)
+    g.emit_operation(code, inputs, [out], debug_name=name)
+    return out
+
+
+def gathered_positions(g: NnapiGraph, begin: Dim, length: Dim, size: int, name: str) -> int:
+    """A ``[size]`` TENSOR_INT32 operand: for each position t of the written dim, where it is read
+    from in ``cat([self, src])``, ``size + t - begin`` inside ``[begin, begin + length)`` and
+    ``t`` outside. NNAPI computes it from two numbers given at each execution (``size - begin``
+    and ``size + length``), so neither the lowering nor the values given grow with ``size``:
+    ``shifted = ramp[size - begin : 2 size - begin]`` (SLICE of the constant ``0 .. 2 size - 1``)
+    is ``size + t - begin``, and t is inside the run exactly when ``size <= shifted < size +
+    length``. The same operand serves every write at the same place (a layer's K and V, every
+    layer) in one model."""
+    key = ("slice_scatter positions", str(begin), str(length), size)
+    if key in g.shared_operands:
+        return g.shared_operands[key]
+    ramp = g.emit_constant_tensor(torch.arange(2 * size, dtype=torch.int32), debug_name=f"{name}.ramp")
+    shifted = g.emit_tensor([size], torch.int32, debug_name=f"{name}.shifted")
+    g.emit_operation(OperationCode.SLICE, [ramp, g.emit_per_execution_vector([size - begin]), g.emit_int32_vector([size])],
+                     [shifted], debug_name=f"{name} (size + t - start)")
+    from_start = _emit_bool(g, OperationCode.GREATER_EQUAL, [shifted, g.emit_int32_vector([size])], size,
+                            f"{name} (t >= start)")
+    before_end = _emit_bool(g, OperationCode.LESS, [shifted, g.emit_per_execution_vector([size + length])], size,
+                            f"{name} (t < end)")
+    inside = _emit_bool(g, OperationCode.LOGICAL_AND, [from_start, before_end], size, f"{name} (inside)")
+    positions = g.emit_tensor([size], torch.int32, debug_name=f"{name}.positions")
+    g.emit_operation(OperationCode.SELECT, [inside, shifted, g.emit_constant_tensor(torch.arange(size, dtype=torch.int32))],
+                     [positions], debug_name=f"{name} (positions)")
+    g.shared_operands[key] = positions
+    return positions
 
 
 @register_builder
@@ -150,7 +170,7 @@ class SliceScatterBuilder(NodeBuilder):
         both = g.emit_tensor(permute_shape(shape, order), torch.float32, debug_name=f"{node.name}.with_src")
         g.emit_operation(OperationCode.CONCATENATION, [lc.operand(target, order), lc.operand(src, order), axis],
                          [both], debug_name=f"{node.name} (self, src)")
-        # At a position read from a tensor (a KV cache's), computed at every execution.
-        positions = g.emit_per_execution_vector(gathered_positions(begin, length, size))
+        # At a position read from a tensor (a KV cache's), computed by NNAPI at every execution.
+        positions = gathered_positions(g, begin, length, size, node.name)
         out = lc.emit_output(node, order)
         g.emit_operation(OperationCode.GATHER, [both, axis, positions], [out], debug_name=node.name)

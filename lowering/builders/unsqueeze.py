@@ -1,5 +1,7 @@
 """aten.unsqueeze_copy -> RESHAPE inserting a size-1 dim in the input's own dim
-order (no TRANSPOSE), or a relabel for a 0-d input (already stored as [1])."""
+order (no TRANSPOSE), or a relabel for a 0-d input (already stored as [1]). An int32 / int64
+tensor (held in TENSOR_INT32, which RESHAPE does not take) -> EXPAND_DIMS (API 29) in
+PyTorch's dim order."""
 
 from __future__ import annotations
 
@@ -7,9 +9,9 @@ import torch
 from torch.fx import Node
 
 from ..lowering_context import LoweringContext
-from ..nnapi_codes import FeatureLevel
+from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import is_tensor_node, normalize_dim, tensor_dtype, tensor_shape
-from .bool_values import check_bool_conversion, emit_bool_reshape
+from .bool_values import check_bool_conversion, emit_bool_reshape, emit_result, keeps_integer_dtype, operand
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport
 from .registry import register_builder
@@ -32,13 +34,19 @@ def insert_dim(order: tuple[int, ...], dim: int) -> tuple[int, ...]:
 @register_builder
 class UnsqueezeBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.unsqueeze_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE",
-                  "float32, output rank <= 4; bool from API 29 (SELECT, RESHAPE, NOT_EQUAL), static sizes"),
+        OpSupport(aten.unsqueeze_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE; EXPAND_DIMS for integers",
+                  "float32, output rank <= 4; bool from API 29 (SELECT, RESHAPE, NOT_EQUAL), static sizes; "
+                  "int32 / int64 (held in int32) from API 29"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         if is_tensor_node(node.args[0]) and tensor_dtype(node.args[0]) == torch.bool:
             check_bool_conversion(node, ctx, "unsqueeze of a bool tensor")
+            return
+        if keeps_integer_dtype(node):
+            check_rank(node, MAX_RANK, what="output")
+            if tensor_shape(node.args[0]):
+                ctx.require(FeatureLevel.ANDROID_10, "unsqueeze of an integer tensor (EXPAND_DIMS)")
             return
         check_float_tensors(node, node.args[0])
         check_rank(node, MAX_RANK, what="output")
@@ -54,4 +62,10 @@ class UnsqueezeBuilder(NodeBuilder):
             lc.graph.set_value(node, value.operand, (0,), out_shape)
             return
         dim = normalize_dim(node.args[1], len(out_shape))
+        if keeps_integer_dtype(node):
+            g = lc.graph
+            g.emit_operation(OperationCode.EXPAND_DIMS, [operand(lc, x, lc.dtype(x)), g.emit_int32(dim)],
+                             [emit_result(lc, node)], debug_name=node.name)
+            return
         emit_unit_reshape(lc, node, x, insert_dim(lc.order(x), dim), out_shape)
+

@@ -1,4 +1,4 @@
-"""aten.where.self -> SELECT (API 29), float32 or int32 values.
+"""aten.where.self -> SELECT (API 29), float32, int32 or int64 (held in int32) values.
 
 SELECT does not broadcast: its condition and both values must have the output's shape. A value
 of another shape is brought to it with EXPAND_DIMS (missing leading dims) and TILE; a condition
@@ -23,8 +23,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import QuantParams, tensor_dtype, tensor_shape
 from ..shape_program import Dim, is_static
-from .bool_values import check_inputs, emit_result, operand, shape_of
+from .bool_values import HELD_IN_INT32, check_inputs, emit_result, operand, shape_of
 from .expand import multiples
+from .integer_ranges import check_int64_result
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .quantization import requantizing
 from .registry import register_builder
@@ -37,14 +38,15 @@ class WhereBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.where.self, FeatureLevel.ANDROID_10, "SELECT (+ EXPAND_DIMS / TILE / LOGICAL_OR to broadcast); in a masked "
                   "softmax: REDUCE_MAX, MAXIMUM, SUB, EXP, REDUCE_SUM, MAXIMUM, DIV",
-                  "bool condition; float32 or int32 values (constants converted); broadcasting",
+                  "bool condition; float32, int32 or int64 (held in int32) values (constants converted); broadcasting",
                   quantized=requantizing(aten.where.self, since=FeatureLevel.ANDROID_10, inputs=(1, 2))),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         cond, x, y = node.args[:3]
         check_inputs(ctx, [cond], torch.bool, (torch.bool,))
-        check_inputs(ctx, [x, y], tensor_dtype(node), (torch.float32, torch.int32))
+        check_inputs(ctx, [x, y], tensor_dtype(node), (torch.float32, *HELD_IN_INT32))
+        check_int64_result(node, ctx)
 
     def check_quantized(self, node: Node, output: QuantParams, ctx: CheckContext) -> None:
         cond, x, y = node.args[:3]

@@ -12,6 +12,14 @@ Each rewrite gives the same values as the original nodes, element for element:
   ``p`` a size read from a tensor (``input_pos[0].item()``) and ``L`` the size of ``v`` along
   ``d`` writes the run ``[p, p + L)``: that is ``slice_scatter(cache, v, d, p, p + L)``, which
   the slice-scatter builder emits without SCATTER (``lowering/builders/slice_scatter.py``).
+* **KV-cache update at a position held in a tensor** (Hugging Face's StaticCache:
+  ``arange(L) + cumulative_length``, a one-element int64 buffer copied from ``cache_position``).
+  The write is ``index_select(cat([cache, v], d), d, idx)`` with ``idx[t] = T + t - p`` inside
+  ``[p, p + L)`` and ``t`` outside (T the cache length), int64 arithmetic on p that NNAPI does
+  in int32. For that, p is read clamped to ``[0, T - 1]`` everywhere but in the program's outputs:
+  where eager succeeds it is there already (``index_copy`` raises IndexError otherwise), and the
+  bound lets every value computed from it (the indices, the causal mask, rotary angles, the next
+  position) provably fit int32 (``lowering/builders/integer_ranges.py``).
 * **A causal mask sliced at a run-time position.** ``sdpa(q, k, v, attn_mask=mask[p:p + L])``
   with a constant bool ``mask`` (every row keeping a position) takes the additive float mask instead,
   ``where(mask, 0, -inf)[p:p + L]``: the ``where`` is folded at lowering time, and what is
@@ -21,7 +29,7 @@ Each rewrite gives the same values as the original nodes, element for element:
 from __future__ import annotations
 
 import operator
-from typing import Callable
+from typing import Any, Callable
 
 import torch
 from torch.export import ExportedProgram
@@ -77,8 +85,9 @@ def _pairs_joined(graph: Graph, node: Node) -> Node | None:
     return call(graph, node, node.target, (joined, node.args[1]))
 
 
-def _run_start(index: Node) -> tuple[Node, Node] | None:
-    """(p, L) when ``index`` is ``arange(L) + p`` with p a SymInt node, else None."""
+def _run_start(index: Node) -> tuple[Node, Any] | None:
+    """(p, L) when ``index`` is ``arange(L) + p`` with p a SymInt node or a one-element integer
+    tensor, else None."""
     if not (isinstance(index, Node) and index.target is aten.add.Tensor and len(index.args) == 2):
         return None
     run, start = index.args
@@ -87,16 +96,22 @@ def _run_start(index: Node) -> tuple[Node, Node] | None:
     if run.target is aten.arange.start and run.args[0] != 0:
         return None
     length = run.args[-1]
-    if not isinstance(start, Node) or not isinstance(fake(start), torch.SymInt):
+    if not isinstance(start, Node) or not (isinstance(fake(start), torch.SymInt) or _position_tensor(start)):
         return None
     if run.kwargs.get("dtype", torch.int64) not in (torch.int64, torch.int32, None):
         return None
     return start, length
 
 
-def _cache_update(graph: Graph, node: Node) -> Node | None:
-    """``index_copy(cache, d, arange(L) + p, v)`` with L v's size on d ->
-    ``slice_scatter(cache, v, d, p, p + L)``."""
+def _position_tensor(node: Node) -> bool:
+    """A one-element integer tensor (a position Hugging Face's StaticCache keeps as a tensor)."""
+    value = fake(node)
+    return isinstance(value, torch.Tensor) and value.dtype in (torch.int64, torch.int32) and value.numel() == 1
+
+
+def _cache_write(node: Node) -> tuple[Node, Any, int, Node, int] | None:
+    """(p, L, dim, src, size of dim) of ``index_copy(cache, dim, arange(L) + p, src)`` with L the
+    size of src on dim and a static size, else None."""
     a = bound_args(node)
     found = _run_start(a["index"])
     if found is None:
@@ -107,8 +122,60 @@ def _cache_update(graph: Graph, node: Node) -> Node | None:
         return None
     if str(fake(values).shape[dim]) != str(fake(length) if isinstance(length, Node) else length):
         return None
-    end = call(graph, node, operator.add, (start, length))
-    return call(graph, node, aten.slice_scatter.default, (a["input"], values, dim, start, end))
+    size = fake(node).shape[dim]
+    return start, length, dim, values, size if isinstance(size, int) else None
+
+
+def _cache_update(graph: Graph, node: Node, positions: dict) -> Node | None:
+    """``index_copy(cache, d, arange(L) + p, v)`` with L v's size on d -> ``slice_scatter(cache,
+    v, d, p, p + L)`` for a SymInt p; for a tensor p, ``index_select(cat([cache, v], d), d, idx)``
+    with ``idx`` (``_gathered_positions``, shared through ``positions``) computed from p."""
+    found = _cache_write(node)
+    if found is None:
+        return None
+    start, length, dim, values, size = found
+    cache = bound_args(node)["input"]
+    if isinstance(fake(start), torch.SymInt):
+        end = call(graph, node, operator.add, (start, length))
+        return call(graph, node, aten.slice_scatter.default, (cache, values, dim, start, end))
+    if size is None:
+        return None
+    key = (start, str(length), size)
+    if key not in positions:
+        positions[key] = _gathered_positions(graph, node, start, length, size)
+    both = call(graph, node, aten.cat.default, ([cache, values], dim))
+    return call(graph, node, aten.index_select.default, (both, dim, positions[key]))
+
+
+def _gathered_positions(graph: Graph, origin: Node, start: Node, length: Any, size: int) -> Node:
+    """``idx[t] = size + t - p`` for t in ``[p, p + L)`` and ``t`` elsewhere, t in ``[0, size)``:
+    where each position of the written dim is read from in ``cat([cache, v])``."""
+    positions = call(graph, origin, aten.arange.default, (size,))
+    end = call(graph, origin, aten.add.Tensor, (start, length))
+    inside = call(graph, origin, aten.logical_and.default, (call(graph, origin, aten.ge.Tensor, (positions, start)),
+                                                             call(graph, origin, aten.lt.Tensor, (positions, end))))
+    shifted = call(graph, origin, aten.sub.Tensor, (call(graph, origin, aten.add.Tensor, (positions, size)), start))
+    return call(graph, origin, aten.where.self, (inside, shifted, positions))
+
+
+def _clamp_write_positions(program: ExportedProgram) -> int:
+    """Every one-element tensor p starting a cache write (``_cache_write``) is read clamped to
+    ``[0, size - 1]`` by all its readers but the program's outputs. Where eager succeeds p already
+    lies there (``index_copy`` raises IndexError otherwise), so no value changes; the bound lets
+    the int64 arithmetic on positions (the write's indices, a causal mask, rotary angles, the
+    next position) be held in NNAPI's int32, and keeps every index in bounds whatever p is (NNAPI
+    cannot raise). Returns how many positions were clamped."""
+    graph = program.graph_module.graph
+    sizes: dict[Node, int] = {}
+    for node in graph.nodes:
+        found = _cache_write(node) if node.target is aten.index_copy.default else None
+        if found is not None and _position_tensor(found[0]) and found[4] is not None:
+            sizes[found[0]] = min(sizes.get(found[0], found[4]), found[4])
+    for start, size in sizes.items():
+        with graph.inserting_after(start):
+            clamped = call(graph, start, aten.clamp.default, (start, 0, size - 1))
+        start.replace_all_uses_with(clamped, delete_user_cb=lambda user: user is not clamped and user.op != "output")
+    return len(sizes)
 
 
 def _buffer_value(program: ExportedProgram, node: Node) -> torch.Tensor | None:
@@ -159,16 +226,18 @@ _REWRITES: dict[object, Callable[[Graph, Node], Node | None]] = {
     operator.getitem: _pair_part,
     aten.view.default: _pairs_joined,
     aten.reshape.default: _pairs_joined,
-    aten.index_copy.default: _cache_update,
 }
 
 
 def rewrite_language_model_idioms(program: ExportedProgram) -> int:
     """Rewrites, in place, the idioms above in an ATen-dialect functional program (nodes left
     unused are removed); returns how many nodes were rewritten."""
+    clamped = _clamp_write_positions(program)
+    positions: dict = {}  # one index tensor per (position, length, size): a layer's K and V writes share it
     rewrites = {**_REWRITES, aten.scaled_dot_product_attention.default:
-                lambda graph, node: _attention_float_mask(graph, node, program)}
-    count = rewrite_nodes(program, lambda node: rewrites.get(node.target))
+                lambda graph, node: _attention_float_mask(graph, node, program),
+                aten.index_copy.default: lambda graph, node: _cache_update(graph, node, positions)}
+    count = clamped + rewrite_nodes(program, lambda node: rewrites.get(node.target))
     if count:
         program.graph_module.graph.eliminate_dead_code()
         program.graph_module.recompile()

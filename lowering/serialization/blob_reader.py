@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from executorch_nnapi.blob import Blob as fb_blob
+from executorch_nnapi.blob.ValueSource import ValueSource
 
 from ..nnapi_codes import OperandCode, OperationCode
 
@@ -49,6 +50,10 @@ class BlobSummary:
     operation_logged: list[bool] = dataclasses.field(default_factory=list)
     # Per referenced model (the bodies of IF / WHILE, Blob.subgraphs): its operations.
     subgraph_operation_types: list[list[str]] = dataclasses.field(default_factory=list)
+    # How many shape expressions the runtime evaluates at every execution for the values it
+    # gives NNAPI as extra inputs (RUN_TIME_EXPRESSIONS operands: indices at a position read
+    # from a tensor).
+    run_time_expressions: int = 0
 
     def count(self, name: str) -> int:
         return sum(1 for t in self.operation_types if t == name)
@@ -96,6 +101,8 @@ def read_blob(buffer: bytes) -> BlobSummary:
         operation_logged=[bool(op.DebugLogged()) for op in ops],
         subgraph_operation_types=[[_op_name(sub.Operations(i).Type()) for i in range(sub.OperationsLength())]
                                   for sub in (blob.Subgraphs(k) for k in range(blob.SubgraphsLength()))],
+        run_time_expressions=sum(o.ValueExprsLength() for o in operands
+                                 if o.Source() == ValueSource.RUN_TIME_EXPRESSIONS),
     )
 
 

@@ -22,9 +22,12 @@ from executorch_nnapi.blob.DimCheck import DimCheckT
 from executorch_nnapi.blob.Operand import OperandT
 from executorch_nnapi.blob.Operation import OperationT
 from executorch_nnapi.blob.PerChannelQuant import PerChannelQuantT
+from executorch_nnapi.blob.ShapeAssertion import ShapeAssertionT
 from executorch_nnapi.blob.ShapeExpression import ShapeExpressionT
 from executorch_nnapi.blob.ShapeInstruction import ShapeInstructionT
+from executorch_nnapi.blob.ShapeOp import ShapeOp
 from executorch_nnapi.blob.ShapeProgram import ShapeProgramT
+from executorch_nnapi.blob.State import StateT
 from executorch_nnapi.blob.Symbol import SymbolT
 
 from ..graph import NnapiGraph, Operand, ValueSource
@@ -39,6 +42,9 @@ MERGED_DIMS_SCHEMA_VERSION = 2
 CONTROL_FLOW_SCHEMA_VERSION = 3
 # Blobs with operands filled at every execution (RUN_TIME_EXPRESSIONS); the others keep theirs.
 RUN_TIME_VALUES_SCHEMA_VERSION = 4
+# Blobs with delegate state, VALUES arguments, values read from inputs or assertions; the others
+# keep theirs.
+STATE_SCHEMA_VERSION = 5
 FILE_IDENTIFIER = b"NNAB"
 # vtable slot of Blob.crc32 (11th field: 4 + 2 * 10).
 CRC32_VTABLE_OFFSET = 24
@@ -124,13 +130,21 @@ def _argument(arg: tuple, program: ShapeProgramBuilder) -> ArgumentT:
         raise ValueError(f"argument of operand {operand}: merged dims need PyTorch's dim order, not {dim_order}")
     argument = ArgumentT(kind=kind, operand=operand, scalarType=scalar_type,
                          dimOrder=None if identity else dim_order)
-    if merged is not None:
+    if kind == ArgKind.VALUES:
+        _set_tensor_dims(argument, rest[2], program)
+    elif merged is not None:
         spans, tensor_shape = merged
         argument.mergedDims = list(spans)
-        argument.tensorDims = [int(d) if is_static(d) else 0 for d in tensor_shape]
-        if not all(is_static(d) for d in tensor_shape):
-            argument.tensorDimExprs = [-1 if is_static(d) else program.expression(d) for d in tensor_shape]
+        _set_tensor_dims(argument, tensor_shape, program)
     return argument
+
+
+def _set_tensor_dims(argument: ArgumentT, tensor_shape: Sequence, program: ShapeProgramBuilder) -> None:
+    """The argument's own tensor sizes (a merged or VALUES argument): static ones, and the
+    expressions of dynamic ones."""
+    argument.tensorDims = [int(d) if is_static(d) else 0 for d in tensor_shape]
+    if not all(is_static(d) for d in tensor_shape):
+        argument.tensorDimExprs = [-1 if is_static(d) else program.expression(d) for d in tensor_shape]
 
 
 def _merged_view(rest: Sequence) -> tuple[list[int], list] | None:
@@ -150,7 +164,24 @@ def _shape_program(program: ShapeProgramBuilder) -> ShapeProgramT:
                                             for op, arg, value in e.code], text=e.text)
                      for e in program.expressions],
         checks=[DimCheckT(arg=c.arg, dim=c.dim, expression=c.expression) for c in program.checks],
+        assertions=[ShapeAssertionT(expression=a.expression, text=a.text) for a in program.assertions] or None,
     )
+
+
+def _states(graph: NnapiGraph) -> list[StateT] | None:
+    for state in graph.states:
+        if state.output is None:
+            raise ValueError(f"state {state.name} has no new value (no model output updates it)")
+    return [StateT(input=s.input, output=s.output, namedDataKey=s.named_data_key, name=s.name)
+            for s in graph.states] or None
+
+
+def _uses_state_features(graph: NnapiGraph, arguments: Sequence[ArgumentT]) -> bool:
+    """Whether the blob needs a runtime that reads schema version 5."""
+    program = graph.shape_program
+    reads_values = any(op == ShapeOp.PUSH_INPUT_VALUE for e in program.expressions for op, _, _ in e.code)
+    return bool(graph.states or program.assertions or reads_values
+                or any(a.kind == ArgKind.VALUES for a in arguments))
 
 
 def serialize_graph(
@@ -181,6 +212,8 @@ def serialize_graph(
         schema_version = max(schema_version, CONTROL_FLOW_SCHEMA_VERSION)
     if any(op.source == ValueSource.RUN_TIME_EXPRESSIONS for op in graph.operands):
         schema_version = max(schema_version, RUN_TIME_VALUES_SCHEMA_VERSION)
+    if _uses_state_features(graph, input_args):
+        schema_version = max(schema_version, STATE_SCHEMA_VERSION)
     blob = BlobT(
         schemaVersion=schema_version,
         minFeatureLevel=int(graph.min_feature_level),
@@ -194,6 +227,7 @@ def serialize_graph(
         relaxFp32ToFp16=bool(relax_fp32_to_fp16),
         crc32=_CRC32_PLACEHOLDER,
         subgraphs=subgraphs or None,
+        states=_states(graph),
     )
     b = _Builder(1024 + sum(len(op.data or b"") for g in (graph, *graph.subgraphs) for op in g.operands))
     b.Finish(blob.Pack(b), file_identifier=FILE_IDENTIFIER)

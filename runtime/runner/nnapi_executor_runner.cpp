@@ -5,20 +5,28 @@
 // executor_runner for this backend:
 //
 //   nnapi_executor_runner --model m.pte [--method forward] [--input f.bin ...]
-//       [--iters N] [--warmup K] [--output-dir D] [--option key=value ...]
+//       [--then --input g.bin ...] [--iters N] [--warmup K] [--output-dir D]
+//       [--option key=value ...]
+//
+// --then starts another step: the steps run one after another on the one
+// loaded method (a language model's prefill, then its decode steps, which
+// share the KV cache the method keeps), each with its own inputs; with more
+// than one step, step k's outputs go to <output-dir>/step_<k>/.
 //
 // With no --method, the runner runs "forward", or "forward_cpu" when NNAPI is
 // unavailable here and the program has that method (executorch-nnapi export
 // --cpu-method). --option sets an NnapiBackend load-time option (the table in
-// README.md); it wins over the CompileSpec of the same key.
+// docs/runtime.md); it wins over the CompileSpec of the same key.
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <string>
 #include <vector>
@@ -60,7 +68,8 @@ struct InputSpec {
 struct Args {
   std::string model;
   std::string method;  // empty: forward, or forward_cpu without NNAPI
-  std::vector<InputSpec> inputs;
+  // The inputs of each step (--then starts the next); one step without --then.
+  std::vector<std::vector<InputSpec>> steps{1};
   int iters = 10;
   int warmup = 1;
   std::string output_dir;
@@ -73,9 +82,13 @@ struct Args {
 void usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s --model m.pte [--method NAME] [--input f.bin[:d0,d1,...]] ...\n"
-               "       [--iters N] [--warmup K] [--output-dir D] [--etdump PATH] [--option key=value] ...\n"
+               "       [--then --input ...] [--iters N] [--warmup K] [--output-dir D] [--etdump PATH]\n"
+               "       [--option key=value] ...\n"
                "  --input   raw little-endian tensor data, one per method input, in order;\n"
                "            ':d0,d1,...' gives its sizes (needed for dynamic dims)\n"
+               "  --then    run another step on the same loaded method with the --input that\n"
+               "            follow (state such as a KV cache carries over); with several steps\n"
+               "            step k's outputs are written to <output-dir>/step_<k>/\n"
                "  --option  an NnapiBackend load-time option, e.g. execution_preference=low_power\n"
                "  --etdump  write an ETDump (profiling events of every run) to PATH\n"
                "  --debug-buffer PATH  with --etdump: also log every operation's output (NNAPI's\n"
@@ -117,6 +130,10 @@ bool parse_input(const std::string& text, InputSpec* out) {
 bool parse_args(int argc, char** argv, Args* args) {
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
+    if (flag == "--then") {  // the one flag without a value
+      args->steps.emplace_back();
+      continue;
+    }
     if (i + 1 >= argc) {
       std::fprintf(stderr, "error: %s needs a value\n", flag.c_str());
       return false;
@@ -130,7 +147,7 @@ bool parse_args(int argc, char** argv, Args* args) {
     } else if (flag == "--input") {
       InputSpec in;
       ok = parse_input(value, &in);
-      args->inputs.push_back(in);
+      args->steps.back().push_back(in);
     } else if (flag == "--iters") {
       ok = parse_int(value, 1, &args->iters);
     } else if (flag == "--warmup") {
@@ -448,6 +465,57 @@ bool write_etdump(const Args& args, executorch::runtime::EventTracer* tracer,
 #endif
 }
 
+/// One step: its input tensors.
+struct Step {
+  std::vector<OwnedTensor> tensors;
+  std::vector<EValue> inputs;
+};
+
+bool prepare_step(const MethodMeta& meta, const std::string& method,
+                  const std::vector<InputSpec>& specs, Step* step) {
+  if (!specs.empty() && specs.size() < meta.num_inputs()) {
+    const size_t missing = specs.size();
+    std::fprintf(stderr, "error: input %zu is missing: method '%s' takes %zu inputs (input %zu: %s), "
+                 "%zu --input given\n", missing, method.c_str(), meta.num_inputs(), missing,
+                 describe_input(meta, missing).c_str(), specs.size());
+    return false;
+  }
+  if (specs.size() > meta.num_inputs()) {
+    std::fprintf(stderr, "error: method '%s' takes %zu inputs, %zu --input given\n",
+                 method.c_str(), meta.num_inputs(), specs.size());
+    return false;
+  }
+  step->tensors.resize(meta.num_inputs());
+  for (size_t i = 0; i < meta.num_inputs(); ++i) {
+    if (!make_input(meta, i, specs.empty() ? nullptr : &specs[i], &step->tensors[i])) {
+      return false;
+    }
+    step->inputs.emplace_back(Tensor(step->tensors[i].impl.get()));
+  }
+  return true;
+}
+
+// Step k's outputs (of the last iteration): into `dir` for one step, into dir/step_<k>/ for
+// several. Written before the next step runs, which may reuse the memory they are in.
+bool write_step(const std::string& dir, size_t k, size_t step_count,
+                const std::vector<EValue>& outputs) {
+  std::string target = dir;
+  if (step_count > 1) {
+    target += "/step_" + std::to_string(k);
+    if (mkdir(target.c_str(), 0755) != 0 && errno != EEXIST) {
+      std::fprintf(stderr, "error: cannot create %s: %s\n", target.c_str(), std::strerror(errno));
+      return false;
+    }
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].isTensor() && !write_output(target, i, outputs[i].toTensor())) {
+      return false;
+    }
+  }
+  std::printf("outputs: %zu written to %s\n", outputs.size(), target.c_str());
+  return true;
+}
+
 int run(const Args& args) {
   if (!args.debug_buffer.empty() && args.etdump.empty()) {
     std::fprintf(stderr, "error: --debug-buffer needs --etdump\n");
@@ -477,25 +545,11 @@ int run(const Args& args) {
   if (!meta.ok()) {
     return fail("reading the method's metadata", meta.error());
   }
-  if (!args.inputs.empty() && args.inputs.size() < meta->num_inputs()) {
-    const size_t missing = args.inputs.size();
-    std::fprintf(stderr, "error: input %zu is missing: method '%s' takes %zu inputs (input %zu: %s), "
-                 "%zu --input given\n", missing, method.c_str(), meta->num_inputs(), missing,
-                 describe_input(*meta, missing).c_str(), args.inputs.size());
-    return 1;
-  }
-  if (args.inputs.size() > meta->num_inputs()) {
-    std::fprintf(stderr, "error: method '%s' takes %zu inputs, %zu --input given\n",
-                 method.c_str(), meta->num_inputs(), args.inputs.size());
-    return 1;
-  }
-  std::vector<OwnedTensor> tensors(meta->num_inputs());
-  std::vector<EValue> inputs;
-  for (size_t i = 0; i < meta->num_inputs(); ++i) {
-    if (!make_input(*meta, i, args.inputs.empty() ? nullptr : &args.inputs[i], &tensors[i])) {
+  std::vector<Step> steps(args.steps.size());
+  for (size_t k = 0; k < steps.size(); ++k) {
+    if (!prepare_step(*meta, method, args.steps[k], &steps[k])) {
       return 1;
     }
-    inputs.emplace_back(Tensor(tensors[i].impl.get()));
   }
   const auto load_start = std::chrono::steady_clock::now();
   err = module.load_method(method, nullptr, nullptr, &option_map);
@@ -504,20 +558,27 @@ int run(const Args& args) {
   }
   const double load_ms = ms_since(load_start);
   std::vector<double> latencies;
-  std::vector<EValue> outputs;
-  for (int k = 0; k < args.warmup + args.iters; ++k) {
-    const auto start = std::chrono::steady_clock::now();
-    auto result = module.execute(method, inputs);
-    if (!result.ok()) {
-      // NotSupported: what ExecuTorch's refusal to resize an input answers.
-      if (result.error() == Error::NotSupported && explain_refused_sizes(*meta, tensors)) {
+  const int runs = args.warmup + args.iters;
+  for (int k = 0; k < runs; ++k) {
+    double ms = 0;
+    for (size_t s = 0; s < steps.size(); ++s) {
+      const auto start = std::chrono::steady_clock::now();
+      auto result = module.execute(method, steps[s].inputs);
+      if (!result.ok()) {
+        // NotSupported: what ExecuTorch's refusal to resize an input answers.
+        if (result.error() == Error::NotSupported && explain_refused_sizes(*meta, steps[s].tensors)) {
+          return 1;
+        }
+        return fail(("running method '" + method + "'").c_str(), result.error());
+      }
+      ms += ms_since(start);
+      if (k == runs - 1 && !args.output_dir.empty() &&
+          !write_step(args.output_dir, s, steps.size(), *result)) {
         return 1;
       }
-      return fail(("running method '" + method + "'").c_str(), result.error());
     }
-    outputs = std::move(*result);
     if (k >= args.warmup) {
-      latencies.push_back(ms_since(start));
+      latencies.push_back(ms);
     }
   }
   uint64_t compile_ns = 0;
@@ -529,14 +590,6 @@ int run(const Args& args) {
               method.c_str(), load_ms, compile_ns / 1e6, compilations, args.iters, args.warmup,
               *std::min_element(latencies.begin(), latencies.end()), median(latencies),
               *std::max_element(latencies.begin(), latencies.end()));
-  if (!args.output_dir.empty()) {
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      if (outputs[i].isTensor() && !write_output(args.output_dir, i, outputs[i].toTensor())) {
-        return 1;
-      }
-    }
-    std::printf("outputs: %zu written to %s\n", outputs.size(), args.output_dir.c_str());
-  }
   if (!args.etdump.empty() && !write_etdump(args, tracer, debug_buffer)) {
     return 1;
   }

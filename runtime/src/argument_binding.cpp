@@ -195,9 +195,60 @@ Error load_merged_dims(const LoadedBlob& loaded, const ArgumentSide& side,
   return Error::Ok;
 }
 
-// Argument `a` of `side`: an IGNORED one, an INT input, or a TENSOR of a
-// valid scalar type bound to one model input/output. Its rank goes to *rank
-// (-1 if ignored, 1 for an INT: the shape program reads its value as a size).
+bool is_integer_type(int8_t code) {
+  using executorch::aten::ScalarType;
+  const ScalarType t = static_cast<ScalarType>(code);
+  return t == ScalarType::Long || t == ScalarType::Int ||
+         t == ScalarType::Short || t == ScalarType::Char ||
+         t == ScalarType::Byte;
+}
+
+// The elements the shape program may read from an integer tensor of static
+// sizes `dims` (0 for any other tensor).
+size_t readable_values(int8_t scalar_type, const std::vector<int64_t>& dims) {
+  if (!is_integer_type(scalar_type)) {
+    return 0;
+  }
+  size_t count = 1;
+  for (int64_t d : dims) {
+    if (d <= 0) {
+      return 0;  // dynamic
+    }
+    count *= static_cast<size_t>(d);
+  }
+  return count;
+}
+
+// A VALUES input: an integer or other tensor bound to no operand, whose
+// sizes (tensor_dims) and elements only the shape program reads.
+Error load_values_argument(const LoadedBlob& loaded, const ArgumentSide& side,
+                           uint32_t a, ArgumentInfo* info, int* rank) {
+  const blob::Argument* arg = side.args->Get(a);
+  info->is_values = true;
+  info->scalar_type = arg->scalar_type();
+  if (std::strcmp(side.name, "input") != 0 ||
+      !executorch::runtime::isValid(
+          static_cast<executorch::aten::ScalarType>(info->scalar_type)) ||
+      vsize(arg->merged_dims()) != 0) {
+    return reject(Error::InvalidProgram,
+                  format_message("%s argument %u is VALUES, which only inputs "
+                                 "of a valid scalar type without merged_dims "
+                                 "may be",
+                                 side.name, a));
+  }
+  const Error err = load_tensor_dims(loaded, side, a, info);
+  if (err != Error::Ok) {
+    return err;
+  }
+  info->value_count = readable_values(info->scalar_type, info->tensor_dims);
+  *rank = static_cast<int>(info->tensor_dims.size());
+  return Error::Ok;
+}
+
+// Argument `a` of `side`: an IGNORED one, an INT input, a VALUES input, or a
+// TENSOR of a valid scalar type bound to one model input/output. Its rank
+// goes to *rank (-1 if ignored, 1 for an INT: the shape program reads its
+// value as a size).
 Error load_argument(const LoadedBlob& loaded, const ArgumentSide& side,
                     uint32_t a, std::vector<bool>* bound, ArgumentInfo* info,
                     int* rank) {
@@ -205,6 +256,9 @@ Error load_argument(const LoadedBlob& loaded, const ArgumentSide& side,
   *rank = -1;
   if (arg->kind() == blob::ArgKind::IGNORED) {
     return Error::Ok;
+  }
+  if (arg->kind() == blob::ArgKind::VALUES) {
+    return load_values_argument(loaded, side, a, info, rank);
   }
   if (arg->kind() == blob::ArgKind::INT) {
     if (std::strcmp(side.name, "input") != 0) {
@@ -252,13 +306,24 @@ Error load_argument(const LoadedBlob& loaded, const ArgumentSide& side,
   }
   *rank = static_cast<int>(info->merged_dims.empty() ? operand_rank
                                                      : info->tensor_dims.size());
-  return load_dim_order(side, a, operand_rank, &info->dim_order);
+  err = load_dim_order(side, a, operand_rank, &info->dim_order);
+  if (err == Error::Ok && info->merged_dims.empty() && info->dim_order.empty()) {
+    std::vector<int64_t> dims;
+    for (uint32_t d = 0; d < operand_rank; ++d) {
+      const bool dynamic = vsize(operand->dim_exprs()) != 0 &&
+                           operand->dim_exprs()->Get(d) >= 0;
+      dims.push_back(dynamic ? 0 : operand->dims()->Get(d));
+    }
+    info->value_count = readable_values(info->scalar_type, dims);
+  }
+  return err;
 }
 
 }  // namespace
 
 // Stage 7: each tensor argument binds one model input/output, and every
-// model input/output is bound exactly once (NNAPI needs them all set).
+// model input/output is bound exactly once (NNAPI needs them all set), to an
+// argument or to a state (stage 6b).
 // *input_ranks gets each input argument's rank (-1 if ignored), for the
 // shape program.
 Error LoadedBlob::load_arguments(std::vector<int>* input_ranks) {
@@ -269,7 +334,11 @@ Error LoadedBlob::load_arguments(std::vector<int>* input_ranks) {
   for (const ArgumentSide& side : sides) {
     const bool is_input = &side == &sides[0];
     std::vector<ArgumentInfo>& infos = is_input ? inputs_ : outputs_;
+    // A state's input and output are bound to the runtime's memory.
     std::vector<bool> bound(side.io->size(), false);
+    for (uint32_t k = 0; k < side.io->size(); ++k) {
+      bound[k] = is_state_io(is_input, k);
+    }
     for (uint32_t a = 0; a < vsize(side.args); ++a) {
       ArgumentInfo info;
       int rank = -1;

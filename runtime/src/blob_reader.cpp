@@ -57,6 +57,9 @@ Error load_blob(FreeableBuffer* processed, const NamedDataMap* named_data,
   if (err == Error::Ok) {
     err = loaded->order_subgraphs();
   }
+  if (err == Error::Ok) {
+    err = loaded->load_states(named_data);
+  }
   std::vector<int> input_ranks;
   if (err == Error::Ok) {
     err = loaded->load_arguments(&input_ranks);
@@ -64,9 +67,13 @@ Error load_blob(FreeableBuffer* processed, const NamedDataMap* named_data,
   if (err != Error::Ok) {
     return err;
   }
+  std::vector<size_t> value_counts;
+  for (const ArgumentInfo& arg : loaded->inputs_) {
+    value_counts.push_back(arg.value_count);
+  }
   std::string error;
   if (!loaded->shape_program_.init(loaded->root_->shape_program(),
-                                   input_ranks, &error)) {
+                                   input_ranks, value_counts, &error)) {
     return reject(Error::InvalidProgram, error);
   }
   loaded->find_run_time_operands();

@@ -23,8 +23,9 @@ namespace executorch_nnapi {
 /// Highest blob schema_version this runtime reads.
 /// (2: arguments may bind a tensor at a lower rank, Argument.merged_dims;
 /// 3: referenced models for IF / WHILE, Blob.subgraphs;
-/// 4: RUN_TIME_EXPRESSIONS operands, filled at every execution.)
-constexpr uint32_t kSupportedSchemaVersion = 4;
+/// 4: RUN_TIME_EXPRESSIONS operands, filled at every execution;
+/// 5: delegate state, VALUES arguments, PUSH_INPUT_VALUE, assertions.)
+constexpr uint32_t kSupportedSchemaVersion = 5;
 
 /// What the runtime needs to know about one operand, derived at init.
 struct OperandInfo {
@@ -41,8 +42,14 @@ struct OperandInfo {
 
 /// How one delegate argument maps onto the model.
 struct ArgumentInfo {
-  /// False for IGNORED and INT arguments.
+  /// False for IGNORED, INT and VALUES arguments.
   bool is_tensor = false;
+  /// True for VALUES arguments: a tensor bound to no operand whose sizes (and
+  /// elements) only the shape program reads; tensor_dims gives its sizes.
+  bool is_values = false;
+  /// Elements the shape program may read from the tensor (PUSH_INPUT_VALUE):
+  /// its static element count for an integer tensor, else 0.
+  size_t value_count = 0;
   /// True for INT arguments: an integer (SymInt) the shape program reads as
   /// the only size of a one-dimensional input.
   bool is_int = false;
@@ -67,6 +74,20 @@ struct ArgumentInfo {
   /// dynamic ones as the shape expression tensor_dim_exprs[d] (-1: static).
   std::vector<int64_t> tensor_dims;
   std::vector<int32_t> tensor_dim_exprs;
+};
+
+/// A mutated buffer the delegate keeps (Blob.states), validated at load.
+struct StateInfo {
+  uint32_t input_operand = 0;
+  uint32_t output_operand = 0;
+  /// Positions in the model's input and output lists.
+  uint32_t input_index = 0;
+  uint32_t output_index = 0;
+  /// Exact byte size of the (static) operand.
+  size_t bytes = 0;
+  /// The initial value (named data kept by the blob), or null for zeros.
+  const void* initial = nullptr;
+  std::string name;
 };
 
 /// A validated blob plus everything it refers to, kept alive together.
@@ -144,6 +165,11 @@ class LoadedBlob {
   /// symbols at init.
   InputDims exported_input_dims() const;
 
+  /// The delegate's state: the mutated buffers it keeps across executions.
+  const std::vector<StateInfo>& states() const { return states_; }
+  /// Whether model input (`input`) or output `index` is a state's.
+  bool is_state_io(bool input, uint32_t index) const;
+
  private:
   friend executorch::runtime::Error load_blob(
       executorch::runtime::FreeableBuffer* processed,
@@ -151,7 +177,8 @@ class LoadedBlob {
       std::unique_ptr<LoadedBlob>* out);
 
   // The stages of load_blob that fill in members (stage 2 in
-  // blob_integrity.cpp, 4 in operand_validation.cpp, 7 in
+  // blob_integrity.cpp, 4 in operand_validation.cpp, 6b in
+  // state_binding.cpp, 7 in
   // argument_binding.cpp); the others are free functions (load_stages.h).
   executorch::runtime::Error align_data(const uint8_t** data, size_t size);
   executorch::runtime::Error load_operands(
@@ -161,6 +188,11 @@ class LoadedBlob {
       const executorch::runtime::NamedDataMap* named_data,
       std::vector<OperandInfo>* infos);
   executorch::runtime::Error order_subgraphs();
+  executorch::runtime::Error load_states(
+      const executorch::runtime::NamedDataMap* named_data);
+  executorch::runtime::Error load_initial_state(
+      const blob::State* table,
+      const executorch::runtime::NamedDataMap* named_data, StateInfo* info);
   executorch::runtime::Error load_arguments(std::vector<int>* input_ranks);
   // Stage 8 (run_time_values.cpp).
   void find_run_time_operands();
@@ -182,6 +214,7 @@ class LoadedBlob {
   std::vector<uint32_t> run_time_operands_;
   // Per shape expression: whether a compiled model depends on its value.
   std::vector<bool> key_expressions_;
+  std::vector<StateInfo> states_;
 };
 
 /// Validates the processed delegate data and returns the loaded blob in

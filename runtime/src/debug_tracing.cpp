@@ -184,7 +184,8 @@ void log_operation_times(EventTracer* tracer, const LoadedBlob& blob,
 
 Error log_intermediates(EventTracer* tracer, const LoadedBlob& blob,
                         CompiledModel* variant,
-                        const std::vector<const void*>& inputs) {
+                        const std::vector<const void*>& inputs,
+                        const DelegateState* state) {
   // The variant's own outputs go to scratch: the delegate's outputs were
   // written by the ordinary execution.
   const size_t num_outputs = blob.outputs().size();
@@ -203,7 +204,9 @@ Error log_intermediates(EventTracer* tracer, const LoadedBlob& blob,
     extra[k].resize(bytes > 0 ? bytes : 1);
     probe.extra_buffers.push_back(extra[k].data());
   }
-  Error err = variant->execute(blob, inputs, outputs, &probe);
+  // The state is bound as for the execution being replayed, not yet
+  // committed: its value before it, and its new value written again.
+  Error err = variant->execute(blob, inputs, outputs, state, &probe);
   if (err != Error::Ok) {
     return err;
   }

@@ -49,6 +49,7 @@ void log_operation_times(executorch::runtime::EventTracer* tracer,
 /// (8-bit values dequantized), under the operation's delegate debug id.
 executorch::runtime::Error log_intermediates(
     executorch::runtime::EventTracer* tracer, const LoadedBlob& blob,
-    CompiledModel* variant, const std::vector<const void*>& inputs);
+    CompiledModel* variant, const std::vector<const void*>& inputs,
+    const DelegateState* state);
 
 }  // namespace executorch_nnapi

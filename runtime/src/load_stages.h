@@ -4,6 +4,7 @@
 //
 //   1, 2, 3  blob_integrity.cpp      envelope, alignment, FlatBuffer, version, CRC
 //   4, 5, 6  operand_validation.cpp  operands; operations and model inputs/outputs
+//   6b       state_binding.cpp       the delegate's state
 //   7        argument_binding.cpp    the delegate's arguments
 //   8        run_time_values.cpp     values filled at every execution
 #pragma once

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "backend_stats.h"
 #include "error_log.h"
 #include "model_building.h"
 #include "nnapi_model.h"
@@ -201,9 +202,7 @@ Error CompiledModel::set_operand_value(ANeuralNetworksModel* model,
                         expected);
         return Error::InvalidProgram;
       }
-      value = info.value;
-      value_size = info.value_size;
-      break;
+      return set_constant(model, blob, tables, i, info.value, info.value_size);
     }
     case blob::ValueSource::SHAPE_EXPRESSIONS: {
       const int32_t* evaluated = nullptr;
@@ -234,6 +233,39 @@ Error CompiledModel::set_operand_value(ANeuralNetworksModel* model,
                     blob.describe_operand(i, tables).c_str(), value_size,
                     nnapi_describe_result(*api_, rc).c_str());
     return build_error(rc);
+  }
+  return Error::Ok;
+}
+
+// A constant (INLINE or NAMED_DATA) from NNAPI memory mapping the program's
+// file when ConstantMemory found it there, else by pointer (NNAPI copies a
+// value of at most kMaxImmediateValueBytes at once and references longer
+// ones; the loaded blob keeps them alive).
+Error CompiledModel::set_constant(ANeuralNetworksModel* model,
+                                  const LoadedBlob& blob,
+                                  const blob::Blob* tables, uint32_t i,
+                                  const void* value, size_t value_size) {
+  const ANeuralNetworksMemory* memory = nullptr;
+  size_t offset = 0;
+  const bool from_memory = value_size > kMaxImmediateValueBytes &&
+                           constants_ != nullptr &&
+                           constants_->find(value, &memory, &offset);
+  const int rc =
+      from_memory
+          ? api_->ANeuralNetworksModel_setOperandValueFromMemory(
+                model, static_cast<int32_t>(i), memory, offset, value_size)
+          : api_->ANeuralNetworksModel_setOperandValue(
+                model, static_cast<int32_t>(i), value, value_size);
+  if (rc != ANEURALNETWORKS_NO_ERROR) {
+    NNAPI_LOG_ERROR("ANeuralNetworksModel_setOperandValue%s failed for %s "
+                    "(%zu bytes): %s",
+                    from_memory ? "FromMemory" : "",
+                    blob.describe_operand(i, tables).c_str(), value_size,
+                    nnapi_describe_result(*api_, rc).c_str());
+    return build_error(rc);
+  }
+  if (value_size > kMaxImmediateValueBytes) {
+    record_constant(from_memory, value_size);
   }
   return Error::Ok;
 }

@@ -1,7 +1,6 @@
 // The ExecuTorch backend "NnapiBackend": runs the NNAPI delegate blobs made
 // by executorch_nnapi.lowering (docs/architecture.md). Registered when this library is
 // loaded.
-#include <atomic>
 #include <cinttypes>
 #include <cstring>
 #include <list>
@@ -17,8 +16,11 @@
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 
+#include "backend_stats.h"
 #include "blob_reader.h"
+#include "constant_memory.h"
 #include "debug_tracing.h"
+#include "delegate_state.h"
 #include "executorch_nnapi_backend.h"
 #include "layout.h"
 #include "error_log.h"
@@ -43,11 +45,6 @@ using executorch::runtime::Span;
 
 constexpr const char* kBackendName = "NnapiBackend";
 
-// What the runner reports as "NNAPI compilation time": every
-// Compilation_finish of this process, summed.
-std::atomic<uint64_t> g_compilation_ns{0};
-std::atomic<uint32_t> g_compilations{0};
-
 /// One compiled model per set of concrete sizes.
 struct CacheEntry {
   // The evaluated shape expressions (LoadedBlob::compiled_model_key): they
@@ -64,6 +61,11 @@ struct NnapiHandle {
   std::mutex mutex;
   std::shared_ptr<const NnapiApi> api;
   std::unique_ptr<LoadedBlob> blob;
+  // The mutated buffers the delegate keeps (null without any), and the NNAPI
+  // memories of the program's file its constants are given from: declared
+  // before the compiled models, which use them, so that they outlive them.
+  std::unique_ptr<DelegateState> state;
+  std::unique_ptr<ConstantMemory> constants;
   RuntimeOptions options;
   // Names the model in NNAPI's compilation cache (options.cache_dir only).
   Digest model_digest;
@@ -211,15 +213,15 @@ Error lookup_or_build(NnapiHandle* h, const std::vector<int64_t>& values,
   std::unique_ptr<CompiledModel> model;
   const et_timestamp_t start = tracer != nullptr ? tracer_now() : 0;
   const Error err = CompiledModel::build(h->api, *h->blob, values, h->options,
-                                         h->model_digest, &model);
+                                         h->model_digest, h->constants.get(),
+                                         &model);
   if (err != Error::Ok) {
     return err;
   }
   if (tracer != nullptr) {
     log_named_event(tracer, "NNAPI compile", start, tracer_now());
   }
-  g_compilation_ns += model->compilation_ns();
-  g_compilations += 1;
+  record_compilation(model->compilation_ns());
   while (h->cache.size() >= static_cast<size_t>(h->options.max_cached_shapes)) {
     h->cache.pop_back();  // Least recently used.
   }
@@ -239,7 +241,7 @@ Error traced_execute(NnapiHandle* h, CompiledModel* model,
   ExecutionProbe probe;
   probe.measure_timing = h->options.measure_timing;
   const et_timestamp_t start = tracer_now();
-  Error err = model->execute(*h->blob, inputs, outputs, &probe);
+  Error err = model->execute(*h->blob, inputs, outputs, h->state.get(), &probe);
   const et_timestamp_t end = tracer_now();
   if (err != Error::Ok) {
     return err;
@@ -256,7 +258,7 @@ Error traced_execute(NnapiHandle* h, CompiledModel* model,
     options.cache_dir.clear();
     std::unique_ptr<CompiledModel> variant;
     err = CompiledModel::build(h->api, *h->blob, values, options,
-                               h->model_digest, &variant,
+                               h->model_digest, h->constants.get(), &variant,
                                debug_output_operands(*h->blob));
     if (err != Error::Ok) {
       return err;
@@ -268,14 +270,66 @@ Error traced_execute(NnapiHandle* h, CompiledModel* model,
     return err;
   }
   return log_intermediates(tracer, *h->blob, h->debug_variant.model.get(),
-                           inputs);
+                           inputs, h->state.get());
 }
 
-// Step 1 of execute: each input's dtype and rank against the export, and its
+// The elements of integer tensor input `a` as int64, for the shape program
+// (a language model's position read with .item()).
+Error read_input_values(size_t a, const Tensor& t, std::vector<int64_t>* out) {
+  const size_t count = static_cast<size_t>(t.numel());
+  out->resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    switch (t.scalar_type()) {
+      case ScalarType::Long:
+        (*out)[i] = t.const_data_ptr<int64_t>()[i];
+        break;
+      case ScalarType::Int:
+        (*out)[i] = t.const_data_ptr<int32_t>()[i];
+        break;
+      case ScalarType::Short:
+        (*out)[i] = t.const_data_ptr<int16_t>()[i];
+        break;
+      case ScalarType::Char:
+        (*out)[i] = t.const_data_ptr<int8_t>()[i];
+        break;
+      case ScalarType::Byte:
+        (*out)[i] = t.const_data_ptr<uint8_t>()[i];
+        break;
+      default:
+        NNAPI_LOG_ERROR("input %zu has dtype %s, whose elements cannot be "
+                        "read as sizes",
+                        a, executorch::runtime::toString(t.scalar_type()));
+        return Error::InvalidArgument;
+    }
+  }
+  return Error::Ok;
+}
+
+// The tensor of input argument `a`, of the exported dtype.
+Error input_tensor(const ArgumentInfo& arg, size_t a, Span<EValue*> args,
+                   const Tensor** out) {
+  if (args[a] == nullptr || !args[a]->isTensor()) {
+    NNAPI_LOG_ERROR("input %zu must be a tensor", a);
+    return Error::InvalidArgument;
+  }
+  const Tensor& t = args[a]->toTensor();
+  if (static_cast<int8_t>(t.scalar_type()) != arg.scalar_type) {
+    NNAPI_LOG_ERROR("input %zu has dtype %s, but the model was exported "
+                    "for %s",
+                    a, executorch::runtime::toString(t.scalar_type()),
+                    scalar_type_name(arg.scalar_type));
+    return Error::InvalidArgument;
+  }
+  *out = &t;
+  return Error::Ok;
+}
+
+// Step 1 of execute: each input's dtype and rank against the export, its
 // sizes in *sizes for the shape program (an INT argument's value as its only
-// size; a 0-d tensor as [1]).
+// size; a 0-d tensor as [1]) and, where the program reads them, its elements
+// in *values.
 Error collect_input_sizes(const LoadedBlob& blob, Span<EValue*> args,
-                          InputDims* sizes) {
+                          InputDims* sizes, InputValues* values) {
   InputDims& dims = *sizes;
   for (size_t a = 0; a < blob.inputs().size(); ++a) {
     const ArgumentInfo& arg = blob.inputs()[a];
@@ -289,25 +343,25 @@ Error collect_input_sizes(const LoadedBlob& blob, Span<EValue*> args,
       dims[a].push_back(args[a]->toInt());
       continue;
     }
-    if (!arg.is_tensor) {
+    if (!arg.is_tensor && !arg.is_values) {
       continue;  // A SymInt: implied by the tensor sizes.
     }
-    if (args[a] == nullptr || !args[a]->isTensor()) {
-      NNAPI_LOG_ERROR("input %zu must be a tensor", a);
-      return Error::InvalidArgument;
+    const Tensor* tensor = nullptr;
+    Error err = input_tensor(arg, a, args, &tensor);
+    if (err != Error::Ok) {
+      return err;
     }
-    const Tensor& t = args[a]->toTensor();
-    if (static_cast<int8_t>(t.scalar_type()) != arg.scalar_type) {
-      NNAPI_LOG_ERROR("input %zu has dtype %s, but the model was exported "
-                      "for %s",
-                      a, executorch::runtime::toString(t.scalar_type()),
-                      scalar_type_name(arg.scalar_type));
-      return Error::InvalidArgument;
+    const Tensor& t = *tensor;
+    if (blob.shape_program().reads_values(a)) {
+      err = read_input_values(a, t, &(*values)[a]);
+      if (err != Error::Ok) {
+        return err;
+      }
     }
-    const auto* op_dims = blob.root()->operands()->Get(arg.operand)->dims();
-    // A merged argument's tensor has more dims than its operand.
-    const size_t rank =
-        arg.merged_dims.empty() ? op_dims->size() : arg.tensor_dims.size();
+    // A merged or VALUES argument's tensor has its own dims.
+    const size_t rank = arg.merged_dims.empty() && !arg.is_values
+                            ? blob.root()->operands()->Get(arg.operand)->dims()->size()
+                            : arg.tensor_dims.size();
     if (arg.merged_dims.empty() && is_scalar_as_vector(t, rank)) {
       dims[a].push_back(1);
       continue;
@@ -446,6 +500,37 @@ Error bind_output(NnapiHandle* h, const CompiledModel& model, size_t o,
   return Error::Ok;
 }
 
+// Adds one execution's transfers to the counters (executorch_nnapi_transfer_stats):
+// a buffer bound elsewhere than the tensor's own memory was staged.
+void count_transfers(const NnapiHandle& h, const CompiledModel& model,
+                     Span<EValue*> args, const std::vector<const void*>& inputs,
+                     const std::vector<void*>& outputs) {
+  const LoadedBlob& blob = *h.blob;
+  uint64_t pointer = 0;
+  uint64_t staged = 0;
+  for (size_t a = 0; a < blob.inputs().size(); ++a) {
+    if (blob.inputs()[a].is_tensor) {
+      pointer += model.input_bytes(a);
+      staged += inputs[a] != args[a]->toTensor().const_data_ptr()
+                    ? model.input_bytes(a)
+                    : 0;
+    }
+  }
+  const size_t num_inputs = blob.inputs().size();
+  for (size_t o = 0; o < blob.outputs().size(); ++o) {
+    if (blob.outputs()[o].is_tensor) {
+      pointer += model.output_bytes(o);
+      staged += outputs[o] != args[num_inputs + o]->toTensor().mutable_data_ptr()
+                    ? model.output_bytes(o)
+                    : 0;
+    }
+  }
+  const uint64_t state = h.state != nullptr ? h.state->bytes_bound() : 0;
+  const bool mapped = h.state != nullptr && h.state->in_nnapi_memory();
+  record_execution(pointer + (mapped ? 0 : state), model.run_time_bytes(),
+                   staged, mapped ? state : 0);
+}
+
 class NnapiBackend final : public et::BackendInterface {
  public:
   // False (with one log line saying why) when there is no NNAPI library, it
@@ -518,6 +603,13 @@ class NnapiBackend final : public et::BackendInterface {
     h->api = std::move(api);
     h->blob = std::move(blob);
     h->options = options;
+    err = DelegateState::create(h->api, *h->blob, &h->state);
+    if (err == Error::Ok) {
+      err = ConstantMemory::create(h->api, *h->blob, &h->constants);
+    }
+    if (err != Error::Ok) {
+      return err;
+    }
     if (!options.cache_dir.empty()) {
       h->model_digest = model_digest(processed, *h->blob);
     }
@@ -526,8 +618,9 @@ class NnapiBackend final : public et::BackendInterface {
     // at load rather than at the first execute.
     if (h->blob->shape_program().num_symbols() == 0) {
       std::vector<int64_t> values;
+      const InputValues no_values(h->blob->inputs().size());
       if (!h->blob->shape_program().evaluate(h->blob->exported_input_dims(),
-                                             &values, &error)) {
+                                             no_values, &values, &error)) {
         NNAPI_LOG_ERROR("the blob's shape program fails for its own "
                         "exported sizes: %s",
                         error.c_str());
@@ -563,7 +656,8 @@ class NnapiBackend final : public et::BackendInterface {
 
     // 1. Inputs: dtype and rank; collect sizes for the shape program.
     InputDims dims(num_inputs);
-    Error err = collect_input_sizes(blob, args, &dims);
+    InputValues input_values(num_inputs);
+    Error err = collect_input_sizes(blob, args, &dims, &input_values);
     if (err != Error::Ok) {
       return err;
     }
@@ -571,7 +665,7 @@ class NnapiBackend final : public et::BackendInterface {
     // 2. Sizes of everything, then the compiled model for them.
     std::vector<int64_t> values;
     std::string error;
-    if (!blob.shape_program().evaluate(dims, &values, &error)) {
+    if (!blob.shape_program().evaluate(dims, input_values, &values, &error)) {
       NNAPI_LOG_ERROR_STR(error);
       return Error::InvalidArgument;
     }
@@ -611,12 +705,16 @@ class NnapiBackend final : public et::BackendInterface {
 
     // 5. Run, then bring permuted outputs back to ExecuTorch's order.
     err = tracer == nullptr
-              ? model->execute(blob, input_ptrs, output_ptrs)
+              ? model->execute(blob, input_ptrs, output_ptrs, h->state.get())
               : traced_execute(h, model, tracer, values, input_ptrs,
                                output_ptrs);
     if (err != Error::Ok) {
       return err;
     }
+    if (h->state != nullptr) {
+      h->state->commit();
+    }
+    count_transfers(*h, *model, args, input_ptrs, output_ptrs);
     for (size_t o = 0; o < num_outputs; ++o) {
       const ArgumentInfo& arg = blob.outputs()[o];
       if (!arg.is_tensor) {
@@ -659,13 +757,3 @@ const bool kRegistered = [] {
 
 }  // namespace
 }  // namespace executorch_nnapi
-
-extern "C" void executorch_nnapi_compilation_stats(uint64_t* total_ns,
-                                                   uint32_t* count) {
-  if (total_ns != nullptr) {
-    *total_ns = executorch_nnapi::g_compilation_ns.load();
-  }
-  if (count != nullptr) {
-    *count = executorch_nnapi::g_compilations.load();
-  }
-}

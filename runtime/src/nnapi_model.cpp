@@ -68,6 +68,7 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
                            const std::vector<int64_t>& values,
                            const RuntimeOptions& options,
                            const Digest& model_digest,
+                           const ConstantMemory* constants,
                            std::unique_ptr<CompiledModel>* out,
                            const std::vector<uint32_t>& extra_outputs) {
   if (api == nullptr) {
@@ -81,6 +82,7 @@ Error CompiledModel::build(std::shared_ptr<const NnapiApi> api,
   }
   c->api_ = std::move(api);
   c->options_ = options;
+  c->constants_ = constants;
   c->extra_outputs_ = extra_outputs;
   // Storage for every SHAPE_EXPRESSIONS value of every model, sized up front
   // so that it does not move afterwards (NNAPI keeps pointers to values over
@@ -350,9 +352,18 @@ Error CompiledModel::set_run_time_values(const LoadedBlob& blob,
   return Error::Ok;
 }
 
+size_t CompiledModel::run_time_bytes() const {
+  size_t total = 0;
+  for (const std::vector<int32_t>& v : run_time_inputs_) {
+    total += v.size() * sizeof(int32_t);
+  }
+  return total;
+}
+
 Error CompiledModel::execute(const LoadedBlob& blob,
                              const std::vector<const void*>& inputs,
                              const std::vector<void*>& outputs,
+                             const DelegateState* state,
                              ExecutionProbe* probe) {
   const NnapiApi& nn = *api_;
   ExecutionGuard guard{&nn};
@@ -409,6 +420,12 @@ Error CompiledModel::execute(const LoadedBlob& blob,
                       a, arg.io_index, output_bytes_[a],
                       nnapi_describe_result(nn, rc).c_str());
       return Error::Internal;
+    }
+  }
+  if (state != nullptr) {
+    const Error err = state->bind(guard.execution);
+    if (err != Error::Ok) {
+      return err;
     }
   }
   if (options_.execution_timeout_ms != 0 &&

@@ -10,6 +10,8 @@
 #include <executorch/runtime/core/error.h>
 
 #include "blob_reader.h"
+#include "constant_memory.h"
+#include "delegate_state.h"
 #include "nnapi_api.h"
 #include "runtime_options.h"
 
@@ -44,13 +46,15 @@ class CompiledModel {
   /// `values` (ShapeProgram::evaluate's output) with `options` (already
   /// trimmed to the device's feature level); `model_digest` names the model
   /// in NNAPI's compilation cache and is only read when options.cache_dir is
-  /// set. Every NNAPI call is checked; a failure is logged (call, operation,
-  /// result code, driver message) and returned as an Error, with nothing
-  /// leaked.
+  /// set. Constants `constants` finds in NNAPI memory are given from it
+  /// (null: every constant by pointer); it must outlive the model. Every
+  /// NNAPI call is checked; a failure is logged (call, operation, result
+  /// code, driver message) and returned as an Error, with nothing leaked.
   static executorch::runtime::Error build(
       std::shared_ptr<const NnapiApi> api, const LoadedBlob& blob,
       const std::vector<int64_t>& values, const RuntimeOptions& options,
-      const Digest& model_digest, std::unique_ptr<CompiledModel>* out,
+      const Digest& model_digest, const ConstantMemory* constants,
+      std::unique_ptr<CompiledModel>* out,
       const std::vector<uint32_t>& extra_outputs = {});
 
   /// Operands made model outputs after the blob's own (a debug variant whose
@@ -92,13 +96,18 @@ class CompiledModel {
   executorch::runtime::Error set_run_time_values(
       const LoadedBlob& blob, const std::vector<int64_t>& values);
 
+  /// Bytes of the RUN_TIME_EXPRESSIONS values the next execute binds.
+  size_t run_time_bytes() const;
+
   /// Runs one execution: binds the given buffers (one per tensor argument,
   /// null for ignored arguments; sizes must equal input_bytes/output_bytes)
-  /// and waits for the result (through the burst when options.use_burst).
-  /// Not thread-safe: the backend calls it under the delegate's mutex.
+  /// and the delegate's `state` (null when it has none), and waits for the
+  /// result (through the burst when options.use_burst). Not thread-safe: the
+  /// backend calls it under the delegate's mutex.
   executorch::runtime::Error execute(const LoadedBlob& blob,
                                      const std::vector<const void*>& inputs,
                                      const std::vector<void*>& outputs,
+                                     const DelegateState* state,
                                      ExecutionProbe* probe = nullptr);
 
  private:
@@ -127,6 +136,10 @@ class CompiledModel {
       ANeuralNetworksModel* model, const LoadedBlob& blob,
       const blob::Blob* tables, uint32_t i, const std::vector<uint32_t>& dims,
       const std::vector<int64_t>& values);
+  executorch::runtime::Error set_constant(ANeuralNetworksModel* model,
+                                          const LoadedBlob& blob,
+                                          const blob::Blob* tables, uint32_t i,
+                                          const void* value, size_t value_size);
   executorch::runtime::Error set_referenced_model(ANeuralNetworksModel* model,
                                                   const LoadedBlob& blob,
                                                   const blob::Blob* tables,
@@ -159,6 +172,7 @@ class CompiledModel {
 
   std::shared_ptr<const NnapiApi> api_;
   RuntimeOptions options_;
+  const ConstantMemory* constants_ = nullptr;
   ANeuralNetworksModel* model_ = nullptr;
   // The referenced models (IF / WHILE bodies), by subgraph index; they must
   // outlive model_, which refers to them, and are freed after it.

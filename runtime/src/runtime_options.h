@@ -1,9 +1,9 @@
-// NNAPI's runtime knobs (README.md, "Runtime options"): one table that names, for
+// NNAPI's runtime knobs (docs/runtime.md, "Runtime options"): one table that names, for
 // every option, its CompileSpec key (set at lowering by NnapiPartitioner), its
 // load-time ExecuTorch backend-option key (set by the app or the runner; the
 // load-time value wins), the NNAPI feature level it needs and the NNAPI call
 // it makes. The same table drives parsing, the "skipped" log lines and the
-// README's table.
+// table of docs/runtime.md.
 #pragma once
 
 #include <cstdint>

@@ -16,6 +16,7 @@ bool stack_effect(int op, int* pops, int* pushes) {
     case ShapeOp::PUSH_CONST:
     case ShapeOp::PUSH_INPUT_DIM:
     case ShapeOp::PUSH_SYMBOL:
+    case ShapeOp::PUSH_INPUT_VALUE:
       *pops = 0;
       *pushes = 1;
       return true;
@@ -72,10 +73,13 @@ std::string format_bound(int64_t v) {
 
 bool ShapeProgram::init(const blob::ShapeProgram* program,
                         const std::vector<int>& input_ranks,
+                        const std::vector<size_t>& input_value_counts,
                         std::string* error) {
   expressions_.clear();
   symbols_.clear();
   checks_.clear();
+  assertions_.clear();
+  value_args_.assign(input_ranks.size(), false);
   if (program == nullptr) {
     return true;
   }
@@ -128,10 +132,29 @@ bool ShapeProgram::init(const blob::ShapeProgram* program,
       checks_.push_back(Check{c->arg(), c->dim(), c->expression()});
     }
   }
+  if (program->assertions() != nullptr) {
+    for (const blob::ShapeAssertion* a : *program->assertions()) {
+      assertions_.push_back(Assertion{
+          a->expression(), a->text() != nullptr ? a->text()->str() : ""});
+    }
+  }
+  return validate_references(input_ranks, input_value_counts, error);
+}
 
+// The indices init copied: expressions, their symbols and inputs, the
+// symbols' definitions and ranges, the checks' and assertions' expressions.
+bool ShapeProgram::validate_references(
+    const std::vector<int>& input_ranks,
+    const std::vector<size_t>& input_value_counts, std::string* error) {
   for (size_t i = 0; i < expressions_.size(); ++i) {
-    if (!validate_expression(i, symbols_.size(), input_ranks, error)) {
+    if (!validate_expression(i, symbols_.size(), input_ranks,
+                             input_value_counts, error)) {
       return false;
+    }
+    for (const Instruction& ins : expressions_[i].code) {
+      if (static_cast<ShapeOp>(ins.op) == ShapeOp::PUSH_INPUT_VALUE) {
+        value_args_[static_cast<size_t>(ins.arg)] = true;  // validated above
+      }
     }
   }
   for (size_t k = 0; k < symbols_.size(); ++k) {
@@ -147,7 +170,7 @@ bool ShapeProgram::init(const blob::ShapeProgram* program,
     // Symbols are computed in order, so a definition may only use the
     // symbols before it.
     if (!validate_expression(static_cast<size_t>(s.definition), k,
-                             input_ranks, error)) {
+                             input_ranks, input_value_counts, error)) {
       *error += format_message(" (in the definition of symbol %s)",
                                s.name.c_str());
       return false;
@@ -179,12 +202,56 @@ bool ShapeProgram::init(const blob::ShapeProgram* program,
       return false;
     }
   }
+  for (size_t i = 0; i < assertions_.size(); ++i) {
+    const int32_t e = assertions_[i].expression;
+    if (e < 0 || static_cast<size_t>(e) >= expressions_.size()) {
+      *error = format_message(
+          "shape program: assertion %zu uses expression %d, but there are "
+          "%zu expressions",
+          i, e, expressions_.size());
+      return false;
+    }
+  }
   return true;
 }
 
-bool ShapeProgram::validate_expression(size_t index, size_t symbols_visible,
-                                       const std::vector<int>& input_ranks,
-                                       std::string* error) const {
+// An instruction reading an input: a dimension of a tensor (or an INT
+// argument's value), or an element of an integer tensor.
+bool ShapeProgram::validate_read(size_t index, const Instruction& ins,
+                                 const std::vector<int>& input_ranks,
+                                 const std::vector<size_t>& input_value_counts,
+                                 std::string* error) const {
+  const Expression& expr = expressions_[index];
+  const bool arg_ok = ins.arg >= 0 &&
+                      static_cast<size_t>(ins.arg) < input_ranks.size() &&
+                      input_ranks[ins.arg] >= 0;
+  if (static_cast<ShapeOp>(ins.op) == ShapeOp::PUSH_INPUT_DIM) {
+    if (!arg_ok || ins.value < 0 || ins.value >= input_ranks[ins.arg]) {
+      *error = format_message(
+          "shape program: expression %zu (%s) reads input %d dimension "
+          "%" PRId64 ", which is not a dimension of a tensor input",
+          index, expr.text.c_str(), ins.arg, ins.value);
+      return false;
+    }
+    return true;
+  }
+  const size_t count =
+      arg_ok && static_cast<size_t>(ins.arg) < input_value_counts.size()
+          ? input_value_counts[ins.arg]
+          : 0;
+  if (ins.value < 0 || static_cast<uint64_t>(ins.value) >= count) {
+    *error = format_message(
+        "shape program: expression %zu (%s) reads element %" PRId64
+        " of input %d, which is not an element of an integer tensor input",
+        index, expr.text.c_str(), ins.value, ins.arg);
+    return false;
+  }
+  return true;
+}
+
+bool ShapeProgram::validate_expression(
+    size_t index, size_t symbols_visible, const std::vector<int>& input_ranks,
+    const std::vector<size_t>& input_value_counts, std::string* error) const {
   const Expression& expr = expressions_[index];
   size_t depth = 0;
   for (size_t pc = 0; pc < expr.code.size(); ++pc) {
@@ -198,18 +265,12 @@ bool ShapeProgram::validate_expression(size_t index, size_t symbols_visible,
           index, expr.text.c_str(), pc, ins.op);
       return false;
     }
-    if (static_cast<ShapeOp>(ins.op) == ShapeOp::PUSH_INPUT_DIM) {
-      const bool arg_ok = ins.arg >= 0 &&
-                          static_cast<size_t>(ins.arg) < input_ranks.size() &&
-                          input_ranks[ins.arg] >= 0;
-      if (!arg_ok || ins.value < 0 || ins.value >= input_ranks[ins.arg]) {
-        *error = format_message(
-            "shape program: expression %zu (%s) reads input %d dimension "
-            "%" PRId64 ", which is not a dimension of a tensor input",
-            index, expr.text.c_str(), ins.arg, ins.value);
+    const ShapeOp op = static_cast<ShapeOp>(ins.op);
+    if (op == ShapeOp::PUSH_INPUT_DIM || op == ShapeOp::PUSH_INPUT_VALUE) {
+      if (!validate_read(index, ins, input_ranks, input_value_counts, error)) {
         return false;
       }
-    } else if (static_cast<ShapeOp>(ins.op) == ShapeOp::PUSH_SYMBOL) {
+    } else if (op == ShapeOp::PUSH_SYMBOL) {
       if (ins.arg < 0 || static_cast<size_t>(ins.arg) >= symbols_visible) {
         *error = format_message(
             "shape program: expression %zu (%s) reads symbol %d, but only "
@@ -244,7 +305,27 @@ bool ShapeProgram::validate_expression(size_t index, size_t symbols_visible,
   return true;
 }
 
-bool ShapeProgram::run(size_t index, const InputDims& dims,
+// Pushes what `ins` reads: an input's dimension or an element of its data.
+bool ShapeProgram::push_input(const Expression& expr, const Instruction& ins,
+                              const Inputs& in, int64_t* r,
+                              std::string* error) const {
+  const bool value = static_cast<ShapeOp>(ins.op) == ShapeOp::PUSH_INPUT_VALUE;
+  const InputDims& source = value ? in.values : in.dims;
+  const size_t arg = static_cast<size_t>(ins.arg);
+  if (arg >= source.size() ||
+      static_cast<uint64_t>(ins.value) >= source[arg].size()) {
+    *error = format_message(
+        "shape expression %s reads input %d %s %" PRId64
+        ", but that input has %zu",
+        expr.text.c_str(), ins.arg, value ? "element" : "dimension", ins.value,
+        arg < source.size() ? source[arg].size() : 0);
+    return false;
+  }
+  *r = source[arg][static_cast<size_t>(ins.value)];
+  return true;
+}
+
+bool ShapeProgram::run(size_t index, const Inputs& in,
                        const int64_t* symbols, int64_t* result,
                        std::string* error) const {
   const Expression& expr = expressions_[index];
@@ -260,6 +341,7 @@ bool ShapeProgram::run(size_t index, const InputDims& dims,
     switch (op) {
       case ShapeOp::PUSH_CONST:
       case ShapeOp::PUSH_INPUT_DIM:
+      case ShapeOp::PUSH_INPUT_VALUE:
       case ShapeOp::PUSH_SYMBOL:
         if (sp >= kMaxStackDepth) {
           *error = format_message("shape expression %s: stack overflow",
@@ -268,18 +350,10 @@ bool ShapeProgram::run(size_t index, const InputDims& dims,
         }
         if (op == ShapeOp::PUSH_CONST) {
           r = ins.value;
-        } else if (op == ShapeOp::PUSH_INPUT_DIM) {
-          const std::vector<int64_t>& d = dims[static_cast<size_t>(ins.arg)];
-          if (static_cast<uint64_t>(ins.value) >= d.size()) {
-            *error = format_message(
-                "shape expression %s reads input %d dimension %" PRId64
-                ", but that input has rank %zu",
-                expr.text.c_str(), ins.arg, ins.value, d.size());
-            return false;
-          }
-          r = d[static_cast<size_t>(ins.value)];
-        } else {
+        } else if (op == ShapeOp::PUSH_SYMBOL) {
           r = symbols[ins.arg];
+        } else if (!push_input(expr, ins, in, &r, error)) {
+          return false;
         }
         stack[sp++] = r;
         continue;
@@ -379,27 +453,30 @@ bool ShapeProgram::run(size_t index, const InputDims& dims,
   return true;
 }
 
-bool ShapeProgram::evaluate(const InputDims& dims,
-                            std::vector<int64_t>* values,
-                            std::string* error) const {
-  std::vector<int64_t> symbol_values(symbols_.size(), 0);
+// Each symbol from its definition, within the range it was exported with.
+bool ShapeProgram::compute_symbols(const Inputs& in,
+                                   std::vector<int64_t>* symbol_values,
+                                   std::string* error) const {
+  symbol_values->assign(symbols_.size(), 0);
   for (size_t k = 0; k < symbols_.size(); ++k) {
     const SymbolDef& s = symbols_[k];
     const size_t def = static_cast<size_t>(s.definition);
     int64_t v = 0;
-    if (!run(def, dims, symbol_values.data(), &v, error)) {
+    if (!run(def, in, symbol_values->data(), &v, error)) {
       return false;
     }
     if (v < s.min || v > s.max) {
       const Expression& e = expressions_[def];
-      if (e.code.size() == 1 &&
-          static_cast<ShapeOp>(e.code[0].op) == ShapeOp::PUSH_INPUT_DIM) {
-        // The common case: the symbol is one input dimension; name it.
+      const ShapeOp op = e.code.size() == 1 ? static_cast<ShapeOp>(e.code[0].op)
+                                            : ShapeOp::PUSH_CONST;
+      if (op == ShapeOp::PUSH_INPUT_DIM || op == ShapeOp::PUSH_INPUT_VALUE) {
+        // The common cases: the symbol is one input dimension or element.
         *error = format_message(
-            "input %d dimension %" PRId64 " is %" PRId64
+            "input %d %s %" PRId64 " is %" PRId64
             ", outside the range [%s, %s] the model was exported with "
             "(symbol %s)",
-            e.code[0].arg, e.code[0].value, v, format_bound(s.min).c_str(),
+            e.code[0].arg, op == ShapeOp::PUSH_INPUT_DIM ? "dimension" : "element",
+            e.code[0].value, v, format_bound(s.min).c_str(),
             format_bound(s.max).c_str(), s.name.c_str());
       } else {
         *error = format_message(
@@ -411,11 +488,52 @@ bool ShapeProgram::evaluate(const InputDims& dims,
       }
       return false;
     }
-    symbol_values[k] = v;
+    (*symbol_values)[k] = v;
+  }
+  return true;
+}
+
+// Every assertion's expression is >= 0; the message names the condition and
+// the symbols' values.
+bool ShapeProgram::check_assertions(const Inputs& in,
+                                    const std::vector<int64_t>& symbols,
+                                    std::string* error) const {
+  for (const Assertion& a : assertions_) {
+    int64_t v = 0;
+    if (!run(static_cast<size_t>(a.expression), in, symbols.data(), &v, error)) {
+      return false;
+    }
+    if (v >= 0) {
+      continue;
+    }
+    std::string values;
+    for (size_t k = 0; k < symbols_.size(); ++k) {
+      const SymbolDef& s = symbols_[k];
+      values += format_message(
+          "%s%s = %s = %" PRId64, k == 0 ? "" : ", ", s.name.c_str(),
+          expressions_[static_cast<size_t>(s.definition)].text.c_str(),
+          symbols[k]);
+    }
+    *error = format_message(
+        "these inputs break the exported program's condition %s (with %s)",
+        a.text.c_str(), values.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool ShapeProgram::evaluate(const InputDims& dims,
+                            const InputValues& input_values,
+                            std::vector<int64_t>* values,
+                            std::string* error) const {
+  const Inputs in{dims, input_values};
+  std::vector<int64_t> symbol_values;
+  if (!compute_symbols(in, &symbol_values, error)) {
+    return false;
   }
   for (const Check& c : checks_) {
     int64_t expected = 0;
-    if (!run(static_cast<size_t>(c.expression), dims, symbol_values.data(),
+    if (!run(static_cast<size_t>(c.expression), in, symbol_values.data(),
              &expected, error)) {
       return false;
     }
@@ -437,9 +555,12 @@ bool ShapeProgram::evaluate(const InputDims& dims,
       return false;
     }
   }
+  if (!check_assertions(in, symbol_values, error)) {
+    return false;
+  }
   values->resize(expressions_.size());
   for (size_t i = 0; i < expressions_.size(); ++i) {
-    if (!run(i, dims, symbol_values.data(), &(*values)[i], error)) {
+    if (!run(i, in, symbol_values.data(), &(*values)[i], error)) {
       return false;
     }
   }

@@ -652,41 +652,6 @@ def test_large_constants_are_read_at_finish(lib, driver):
     m.set_value(w, b"\0" * 12, expect=BAD_STATE)
 
 
-def test_fd_memory_for_constants_inputs_and_outputs(lib, driver, tmp_path):
-    import mmap
-    import os
-
-    weights = torch.arange(8, dtype=torch.float32)
-    path = tmp_path / "memory.bin"
-    path.write_bytes(weights.numpy().tobytes() + bytes(mmap.PAGESIZE - 32) + torch.ones(8).numpy().tobytes()
-                     + bytes(32))
-    fd = os.open(path, os.O_RDWR)
-    mem = c_void_p()
-    try:
-        assert lib.ANeuralNetworksMemory_createFromFd(mmap.PAGESIZE + 64, 3, fd, 0, byref(mem)) == NO_ERROR, \
-            _last(lib)
-    finally:
-        os.close(fd)  # the driver keeps its mapping
-    m = Model(lib)
-    a, w, out = m.tensor([8]), m.tensor([8]), m.tensor([8])
-    assert lib.ANeuralNetworksModel_setOperandValueFromMemory(m.handle, w, mem, 2, 32) == BAD_DATA  # misaligned
-    assert lib.ANeuralNetworksModel_setOperandValueFromMemory(m.handle, w, mem, 0, 32) == NO_ERROR
-    m.op("ADD", [a, w, m.i32(0)], [out])
-    m.io([a], [out])
-    m.finish()
-    ex = Execution(lib, m.compile())
-    assert lib.ANeuralNetworksExecution_setInputFromMemory(ex.handle, 0, None, mem, mmap.PAGESIZE, 32) == NO_ERROR
-    assert lib.ANeuralNetworksExecution_setOutputFromMemory(ex.handle, 0, None, mem, mmap.PAGESIZE + 64, 32) \
-        == BAD_DATA  # past the end
-    assert lib.ANeuralNetworksExecution_setOutputFromMemory(ex.handle, 0, None, mem, mmap.PAGESIZE + 32, 32) \
-        == NO_ERROR
-    lib.ANeuralNetworksMemory_free(mem)  # still referenced by the model and the execution
-    assert ex.compute() == NO_ERROR, _last(lib)
-    data = path.read_bytes()
-    result = torch.frombuffer(bytearray(data[mmap.PAGESIZE + 32:mmap.PAGESIZE + 64]), dtype=torch.float32)
-    assert torch.equal(result, weights + 1)
-
-
 def test_quantized_operation_without_integer_kernel_is_refused_at_add_operation(lib, driver):
     # The driver has no 8-bit L2_NORMALIZATION kernel (its integer arithmetic was not read), and refuses it
     # when added, not at compute.

@@ -5,7 +5,8 @@ writes them (lowering/passes/language_model.py, lowering/builders/slice_scatter.
   slices and a concatenation;
 * the KV cache written at a run-time position (``index_copy_`` of a buffer at
   ``arange(L) + input_pos[0].item()``) -> CONCATENATION + GATHER with positions computed by the
-  shape program, the buffer handed to the delegate and written back by ExecuTorch;
+  shape program, the buffer kept by the delegate as its state (or, when the partitioner is told
+  not to take it over, handed to the delegate and written back by ExecuTorch);
 * scaled-dot-product attention with a constant causal bool mask sliced at that position -> its
   additive float mask, folded, read by GATHER at the positions.
 
@@ -13,13 +14,17 @@ Whatever depends on the position (GATHER indices) is computed by the runtime at 
 and given to NNAPI as an input (RUN_TIME_EXPRESSIONS), so the backend compiles one model per
 token count, not one per position: the tests count the compilations.
 
+The position itself (``select_copy``, ``.item()``, torch.export's range assertions) is read by the
+delegate's shape program from the tensor the delegate receives: nothing stays on the CPU.
+
 Each is lowered alone with a dynamic length, checked delegated in one subgraph, run through the
 C++ backend on the host driver and compared with eager; the cache is run as a prefill then
-single-token steps in one loaded method, so the state ExecuTorch keeps between calls is checked.
+single-token steps in one loaded method, so the state kept between calls is checked.
 """
 
 from __future__ import annotations
 
+import pytest
 import torch
 import torch.nn.functional as F
 from torch.export import Dim, export
@@ -31,13 +36,11 @@ from op_harness import check_delegated_and_matches
 from executorch_nnapi.host_driver import get_driver
 from executorch_nnapi.lowering.passes.language_model import rewrite_language_model_idioms
 from executorch_nnapi.partitioners import NnapiPartitioner
-from executorch_nnapi.partitioners.op_support import READ_AS_SIZE
-from executorch_nnapi.runtime.backend_library import compilation_stats
+from executorch_nnapi.runtime.backend_library import compilation_stats, last_error, transfer_stats
 
 _GEN = torch.Generator().manual_seed(0)
 _CONTEXT = 8  # cache length
-# input_pos[0].item() feeds the delegate's sizes: reading it stays on the CPU.
-_POSITION_READ = ("select_copy",)
+_CACHE_BYTES = 1 * 2 * _CONTEXT * 4 * 4
 
 
 def randn(*shape: int) -> torch.Tensor:
@@ -95,37 +98,68 @@ def _lower_stateful(module: torch.nn.Module, example: tuple, dynamic_shapes, fea
 
 
 def _cpu_ops(edge) -> list[str]:
+    """Every node left on the CPU, size computations and assertions included."""
     graph = edge.exported_program().graph
     return [str(n.target) for n in graph.nodes if n.op == "call_function"
-            and n.target is not torch.ops.higher_order.executorch_call_delegate
-            and not isinstance(n.meta.get("val"), (torch.SymInt, torch.SymBool, type(None))) and "getitem" not in str(n.target)]
+            and n.target is not torch.ops.higher_order.executorch_call_delegate and "getitem" not in str(n.target)]
 
 
-def test_cache_written_at_run_time_position_keeps_its_state():
-    module = CacheWrite()
-    example = (randn(1, 2, 3, 4), torch.tensor([0]))
-    edge, partitioner = _lower_stateful(module, example, ({2: Dim("length", min=1, max=_CONTEXT)}, None))
-    left = [op for op in _cpu_ops(edge) if not any(allowed in op for allowed in _POSITION_READ)]
-    assert not left, f"left on the CPU: {left}"
-    reasons = {d.reason for d in partitioner.decisions if not d.supported and "select_copy" in d.op}
-    assert reasons == {READ_AS_SIZE}, reasons
-    delegates = [n for n in edge.exported_program().graph.nodes
-                 if n.target is torch.ops.higher_order.executorch_call_delegate]
-    assert len(delegates) == 1
+def _run_cache_writes(pte: bytes) -> None:
+    """A prefill of 3 at 0, single steps at 3 and 4, then a run that reaches the cache's end, through
+    one loaded method, each equal to eager; one compiled model per length (3 and 1)."""
     get_driver().feature_level = 30
-    program = Runtime.get().load_program(edge.to_executorch().buffer)
+    program = Runtime.get().load_program(pte)
     method = program.load_method("forward")
     eager = CacheWrite()
     compiled_before = compilation_stats()[0]
-    # A prefill of 3 at 0, single steps at 3 and 4, then a run that reaches the cache's end.
     for values, start in ((randn(1, 2, 3, 4), 0), (randn(1, 2, 1, 4), 3), (randn(1, 2, 1, 4), 4),
                           (randn(1, 2, 3, 4), 5)):
         with torch.no_grad():
             want = eager(values, torch.tensor([start]))
         got = method.execute([values, torch.tensor([start])])[0]
         assert torch.equal(got, want), f"at position {start}: max difference {(got - want).abs().max()}"
-    # One compiled model per length (3 and 1), whatever the position.
     assert compilation_stats()[0] - compiled_before == 2
+
+
+def test_cache_written_at_run_time_position_is_delegate_state():
+    module = CacheWrite()
+    example = (randn(1, 2, 3, 4), torch.tensor([0]))
+    edge, partitioner = _lower_stateful(module, example, ({2: Dim("length", min=1, max=_CONTEXT)}, None))
+    # The position's select, .item() and range assertions and the cache's write-back: all delegated.
+    assert not _cpu_ops(edge), f"left on the CPU: {_cpu_ops(edge)}"
+    assert partitioner.states == ["cache"]
+    assert not edge.exported_program().graph_signature.buffers_to_mutate
+    before = transfer_stats()
+    _run_cache_writes(edge.to_executorch().buffer)
+    moved = transfer_stats() - before
+    # The cache is bound as NNAPI memory (read and written) at each of the 4 calls, never by pointer:
+    # what goes by pointer is the values and the result (the cache * 2), and the indices at the position.
+    assert moved.executions == 4 and moved.memory_bytes == 4 * 2 * _CACHE_BYTES
+    assert moved.pointer_bytes == (3 + 1 + 1 + 3) * 2 * 4 * 4 + 4 * _CACHE_BYTES
+
+
+def test_cache_left_to_executorch_when_not_taken_over():
+    module = CacheWrite()
+    with torch.no_grad():
+        ep = export(module, (randn(1, 2, 3, 4), torch.tensor([0])),
+                    dynamic_shapes=({2: Dim("length", min=1, max=_CONTEXT)}, None))
+        partitioner = NnapiPartitioner(feature_level=30, take_over_mutable_buffers=False)
+        edge = to_edge_transform_and_lower(ep, partitioner=[partitioner])
+    assert partitioner.states == []
+    assert list(edge.exported_program().graph_signature.buffers_to_mutate.values()) == ["cache"]
+    _run_cache_writes(edge.to_executorch().buffer)
+
+
+def test_position_beyond_the_cache_fails_with_the_exported_condition():
+    module = CacheWrite()
+    edge, _ = _lower_stateful(module, (randn(1, 2, 3, 4), torch.tensor([0])),
+                              ({2: Dim("length", min=1, max=_CONTEXT)}, None))
+    get_driver().feature_level = 30
+    program = Runtime.get().load_program(edge.to_executorch().buffer)
+    method = program.load_method("forward")
+    with pytest.raises(RuntimeError):
+        method.execute([randn(1, 2, 3, 4), torch.tensor([6])])  # 6 + 3 > 8
+    assert "condition" in last_error() and "<= 8" in last_error(), last_error()
 
 
 def test_cache_write_at_run_time_position_needs_api_29():
@@ -183,7 +217,7 @@ def test_attention_with_causal_mask_sliced_at_run_time_position():
                                                               None, None, None),
         run_inputs=[(q, k, v, torch.tensor([0])), (randn(1, 2, 1, 4), k, v, torch.tensor([5])),
                     (randn(1, 2, 2, 4), k, v, torch.tensor([6]))],
-        allow_cpu_ops=_POSITION_READ, expect_operations=["GATHER"], tolerance=1e-5)
+        expect_operations=["GATHER"], tolerance=1e-5)
     assert lowered.num_delegates == 1
     # The mask rows at the position: a GATHER whose indices the runtime computes at every call,
     # so the model is compiled once per length (3, 1, 2), not once per position.
@@ -196,7 +230,7 @@ def _table_at_position(feature_level: int, expect: str) -> int:
     lowered = check_delegated_and_matches(
         module, (randn(3, 4), torch.tensor([0])), dynamic_shapes=({0: Dim("length", min=1, max=_CONTEXT)}, None),
         run_inputs=[(randn(3, 4), torch.tensor([0])), (randn(1, 4), torch.tensor([6]))],
-        allow_cpu_ops=_POSITION_READ, expect_operations=[expect], feature_level=feature_level, tolerance=1e-6)
+        expect_operations=[expect], feature_level=feature_level, tolerance=1e-6)
     return _compilations_at_positions(module, lowered.pte, feature_level,
                                       lambda n, p: (randn(n, 4), torch.tensor([p])))
 

@@ -22,21 +22,14 @@ import re
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+from markdown_pages import DOCUMENTS, ROOT, text_without_code
 
-FENCE = re.compile(r"^```.*?^```", re.S | re.M)
 MARKDOWN_LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
 BACKTICKED = re.compile(r"`([^`\s]+)`")
 MODULE = re.compile(r"executorch_nnapi(?:\.\w+)+")
 OUTSIDE = re.compile(r"(?:^|[\s`(\"'])((?:/work/|\.\./)[^\s`)\"']*)")
 # Packages the build generates (not in the repository): flatc's Python code for the blob schema.
 GENERATED = {"executorch_nnapi.blob"}
-
-
-def _text(doc: pathlib.Path) -> str:
-    """The document without its fenced code blocks (shell examples name files of their own)."""
-    return FENCE.sub("", doc.read_text())
 
 
 def _slug(heading: str) -> str:
@@ -46,7 +39,7 @@ def _slug(heading: str) -> str:
 def _anchors(doc: pathlib.Path) -> set[str]:
     seen: dict[str, int] = {}
     anchors = set()
-    for line in _text(doc).splitlines():
+    for line in text_without_code(doc).splitlines():
         m = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
         if m:
             slug = _slug(m.group(1))
@@ -59,7 +52,7 @@ def _anchors(doc: pathlib.Path) -> set[str]:
 def broken_links(doc: pathlib.Path, root: pathlib.Path = ROOT) -> list[str]:
     """The relative links of ``doc`` whose file or heading does not exist in ``root``."""
     wrong = []
-    for target in MARKDOWN_LINK.findall(_text(doc)):
+    for target in MARKDOWN_LINK.findall(text_without_code(doc)):
         if re.match(r"[a-z][a-z0-9+.-]*:", target):
             continue  # https:, mailto: ...
         path, _, anchor = target.partition("#")
@@ -81,7 +74,7 @@ def broken_paths(doc: pathlib.Path, root: pathlib.Path = ROOT) -> list[str]:
     """The backticked repository paths of ``doc`` that do not exist in ``root``."""
     folders = _top_level(root)
     wrong = []
-    for word in BACKTICKED.findall(_text(doc)):
+    for word in BACKTICKED.findall(text_without_code(doc)):
         if "/" not in word or word.split("/")[0] not in folders or re.search(r"[*<>{}]", word):
             continue
         # tests/cli_models.py:conv_exp_conv, tests/x/test_y.py::test_z[case]: the name must be defined there.
@@ -103,7 +96,7 @@ def broken_modules(doc: pathlib.Path, root: pathlib.Path = ROOT) -> list[str]:
     """The backticked ``executorch_nnapi...`` names of ``doc`` that name no module of ``root``
     (``executorch_nnapi.<part>`` is the folder ``<part>``) or nothing defined in one."""
     wrong = []
-    for word in BACKTICKED.findall(_text(doc)):
+    for word in BACKTICKED.findall(text_without_code(doc)):
         for dotted in MODULE.findall(word):
             if any(dotted == g or dotted.startswith(g + ".") for g in GENERATED):
                 continue
@@ -121,7 +114,7 @@ def broken_modules(doc: pathlib.Path, root: pathlib.Path = ROOT) -> list[str]:
 def outside_references(doc: pathlib.Path, root: pathlib.Path = ROOT) -> list[str]:
     """Places outside the repository ``doc`` names (``/work/...``, a ``../...`` leaving ``root``)."""
     found = []
-    for m in OUTSIDE.finditer(_text(doc)):
+    for m in OUTSIDE.finditer(text_without_code(doc)):
         place = m.group(1)
         if place.startswith("/") or not (doc.parent / place).resolve().is_relative_to(root.resolve()):
             found.append(place)

@@ -13,29 +13,14 @@ import os
 import subprocess
 from pathlib import Path
 
-import numpy as np
 import pytest
 import torch
 from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
-from executorch.exir import to_edge_transform_and_lower
 from torch.export import Dim, export
 
 from executorch_nnapi.partitioners import NnapiPartitioner
 from executorch_nnapi.runtime.backend_library import runner_path
-
-DTYPES = {"Float": np.float32, "Long": np.int64, "Int": np.int32}
-
-
-class SmallNet(torch.nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
-        self.pool = torch.nn.AdaptiveAvgPool2d(1)
-        self.fc = torch.nn.Linear(8, 5)
-
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        y = torch.relu(self.conv(x))
-        return y, self.fc(self.pool(y).flatten(1))
+from runner_io import SmallNet, read_output, write_input, write_pte
 
 
 @pytest.fixture(scope="module")
@@ -44,24 +29,12 @@ def model() -> SmallNet:
     return SmallNet().eval()
 
 
-def write_pte(path: Path, programs: dict, partitioners: dict) -> Path:
-    edge = to_edge_transform_and_lower(programs, partitioner=partitioners)
-    path.write_bytes(edge.to_executorch().buffer)
-    return path
-
-
 def run_runner(*args: str, env_extra: dict | None = None, check: bool = True) -> subprocess.CompletedProcess:
     env = {**os.environ, **(env_extra or {})}
     result = subprocess.run([runner_path(), *args], capture_output=True, text=True, env=env, timeout=300)
     if check and result.returncode != 0:
         raise AssertionError(f"runner failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
     return result
-
-
-def read_output(directory: Path, index: int) -> torch.Tensor:
-    meta = json.loads((directory / f"output_{index}.json").read_text())
-    data = np.fromfile(directory / f"output_{index}.bin", dtype=np.dtype(DTYPES[meta["dtype"]]).newbyteorder("<"))
-    return torch.from_numpy(data.reshape(meta["shape"]).copy())
 
 
 def test_runner_outputs_match_eager(tmp_path, model):
@@ -83,17 +56,19 @@ def test_runner_outputs_match_eager(tmp_path, model):
         torch.testing.assert_close(got, want.detach(), rtol=1e-4, atol=1e-5)
 
 
-def test_runner_dynamic_shape_input(tmp_path, model):
+def test_runner_dynamic_shape_input_in_steps(tmp_path, model):
+    """Two sizes in one process, each a step (--then) of the one loaded method."""
     x = torch.randn(1, 3, 16, 16)
     ep = export(model, (x,), dynamic_shapes={"x": {2: Dim("h", min=8, max=64), 3: Dim("w", min=8, max=64)}})
     pte = write_pte(tmp_path / "d.pte", {"forward": ep}, {"forward": [NnapiPartitioner()]})
-    x2 = torch.randn(1, 3, 24, 40)
-    x2.numpy().astype("<f4").tofile(tmp_path / "x2.bin")
+    x2, x3 = torch.randn(1, 3, 24, 40), torch.randn(1, 3, 8, 12)
     out = tmp_path / "out"
     out.mkdir()
-    run_runner("--model", str(pte), "--input", f"{tmp_path / 'x2.bin'}:1,3,24,40", "--iters", "2",
-               "--output-dir", str(out))
-    torch.testing.assert_close(read_output(out, 0), model(x2)[0].detach(), rtol=1e-4, atol=1e-5)
+    result = run_runner("--model", str(pte), "--input", write_input(tmp_path / "x2.bin", x2), "--then",
+                        "--input", write_input(tmp_path / "x3.bin", x3), "--iters", "2", "--output-dir", str(out))
+    assert "(2 compilations)" in result.stdout
+    for step, xs in enumerate((x2, x3)):
+        torch.testing.assert_close(read_output(out / f"step_{step}", 0), model(xs)[0].detach(), rtol=1e-4, atol=1e-5)
 
 
 def test_load_time_options_reach_the_driver_and_win(tmp_path, model):

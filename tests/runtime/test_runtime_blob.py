@@ -483,10 +483,10 @@ def test_every_single_byte_flip_is_refused_without_crash(nnapi_shim: str) -> Non
 
 def test_newer_schema_version_is_refused(nnapi_shim: str, capfd) -> None:
     spec = add_blob_spec()
-    spec.schema_version = 5
+    spec.schema_version = 6
     lines = assert_refused(
         make_pte_with_blob(build_blob(spec)), capfd,
-        "blob schema version 5 is newer than this runtime understands (4): update executorch-nnapi",
+        "blob schema version 6 is newer than this runtime understands (5): update executorch-nnapi",
     )
     assert "corrupted" not in lines
 

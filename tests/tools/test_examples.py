@@ -55,3 +55,13 @@ def test_llama_on_host_generates_eager_tokens_with_nnapi_and_xnnpack():
         assert "same as eager" in lines[backend] and "tokens/s" in lines[backend], text
     assert "1 subgraph(s)" in lines["nnapi"]
     assert "2 NNAPI compilation(s)" in lines["nnapi"], lines["nnapi"]  # the prompt's length, then 1
+
+
+@pytest.mark.slow  # a Hugging Face decoder lowered twice, XNNPACK's lowering the longer
+def test_hf_decoder_on_host_generates_eager_tokens_with_nnapi_and_xnnpack():
+    """GemmaForCausalLM exported by transformers' convert_and_export_with_cache (one token per call)."""
+    text = _run("hf_decoder_on_host.py", "--model", "gemma", "--layers", "1", "--max-tokens", "1", "--tokens", "3")
+    lines = {line.split()[0]: line for line in text.splitlines() if line.split()}
+    for backend in ("nnapi", "xnnpack"):
+        assert "same as eager" in lines[backend] and "tokens/s" in lines[backend], text
+    assert "1 subgraph(s), 0 tensor op(s) on the CPU" in lines["nnapi"], lines["nnapi"]
