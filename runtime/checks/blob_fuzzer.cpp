@@ -34,6 +34,7 @@
 
 #include "blob_reader.h"
 #include "checking_nnapi.h"
+#include "delegate_state.h"
 #include "load_stages.h"
 #include "nnapi_model.h"
 #include "runtime_options.h"
@@ -148,17 +149,23 @@ void read_like_model_building(const LoadedBlob& loaded, const std::vector<int64_
   }
 }
 
-// The build init makes for a blob of static shapes (any blob, here), against
-// the checking NNAPI at the newest feature level, as init refuses a blob
-// that needs a newer one.
+// What init makes for a blob of static shapes (any blob, here): the
+// delegate's state (its initial values, in ordinary memory: the checking
+// NNAPI has no memory functions) and the compiled model, against the checking
+// NNAPI at the newest feature level (init refuses a blob that needs a newer
+// one). Constants are given by pointer.
 void build_model(const LoadedBlob& loaded, const std::vector<int64_t>& values) {
   static const auto api = executorch_nnapi_checks::checking_nnapi(ANEURALNETWORKS_FEATURE_LEVEL_8);
   if (loaded.root()->min_feature_level() > api->feature_level) {
     return;
   }
+  std::unique_ptr<executorch_nnapi::DelegateState> state;
+  if (executorch_nnapi::DelegateState::create(api, loaded, &state) != Error::Ok) {
+    return;
+  }
   std::unique_ptr<executorch_nnapi::CompiledModel> model;
   (void)executorch_nnapi::CompiledModel::build(api, loaded, values, executorch_nnapi::RuntimeOptions(),
-                                               executorch_nnapi::Digest(), &model);
+                                               executorch_nnapi::Digest(), nullptr, &model);
 }
 
 // load_blob on `size` bytes at `data`, with the named data its operands ask
@@ -172,7 +179,8 @@ void load(const uint8_t* data, size_t size) {
   }
   std::vector<int64_t> values;
   std::string error;
-  if (loaded->shape_program().evaluate(loaded->exported_input_dims(), &values, &error)) {
+  const executorch_nnapi::InputValues no_values(loaded->inputs().size());
+  if (loaded->shape_program().evaluate(loaded->exported_input_dims(), no_values, &values, &error)) {
     read_like_model_building(*loaded, values);
     build_model(*loaded, values);
   }
