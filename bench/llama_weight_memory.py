@@ -22,6 +22,8 @@ import pathlib
 import subprocess
 import sys
 
+import benchmark_page  # first: the run's stamp reads the load average at import
+
 PROMPT = [5, 17, 301, 44, 9]
 
 
@@ -104,6 +106,7 @@ def main() -> None:
     parser.add_argument("--workdir", default="/tmp/executorch_nnapi_weight_memory")
     parser.add_argument("--modes", nargs="+", default=["file", "buffer"])
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # internal: one measurement in this process
+    benchmark_page.add_markdown_option(parser)
     args = parser.parse_args()
     work = pathlib.Path(args.workdir)
     work.mkdir(parents=True, exist_ok=True)
@@ -114,17 +117,21 @@ def main() -> None:
         return
     if not pte.exists():
         build(args, pte, expected)
-    print("| loaded from | .pte MB | peak above start, loading + compiling, MB | x .pte | anonymous MB | file "
-          "MB | constants from file memory MB | by pointer MB | prefill vs eager |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    table = ["| loaded from | .pte MB | peak above start, loading + compiling, MB | x .pte | anonymous MB | file "
+             "MB | constants from file memory MB | by pointer MB | prefill vs eager |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    print("\n".join(table))
     mb = 1 << 20
     for mode in args.modes:
-        out = subprocess.run([sys.executable, __file__, *sys.argv[1:], "--measure", mode], check=True,
-                             capture_output=True, text=True, env=os.environ).stdout
+        command = [sys.executable, __file__, *[a for a in sys.argv[1:] if a != "--markdown"], "--measure", mode]
+        out = subprocess.run(command, check=True, capture_output=True, text=True, env=os.environ).stdout
         r = json.loads(out.strip().splitlines()[-1])
-        print(f"| {mode} | {r['pte'] / mb:.0f} | {r['peak'] / mb:.0f} | {r['peak'] / r['pte']:.2f} | "
-              f"{r['anon'] / mb:.0f} | {r['file'] / mb:.0f} | {r['from_memory'] / mb:.0f} | "
-              f"{r['by_pointer'] / mb:.0f} | {r['error']:.1e} |", flush=True)
+        table.append(f"| {mode} | {r['pte'] / mb:.0f} | {r['peak'] / mb:.0f} | {r['peak'] / r['pte']:.2f} | "
+                     f"{r['anon'] / mb:.0f} | {r['file'] / mb:.0f} | {r['from_memory'] / mb:.0f} | "
+                     f"{r['by_pointer'] / mb:.0f} | {r['error']:.1e} |")
+        print(table[-1], flush=True)
+    benchmark_page.write_if_asked(args, "llama_weight_memory", "Peak memory while loading and compiling an int8 "
+                                  "llama against its .pte", __doc__.split("\n\n")[2], table)
 
 
 if __name__ == "__main__":

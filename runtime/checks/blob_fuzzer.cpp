@@ -165,7 +165,7 @@ void build_model(const LoadedBlob& loaded, const std::vector<int64_t>& values) {
   }
   std::unique_ptr<executorch_nnapi::CompiledModel> model;
   (void)executorch_nnapi::CompiledModel::build(api, loaded, values, executorch_nnapi::RuntimeOptions(),
-                                               executorch_nnapi::Digest(), nullptr, &model);
+                                               executorch_nnapi::Digest(), /*constants=*/nullptr, &model);
 }
 
 // load_blob on `size` bytes at `data`, with the named data its operands ask
@@ -179,6 +179,7 @@ void load(const uint8_t* data, size_t size) {
   }
   std::vector<int64_t> values;
   std::string error;
+  // No element values: a program that reads some (a position) fails here and is not built.
   const executorch_nnapi::InputValues no_values(loaded->inputs().size());
   if (loaded->shape_program().evaluate(loaded->exported_input_dims(), no_values, &values, &error)) {
     read_like_model_building(*loaded, values);
