@@ -195,9 +195,11 @@ def lower_program(name: str):
         return to_edge_transform_and_lower(programs, partitioner=partitioners)
 
 
-def _export(model: torch.nn.Module, *shape: int, dynamic_shapes=None):
+def _export(make_model: Callable[[], torch.nn.Module], *shape: int, dynamic_shapes=None):
+    """``make_model()``'s export, its weights drawn from seed 0 (as a test's eager copy is)."""
     torch.manual_seed(0)
-    return export(model.eval(), (torch.randn(*shape),), dynamic_shapes=dynamic_shapes)
+    model = make_model().eval()
+    return export(model, (torch.randn(*shape),), dynamic_shapes=dynamic_shapes)
 
 
 def _int8():
@@ -214,8 +216,16 @@ def _two_inputs():
 
 
 def _control_flow_runs(seed: int) -> list[list[torch.Tensor]]:
-    runs = _images(*[(1, 3, 8, 8)] * 3)(seed)
-    return runs[:1] + [[-runs[0][0]]] + runs[1:]  # both branches, whatever the seed
+    """An input taking the IF's then branch, one taking its else branch, and another."""
+    torch.manual_seed(0)
+    model = CondNet().eval()  # the exported weights
+    g = torch.Generator().manual_seed(seed)
+    by_branch: dict[bool, torch.Tensor] = {}
+    while len(by_branch) < 2:
+        x = torch.randn(1, 3, 8, 8, generator=g) * 3
+        with torch.no_grad():
+            by_branch.setdefault(bool(model.conv(x).sum() > 0), x)
+    return [[by_branch[True]], [by_branch[False]], [torch.randn(1, 3, 8, 8, generator=g)]]
 
 
 LLAMA_CONFIG = dict(n_layers=1, dim=64)
@@ -243,17 +253,17 @@ _HW = {"x": {2: Dim("h", min=8, max=32), 3: Dim("w", min=8, max=32)}}
 
 # name -> (its exported program(s) by method name, input sets of its "forward" from a seed)
 PROGRAMS: dict[str, tuple[Callable[[], object], Callable[[int], list[list[torch.Tensor]]]]] = {
-    "float": (lambda: _export(SmallNet(), 1, 3, 16, 16), _images(*[(1, 3, 16, 16)] * 3)),
+    "float": (lambda: _export(SmallNet, 1, 3, 16, 16), _images(*[(1, 3, 16, 16)] * 3)),
     "int8": (_int8, _images(*[(1, 3, 16, 16)] * 3)),
-    "dynamic": (lambda: _export(SmallNet(), 1, 3, 16, 16, dynamic_shapes=_HW),
+    "dynamic": (lambda: _export(SmallNet, 1, 3, 16, 16, dynamic_shapes=_HW),
                 _images((1, 3, 16, 16), (1, 3, 8, 24), (1, 3, 32, 8))),
-    "control_flow": (lambda: _export(CondNet(), 1, 3, 8, 8), _control_flow_runs),
+    "control_flow": (lambda: _export(CondNet, 1, 3, 8, 8), _control_flow_runs),
     "llama": (_llama, _llama_runs),
-    "two_subgraphs": (lambda: _export(TwoSubgraphs(), 1, 3, 8, 8), _images(*[(1, 3, 8, 8)] * 2)),
+    "two_subgraphs": (lambda: _export(TwoSubgraphs, 1, 3, 8, 8), _images(*[(1, 3, 8, 8)] * 2)),
     "two_inputs": (_two_inputs, lambda seed: [[x, y] for (x,), (y,) in zip(_images((1, 3, 8, 8))(seed),
                                                                             _images((1, 4, 8, 8))(seed + 1))]),
     # Methods "forward" (SmallNet) and "cond" (CondNet) of one program.
-    "two_methods": (lambda: {"forward": _export(SmallNet(), 1, 3, 16, 16), "cond": _export(CondNet(), 1, 3, 8, 8)},
+    "two_methods": (lambda: {"forward": _export(SmallNet, 1, 3, 16, 16), "cond": _export(CondNet, 1, 3, 8, 8)},
                     _images(*[(1, 3, 16, 16)] * 2)),
 }
 

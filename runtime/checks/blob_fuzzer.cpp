@@ -34,6 +34,7 @@
 
 #include "blob_reader.h"
 #include "checking_nnapi.h"
+#include "delegate_state.h"
 #include "load_stages.h"
 #include "nnapi_model.h"
 #include "runtime_options.h"
@@ -148,12 +149,18 @@ void read_like_model_building(const LoadedBlob& loaded, const std::vector<int64_
   }
 }
 
-// The build init makes for a blob of static shapes (any blob, here), against
-// the checking NNAPI at the newest feature level, as init refuses a blob
-// that needs a newer one.
+// What init makes for a blob of static shapes (any blob, here): the
+// delegate's state (its initial values, in ordinary memory: the checking
+// NNAPI has no memory functions) and the compiled model, against the checking
+// NNAPI at the newest feature level (init refuses a blob that needs a newer
+// one). Constants are given by pointer.
 void build_model(const LoadedBlob& loaded, const std::vector<int64_t>& values) {
   static const auto api = executorch_nnapi_checks::checking_nnapi(ANEURALNETWORKS_FEATURE_LEVEL_8);
   if (loaded.root()->min_feature_level() > api->feature_level) {
+    return;
+  }
+  std::unique_ptr<executorch_nnapi::DelegateState> state;
+  if (executorch_nnapi::DelegateState::create(api, loaded, &state) != Error::Ok) {
     return;
   }
   std::unique_ptr<executorch_nnapi::CompiledModel> model;

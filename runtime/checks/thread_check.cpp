@@ -399,25 +399,24 @@ void run_churn(const std::vector<Program>& churn, const std::atomic<bool>* stop,
 // Every program alone, in order, on this thread: the reference outputs.
 bool run_reference(const Manifest& m, std::vector<std::unique_ptr<Worker>>* workers) {
   std::map<std::string, SharedProgram> shared;
-  for (const Program& p : m.programs) {
+  bool ok = true;
+  for (size_t i = 0; ok && i < m.programs.size(); ++i) {
     auto w = std::make_unique<Worker>();
-    w->program = &p;
-    w->executor = load_executor(p, &shared);
-    if (w->executor == nullptr || !prepare(w.get())) {
-      return false;
+    w->program = &m.programs[i];
+    w->executor = load_executor(*w->program, &shared);
+    ok = w->executor != nullptr && prepare(w.get());
+    if (ok) {
+      run_worker(w.get(), m.iterations, true);
+      ok = !w->failed;
+      std::printf("reference: %s: %d executions on one thread\n", w->program->name.c_str(), w->done.load());
+      w->done = 0;
     }
-    run_worker(w.get(), m.iterations, true);
-    if (w->failed) {
-      return false;
-    }
-    std::printf("reference: %s: %d executions on one thread\n", p.name.c_str(), w->done.load());
-    w->done = 0;
     workers->push_back(std::move(w));
   }
   for (auto& w : *workers) {
     w->executor.reset();  // before the shared Programs they refer to
   }
-  return true;
+  return ok;
 }
 
 // All programs at once, one thread each (loading its method there), plus the

@@ -89,6 +89,8 @@ def test_nan_and_inf_are_values_a_float_program_propagates_as_eager(check_progra
             torch.manual_seed(0)
             with torch.no_grad():
                 torch.testing.assert_close(got, SmallNet().eval()(x), equal_nan=True, rtol=1e-4, atol=1e-5)
+        else:
+            assert torch.isfinite(got).all(), got  # the host driver quantizes them to some code
         assert torch.equal(method.execute([program.runs[0][0]])[0], expected[0])
 
 
