@@ -13,12 +13,27 @@ from torch.fx.node import map_arg
 
 from .node_utils import aten_op, fake_value
 
-# Largest folded result; bigger ones would bloat the .pte.
+# Largest folded result; bigger ones would bloat the .pte (a view of a constant, below, is never bigger).
 MAX_FOLDED_ELEMENTS = 1 << 24
 # uint8 / int8: the codes of a quantize of a constant (convert_pt2e's q -> dq around a view of a
 # buffer, swin's relative position bias). Left unfolded, the quantize would be an alias of a
 # folded float value, and a DEQUANTIZE reading it a float operand NNAPI refuses at load time.
 _FOLDABLE_DTYPES = (torch.float32, torch.float16, torch.int32, torch.int64, torch.bool, torch.uint8, torch.int8)
+
+
+aten = torch.ops.aten
+
+# Edge ops that copy what a view would show: folded as the view, so that the folded value of a
+# weight's permute (a linear's) shares the weight's memory instead of holding a second copy of it
+# for the whole lowering (at Llama-3.2-1B's size, gigabytes).
+_VIEW_OF = {
+    aten.permute_copy.default: aten.permute.default, aten.t_copy.default: aten.t.default,
+    aten.transpose_copy.int: aten.transpose.int, aten.view_copy.default: aten.reshape.default,
+    aten.unsqueeze_copy.default: aten.unsqueeze.default, aten.squeeze_copy.dims: aten.squeeze.dims,
+    aten.squeeze_copy.dim: aten.squeeze.dim, aten.squeeze_copy.default: aten.squeeze.default,
+    aten.alias_copy.default: aten.alias.default, aten.slice_copy.Tensor: aten.slice.Tensor,
+    aten.select_copy.int: aten.select.int,
+}
 
 
 def _foldable_op(node: Node) -> bool:
@@ -33,7 +48,9 @@ def _foldable_op(node: Node) -> bool:
     for v in values:
         if not isinstance(v, torch.Tensor) or v.dtype not in _FOLDABLE_DTYPES:
             return False
-        if not all(isinstance(d, int) for d in v.shape) or v.numel() > MAX_FOLDED_ELEMENTS:
+        if not all(isinstance(d, int) for d in v.shape):
+            return False
+        if v.numel() > MAX_FOLDED_ELEMENTS and op not in _VIEW_OF:
             return False
     return True
 
@@ -49,8 +66,9 @@ def foldable_nodes(graph: torch.fx.Graph, is_constant: Callable[[Node], bool]) -
 
 
 def evaluate(node: Node, constant_of: Callable[[Node], Any]) -> Any:
-    """Runs ``node``'s op eagerly on the constant values of its inputs."""
+    """Runs ``node``'s op eagerly on the constant values of its inputs (a copying view op as the
+    view: constants are never written to)."""
     args = map_arg(node.args, constant_of)
     kwargs = map_arg(node.kwargs, constant_of)
     with torch.no_grad():
-        return node.target(*args, **kwargs)
+        return _VIEW_OF.get(aten_op(node), node.target)(*args, **kwargs)

@@ -253,8 +253,9 @@ class NnapiGraph:
         return self.emit_operand(_TORCH_TO_OPERAND[dtype], shape, debug_name=debug_name)
 
     def emit_constant_tensor(self, tensor: torch.Tensor, debug_name: str = "") -> int:
-        """Adds a constant tensor operand holding ``tensor`` (contiguous copy)."""
-        tensor = tensor.detach().contiguous()
+        """Adds a constant tensor operand holding ``tensor``'s values in row-major order (one copy,
+        also of a view: a folded weight permute is one)."""
+        tensor = tensor.detach()
         if tensor.dim() == 0:
             tensor = tensor.reshape(1)  # NNAPI has no rank-0 tensors
         if tensor.dtype == torch.int64:
@@ -270,7 +271,7 @@ class NnapiGraph:
                                 channel_scales: Sequence[float] | None = None, debug_name: str = "") -> int:
         """Adds a constant 8-bit or int32 tensor holding ``tensor``'s codes with NNAPI's
         quantization parameters (per channel along ``channel_dim`` if ``channel_scales``)."""
-        tensor = tensor.detach().contiguous()
+        tensor = tensor.detach()
         op = Operand(OperandCode(type), list(tensor.shape), scale, zero_point, debug_name=debug_name)
         if channel_scales is not None:
             op.per_channel_dim, op.per_channel_scales = channel_dim, [float(s) for s in channel_scales]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import logging
 from typing import Sequence, final
@@ -311,6 +312,16 @@ def _declare_outputs(lc: LoweringContext, fx_graph: torch.fx.Graph, mutations: l
 @final
 class NnapiBackend(BackendDetails):
     """ExecuTorch backend id "NnapiBackend" (the C++ runtime registers the same name)."""
+
+    @classmethod
+    def copy_exported_program_for_preprocess(cls, edge_program: ExportedProgram,
+                                             compile_specs: list[CompileSpec]) -> ExportedProgram:
+        """The partition's program for ``preprocess``: a copy of its graph and signature, sharing
+        its parameters, buffers and constants, which preprocess only reads (ExecuTorch's default
+        deep copy would hold every weight twice while lowering: for a language model of one
+        partition, the whole model)."""
+        tensors = (*edge_program.state_dict.values(), *edge_program.constants.values())
+        return copy.deepcopy(edge_program, {id(t): t for t in tensors if isinstance(t, torch.Tensor)})
 
     @staticmethod
     def preprocess(edge_program: ExportedProgram, compile_specs: list[CompileSpec]) -> PreprocessResult:
