@@ -159,6 +159,15 @@ void build_model(const LoadedBlob& loaded, const std::vector<int64_t>& values) {
   if (loaded.root()->min_feature_level() > api->feature_level) {
     return;
   }
+  // A blob may declare a state of any size its dims allow (up to 4 GiB, twice:
+  // the runtime ping-pongs it); past kMaxNamedBytes the fuzzer does not make it.
+  size_t state_bytes = 0;
+  for (const executorch_nnapi::StateInfo& info : loaded.states()) {
+    state_bytes += info.bytes;
+  }
+  if (state_bytes > kMaxNamedBytes) {
+    return;
+  }
   std::unique_ptr<executorch_nnapi::DelegateState> state;
   if (executorch_nnapi::DelegateState::create(api, loaded, &state) != Error::Ok) {
     return;
