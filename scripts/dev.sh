@@ -113,7 +113,14 @@ case "$cmd" in
     cd "$ROOT"
     # One worker per core (pytest-xdist); "-n 0" as an argument runs in one process. loadgroup:
     # the tests of one whole model (xdist_group) share a worker, so the model is lowered once.
-    "$VENV/bin/python" -m pytest -q -n auto --dist loadgroup --durations=20 "$@"
+    # -m "not long": the whole-model checks of tests/long_tier.py repeat what others cover at a
+    # smaller size; they run with "test-long" (the suite stays within CI's 20 minutes on 2 cores).
+    "$VENV/bin/python" -m pytest -q -n auto --dist loadgroup --durations=20 -m "not long" "$@"
     ;;
-  *) echo "usage: $0 {demo|test|setup} [args...]" >&2; exit 2 ;;
+  test-long)
+    setup
+    cd "$ROOT"
+    "$VENV/bin/python" -m pytest -q -n auto --dist loadgroup --durations=20 -m long "$@"
+    ;;
+  *) echo "usage: $0 {demo|test|test-long|setup} [args...]" >&2; exit 2 ;;
 esac

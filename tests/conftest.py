@@ -51,3 +51,12 @@ def _host_level() -> int | None:
         return host_driver.get_driver().feature_level
     except RuntimeError:
         return None
+
+
+def pytest_collection_modifyitems(config, items):
+    """Marks the tests of long_tier.LONG ``long`` (scripts/dev.sh test deselects them)."""
+    from long_tier import LONG
+
+    for item in items:
+        if item.nodeid.removeprefix("tests/") in LONG:
+            item.add_marker(pytest.mark.long)

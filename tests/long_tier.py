@@ -1,0 +1,55 @@
+"""The whole-model checks that `scripts/dev.sh test` leaves to `scripts/dev.sh test-long`.
+
+The default suite must finish in under 20 minutes on 2 cores (the CI budget). These tests repeat,
+at a larger size or on another model, what a test in the default suite already covers (named
+beside each); together they take ~21 minutes of one core (`scripts/dev.sh test-long`: ~12 minutes on 2). conftest.py marks each with
+``pytest.mark.long``. Seconds: measured on the 2-core machine in a whole-suite run.
+"""
+
+from __future__ import annotations
+
+# test node id -> (seconds, what covers it in the default suite)
+LONG = {
+    "models/test_transformer_models.py::test_transformer_model[swin_t_stage3_depth_2_dynamic_hw]":
+        (217, "convnext_tiny_dynamic_hw (whole model, dynamic H/W) and test_ops_transformer's dynamic swin "
+              "window chains"),
+    "models/test_transformer_models.py::test_transformer_model[swin_t_224]": (33, "swin_t at 64x64"),
+    "models/test_transformer_models.py::test_transformer_model[vit_b_16]": (20, "vit_4_layers_224"),
+    "models/test_cpu_capability.py::test_whole_model_8bit_checks_hold_under_another_capability":
+        (115, "test_the_child_runs_under_the_other_capability; the per-op 8-bit tests under "
+              "ATEN_CPU_CAPABILITY=avx2 by hand (docs/development.md)"),
+    "models/test_quantized_models.py::test_model_quantized[mobilenet_v3_large-int8]":
+        (108, "mobilenet_v3_large-uint8 (int8 is the same arithmetic on codes offset by 128) and every "
+              "8-bit op in int8 in tests/quantizer"),
+    "models/test_quantized_models.py::test_layers_differ_from_convert_pt2e_only_at_rounding_ties"
+    "[mobilenet_v3_large-int8]": (10, "the uint8 replay"),
+    "models/test_quantized_models.py::test_model_quantized[mobilenet_v2-uint8]":
+        (90, "mobilenet_v3_large and resnet18 hold every operation of mobilenet_v2"),
+    "models/test_quantized_models.py::test_layers_differ_from_convert_pt2e_only_at_rounding_ties"
+    "[mobilenet_v2-uint8]": (32, "the replays of mobilenet_v3_large and resnet18"),
+    "models/test_quantized_models.py::test_model_before_api_29[resnet18]":
+        (54, "mobilenet_v3_large before API 29 (per-tensor weights, CPU quantize)"),
+    "models/test_feature_levels_zoo.py::test_model_at_feature_level[swin_t-29]": (29, "the CNNs at API 29"),
+    "models/test_feature_levels_zoo.py::test_model_at_feature_level[vit_b_16-29]": (25, "the CNNs at API 29"),
+    "models/test_quantized_zoo.py::test_quantized_cnn_is_one_8bit_nnapi_model[regnet_y_400mf]":
+        (39, "shufflenet_v2_x0_5 and the 8-bit model tests"),
+    "models/test_quantized_zoo.py::test_quantized_cnn_is_one_8bit_nnapi_model[googlenet]":
+        (31, "shufflenet_v2_x0_5 and the 8-bit model tests"),
+    "models/test_model_zoo.py::test_model_is_one_nnapi_subgraph_and_matches_eager[densenet121]":
+        (26, "the other torchvision CNNs"),
+    "aarch64/test_aarch64_runner.py::test_mobilenet_v2_float_api_30":
+        (102, "the dynamic, 8-bit, llama and control-flow programs under qemu"),
+    "tools/test_examples.py::test_llama_on_host_generates_eager_tokens_with_nnapi_and_xnnpack":
+        (33, "tests/models/test_llama.py (the same generation, NNAPI only)"),
+    "tools/test_examples.py::test_hf_decoder_on_host_generates_eager_tokens_with_nnapi_and_xnnpack":
+        (31, "tests/models/test_hf_decoders.py (the same generation, NNAPI only)"),
+    "runtime/test_cross_compile.py::test_runtime_compiles_for_aarch64_linux_and_android":
+        (71, "scripts/dev.sh setup's aarch64 build of the backend and runner, run by tests/aarch64 (the "
+             "Android stand-in compile is this test's alone)"),
+    "tools/test_examples_runner.py::test_run_on_host_example":
+        (47, "tests/runtime/test_runner.py and the README quick starts in tests/repository"),
+    "models/test_feature_levels_zoo.py::test_model_at_feature_level[shufflenet_v2_x0_5-28]":
+        (12, "shufflenet_v2_x0_5 at API 27"),
+    "models/test_quantized_transformers.py::test_quantized_transformer_is_one_subgraph_close_to_convert_pt2e[swin]":
+        (27, "the 8-bit vit and convnext"),
+}
