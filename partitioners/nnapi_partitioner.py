@@ -39,7 +39,7 @@ from .layout_constraints import api27_layout_refusal
 from .mutable_buffers import tag_mutated_buffers
 from .node_groups import keep_groups_whole
 from .partition_symbols import partition_refusal
-from .op_support import NO_NNAPI_EQUIVALENT, READ_AS_SIZE, SIZE_ARITHMETIC, table_by_op
+from .op_support import NO_NNAPI_EQUIVALENT, READ_AS_SIZE, SIZE_ARITHMETIC, edge_form, table_by_op
 from .size_partition import without_sizes_left_to_executorch
 
 logger = logging.getLogger(__name__)
@@ -118,7 +118,7 @@ class NnapiOperatorSupport(OperatorSupportBase):
             return reason
 
     def _refusal(self, node: Node, folded: bool) -> Optional[str]:
-        op = aten_op(node)
+        op = edge_form(aten_op(node))
         if folded and node in self.foldable:
             return None  # computed at lowering time, no NNAPI operation needed
         # A unit's nodes are taken or refused as a whole, by the unit's builder (which
@@ -396,6 +396,14 @@ class NnapiPartitioner(Partitioner):
         # back on. A core op (reflection_pad2d) has a portable kernel and stays whole on the CPU.
         candidates = {row.op for row in table_by_op().values()
                       if row.keep and (self.feature_level >= row.since or torch.Tag.core in row.op.tags)}
+        present = {aten_op(n) for n in ep.graph.nodes if n.op == "call_function"}
+        if not candidates & present:
+            # Nothing to decide, and proposing partitions costs time that grows faster than the
+            # program (torch's proposal retries every unmergeable pair at every node: ~150 s of
+            # an int8 weight-only 30-layer decoder, whose linears are already matmuls).
+            if getattr(ep, "dialect", "ATEN") != "EDGE":
+                self.decomposed = []
+            return candidates
         # A partition whose inputs do not reveal a size it needs is left on the CPU whole
         # (partition_symbols.py): its ops must then stay decomposable.
         user_inputs = set(ep.graph_signature.user_inputs)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import torch
+
 from executorch_nnapi.lowering.builders import OpSupport, builders
 
 
@@ -21,6 +23,18 @@ def support_table() -> tuple[OpSupport, ...]:
 
 def table_by_op() -> dict[Any, OpSupport]:
     return {row.op: row for row in support_table()}
+
+
+def edge_form(op: Any) -> Any:
+    """The op ``to_edge`` puts in ``op``'s place: a view op's ``_copy`` variant (``aten.view`` ->
+    ``aten.view_copy``, same schema), else ``op``. The partitioner first sees the functional
+    program, where views are still views; the table describes the edge program's copies, so a
+    view judged as itself would split every proposal at it (and the proposal's cost grows with
+    the number of pieces: ~150 s of a 30-layer model's lowering)."""
+    if not isinstance(op, torch._ops.OpOverload) or not op.is_view or op.namespace != "aten":
+        return op
+    packet = getattr(torch.ops.aten, f"{op.__name__.split('.')[0]}_copy", None)
+    return getattr(packet, op._overloadname, op) if packet is not None else op
 
 
 SUPPORT_TABLE: tuple[OpSupport, ...] = support_table()

@@ -140,3 +140,33 @@ def test_constant_computation_split_from_its_inputs_leaves_the_partition_when_nn
     program = Runtime.get().load_program(edge.to_executorch().buffer)
     got = program.load_method("forward").execute([x])[0]
     torch.testing.assert_close(got, resize(x), rtol=1e-5, atol=1e-5)
+
+
+def test_a_view_of_the_functional_program_is_judged_as_the_copy_to_edge_makes_of_it():
+    # ops_to_not_decompose sees views (aten.view); the table describes the edge program's copies
+    # (aten.view_copy): a view judged as itself split the proposal at every view.
+    from executorch_nnapi.partitioners.nnapi_partitioner import NnapiOperatorSupport
+    from executorch_nnapi.partitioners.op_support import edge_form
+
+    assert edge_form(torch.ops.aten.view.default) is torch.ops.aten.view_copy.default
+    assert edge_form(torch.ops.aten.slice.Tensor) is torch.ops.aten.slice_copy.Tensor
+    assert edge_form(torch.ops.aten.add.Tensor) is torch.ops.aten.add.Tensor
+    ep = export(_Wrap(lambda x: (x + 1).view(6, 2) * 2), (torch.randn(3, 4),)).run_decompositions({})
+    support = NnapiOperatorSupport(ep, 30)
+    view = next(n for n in ep.graph.nodes if n.target is torch.ops.aten.view.default)
+    assert support.is_node_supported({}, view), support.decisions[view].reason
+
+
+def test_a_program_without_ops_kept_whole_is_not_proposed_partitions_twice(monkeypatch):
+    # Deciding which ops to keep whole needs a partition proposal only where such an op occurs
+    # (the proposal's cost grows faster than the program: ~150 s of an int8 30-layer decoder).
+    import executorch_nnapi.partitioners.nnapi_partitioner as module
+
+    proposals = []
+    real = module._proposed_partitions
+    monkeypatch.setattr(module, "_proposed_partitions", lambda ep, s: proposals.append(ep) or real(ep, s))
+    edge, _ = _lower(lambda x: torch.relu(x @ x), torch.randn(4, 4))
+    assert len(proposals) == 1 and "executorch_call_delegate" in str(edge.exported_program().graph)
+    proposals.clear()
+    edge, _ = _lower(torch.nn.Linear(4, 4), torch.randn(2, 4))
+    assert len(proposals) == 2 and "executorch_call_delegate" in str(edge.exported_program().graph)
