@@ -39,7 +39,8 @@ from .layout_constraints import api27_layout_refusal
 from .mutable_buffers import tag_mutated_buffers
 from .node_groups import keep_groups_whole
 from .partition_symbols import partition_refusal
-from .op_support import NO_NNAPI_EQUIVALENT, READ_AS_SIZE, SIZE_ARITHMETIC, edge_form, table_by_op
+from .op_support import (NO_NNAPI_EQUIVALENT, READ_AS_SIZE, SIZE_ARITHMETIC, edge_form, operand_size_refusal,
+                         table_by_op)
 from .size_partition import without_sizes_left_to_executorch
 
 logger = logging.getLogger(__name__)
@@ -143,9 +144,13 @@ class NnapiOperatorSupport(OperatorSupportBase):
         values = val if isinstance(val, (tuple, list)) else [val]
         for v in values:
             if isinstance(v, torch.Tensor):
-                reason = describe_unsupported([as_dim(d) for d in v.shape])
+                reason = describe_unsupported([as_dim(d) for d in v.shape]) or operand_size_refusal(v, "its result")
                 if reason:
                     return reason
+        for arg in node.all_input_nodes:
+            reason = operand_size_refusal(fake_value(arg), f"its input {arg.name}")
+            if reason:
+                return reason
         if unit is not None:
             return self.unit_refusal(unit)
         try:

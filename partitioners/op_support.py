@@ -40,6 +40,32 @@ def edge_form(op: Any) -> Any:
 SUPPORT_TABLE: tuple[OpSupport, ...] = support_table()
 
 
+# NNAPI states a value's length in 32 bits (ANeuralNetworksOperandType's dimensions and
+# setOperandValue's length as the driver sees them): one operand holds at most this many bytes.
+NNAPI_MAX_OPERAND_BYTES = 0xFFFFFFFF
+
+
+def operand_size_refusal(value: Any, what: str) -> str | None:
+    """Why a tensor of fixed shape cannot be one NNAPI operand (more than 4 GiB), naming the limit
+    and what would fit; None if it can, or if its size is only known at run time (the runtime
+    refuses such an execution with the same limit named)."""
+    if not isinstance(value, torch.Tensor) or any(not isinstance(d, int) for d in value.shape):
+        return None
+    element = min(value.element_size(), 4)  # NNAPI has no 64-bit types: int64 is held in int32
+    size = value.numel() * element
+    if size <= NNAPI_MAX_OPERAND_BYTES:
+        return None
+    shape = list(value.shape)
+    reason = (f"{what} {shape} is {size / 2**30:.2f} GiB; NNAPI holds at most 4 GiB "
+              f"({NNAPI_MAX_OPERAND_BYTES:,} bytes) in one operand")
+    if shape[0] > 1:
+        rows = NNAPI_MAX_OPERAND_BYTES // (size // shape[0])
+        reason += f": {rows:,} of its {shape[0]:,} rows would fit"
+    if element == 4 and value.is_floating_point():
+        reason += f"; in 8 bits it would take {size / 4 / 2**30:.2f} GiB"
+    return reason
+
+
 # Integer size arithmetic (sym_size, and operator.mul / floordiv / mod ... on SymInts).
 SIZE_ARITHMETIC = "shape arithmetic stays on the CPU (the delegate recomputes sizes itself)"
 

@@ -170,3 +170,12 @@ def test_a_program_without_ops_kept_whole_is_not_proposed_partitions_twice(monke
     proposals.clear()
     edge, _ = _lower(torch.nn.Linear(4, 4), torch.randn(2, 4))
     assert len(proposals) == 2 and "executorch_call_delegate" in str(edge.exported_program().graph)
+
+
+def test_a_tensor_over_nnapis_4_gib_operand_limit_is_refused_with_the_limit_and_what_fits():
+    # Lowered only (nothing runs): the sum is 4.0 GiB, its inputs are small.
+    edge, p = _lower(lambda x, y: x + y, torch.randn(2**16, 1), torch.randn(1, 2**14 + 1))
+    reason = _reasons(p)["aten.add.Tensor"]
+    assert reason == ("its result [65536, 16385] is 4.00 GiB; NNAPI holds at most 4 GiB (4,294,967,295 bytes) in "
+                      "one operand: 65,532 of its 65,536 rows would fit; in 8 bits it would take 1.00 GiB")
+    assert "executorch_call_delegate" not in str(edge.exported_program().graph)
