@@ -29,8 +29,8 @@ def edge_form(op: Any) -> Any:
     """The op ``to_edge`` puts in ``op``'s place: a view op's ``_copy`` variant (``aten.view`` ->
     ``aten.view_copy``, same schema), else ``op``. The partitioner first sees the functional
     program, where views are still views; the table describes the edge program's copies, so a
-    view judged as itself would split every proposal at it (and the proposal's cost grows with
-    the number of pieces: ~150 s of a 30-layer model's lowering)."""
+    view judged as itself would split every proposal at it (16 layers of SmolLM2: 196 pieces
+    instead of 66, and the proposal's cost grows with the pieces)."""
     if not isinstance(op, torch._ops.OpOverload) or not op.is_view or op.namespace != "aten":
         return op
     packet = getattr(torch.ops.aten, f"{op.__name__.split('.')[0]}_copy", None)
