@@ -401,20 +401,16 @@ class NnapiPartitioner(Partitioner):
         # back on. A core op (reflection_pad2d) has a portable kernel and stays whole on the CPU.
         candidates = {row.op for row in table_by_op().values()
                       if row.keep and (self.feature_level >= row.since or torch.Tag.core in row.op.tags)}
-        present = {aten_op(n) for n in ep.graph.nodes if n.op == "call_function"}
-        if not candidates & present:
-            # Nothing to decide, and proposing partitions costs time that grows faster than the
-            # program (torch's proposal retries every unmergeable pair at every node: ~150 s of
-            # an int8 weight-only 30-layer decoder, whose linears are already matmuls).
-            if getattr(ep, "dialect", "ATEN") != "EDGE":
-                self.decomposed = []
-            return candidates
         # A partition whose inputs do not reveal a size it needs is left on the CPU whole
-        # (partition_symbols.py): its ops must then stay decomposable.
+        # (partition_symbols.py): its ops must then stay decomposable. Partitions are proposed only
+        # where a candidate occurs: torch's proposal retries every unmergeable pair at every node,
+        # a cost growing faster than the program (~150 s of an int8 weight-only 30-layer decoder,
+        # whose linears are already matmuls).
+        present = {aten_op(n) for n in ep.graph.nodes if n.op == "call_function"}
         user_inputs = set(ep.graph_signature.user_inputs)
         reasons: dict[Node, str] = {}
         delegated: set[Node] = set()
-        for nodes in _proposed_partitions(ep, support):
+        for nodes in _proposed_partitions(ep, support) if candidates & present else []:
             reason = partition_refusal(nodes, user_inputs)
             if reason:
                 reasons.update({n: reason for n in nodes if aten_op(n) in candidates})

@@ -27,7 +27,8 @@ def table_by_op() -> dict[Any, OpSupport]:
 
 def edge_form(op: Any) -> Any:
     """The op ``to_edge`` puts in ``op``'s place: a view op's ``_copy`` variant (``aten.view`` ->
-    ``aten.view_copy``, same schema), else ``op``. The partitioner first sees the functional
+    ``aten.view_copy``, same schema; ExecuTorch's ``ReplaceBrokenOpsWithFunctionalOpsPass`` makes
+    that replacement inside a pass, with no function to ask), else ``op``. The partitioner first sees the functional
     program, where views are still views; the table describes the edge program's copies, so a
     view judged as itself would split every proposal at it (16 layers of SmolLM2: 196 pieces
     instead of 66, and the proposal's cost grows with the pieces)."""
