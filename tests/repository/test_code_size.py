@@ -31,6 +31,8 @@ PYTHON_SUFFIXES = (".py",)
 CPP_SUFFIXES = (".c", ".cc", ".cpp", ".h")
 # Build output, caches and installed packages: nothing in them is written by hand.
 SKIPPED_DIRS = {"build", "out", "__pycache__", "node_modules"}
+# Vendored third-party sources, kept unchanged (Android's conformance specs and their DSL).
+VENDORED_DIRS = {ROOT / "tests" / "conformance" / "aosp"}
 # Folders whose sources must be found (a guard against a walk that finds nothing); scripts/
 # is walked too but holds shell scripts only.
 EXPECTED_FOLDERS = ("lowering", "partitioners", "quantizer", "runtime", "host_driver", "tools",
@@ -39,7 +41,7 @@ EXPECTED_FOLDERS = ("lowering", "partitioners", "quantizer", "runtime", "host_dr
 
 def _skipped(directory: pathlib.Path) -> bool:
     name = directory.name
-    return (name in SKIPPED_DIRS or name.startswith(".") or name.endswith(".egg-info")
+    return (name in SKIPPED_DIRS or directory in VENDORED_DIRS or name.startswith(".") or name.endswith(".egg-info")
             or (directory / "pyvenv.cfg").exists())
 
 

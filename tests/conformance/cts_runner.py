@@ -1,0 +1,237 @@
+"""Runs one Android conformance case on the host driver through the NNAPI C API, as CTS does.
+
+What CTS does with a generated model (AOSP ``TestGenerated.cpp`` / ``GeneratedTestUtils.cpp``):
+every operand is added, constants are set (copied, from shared memory, omitted, or a referenced
+model built and finished first), operations are added, inputs and outputs identified and the
+relaxed flag set; a model that is expected to fail passes if any of those calls failed.
+Otherwise ``finish`` must succeed; a valid model must then compile and execute, report each
+output's dimensions and match the expected values within the tolerances of AOSP's
+``TestHarness.cpp`` (checked in ``tolerances.py``); an invalid one must fail to compile or to
+execute. The dynamic-output-shape variant declares the model's outputs with unknown (0)
+dimensions.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import mmap
+import os
+from ctypes import POINTER, byref, c_bool, c_float, c_int32, c_uint32, c_void_p
+from typing import Optional
+
+import numpy as np
+
+from nnapi_client import NO_ERROR, OperandType, last_error, u32_array
+from executorch_nnapi.host_driver.operations import OPERATION_NAMES
+from spec_cases import Case, Operand, Subgraph
+from tolerances import check_outputs
+
+OP_CODES = {name: code for code, name in OPERATION_NAMES.items()}
+ANEURALNETWORKS_MEMORY_PROT = mmap.PROT_READ | mmap.PROT_WRITE
+
+
+class PerChannel(ctypes.Structure):
+    """ANeuralNetworksSymmPerChannelQuantParams."""
+
+    _fields_ = [("channelDim", c_uint32), ("scaleCount", c_uint32), ("scales", POINTER(c_float))]
+
+
+@dataclasses.dataclass
+class Outcome:
+    """A case's result: ``passed``, and where it went wrong (the call and the driver's message)."""
+
+    passed: bool
+    status: str          # pass, wrong_result, refused, accepted_invalid, late_rejection, crash
+    message: str = ""
+
+
+def declare_extra_signatures(lib: ctypes.CDLL) -> None:
+    """The C signatures this harness uses beyond tests/nnapi_client.py's."""
+    lib.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams.argtypes = (c_void_p, c_int32, POINTER(PerChannel))
+    lib.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams.restype = ctypes.c_int
+    lib.ANeuralNetworksModel_relaxComputationFloat32toFloat16.argtypes = (c_void_p, c_bool)
+    lib.ANeuralNetworksModel_relaxComputationFloat32toFloat16.restype = ctypes.c_int
+
+
+class _ModelBuilder:
+    """Builds one case's models, recording the first call that failed (CTS's Model::isValid)."""
+
+    def __init__(self, lib: ctypes.CDLL, case: Case, dynamic_outputs: bool) -> None:
+        self.lib = lib
+        self.case = case
+        self.dynamic_outputs = dynamic_outputs
+        self.first_failure: Optional[str] = None
+        self.keep: list = []
+        self.memory: Optional[c_void_p] = None
+        self.memory_offset = 0
+        self.referenced: dict[int, c_void_p] = {}
+        self.handles: list[c_void_p] = []
+
+    def call(self, what: str, rc: int) -> int:
+        if rc != NO_ERROR and self.first_failure is None:
+            self.first_failure = f"{what} returned {rc}: {last_error(self.lib)}"
+        return rc
+
+    def _shared_memory(self) -> c_void_p:
+        """One shared-memory region for every CONSTANT_REFERENCE operand (CTS's AHardwareBuffer)."""
+        if self.memory is None:
+            graphs = [self.case.main, *self.case.referenced]
+            size = sum(_aligned(o.data.nbytes) for g in graphs for o in g.operands
+                       if o.lifetime == "CONSTANT_REFERENCE")
+            fd = os.memfd_create("cts-constants")
+            os.ftruncate(fd, max(size, 1))
+            self.map = mmap.mmap(fd, max(size, 1))
+            self.memory = c_void_p()
+            self.call("Memory_createFromFd", self.lib.ANeuralNetworksMemory_createFromFd(
+                max(size, 1), ANEURALNETWORKS_MEMORY_PROT, fd, 0, byref(self.memory)))
+            os.close(fd)
+        return self.memory
+
+    def operand_type(self, o: Operand, is_output: bool) -> OperandType:
+        dims = [0] * len(o.dims) if self.dynamic_outputs and is_output else list(o.dims)
+        arr = (c_uint32 * len(dims))(*dims) if dims else None
+        self.keep.append(arr)
+        return OperandType(o.code, len(dims), arr, o.scale, o.zero_point)
+
+    def build(self, graph: Subgraph, is_main: bool = True) -> c_void_p:
+        handle = c_void_p()
+        self.call("Model_create", self.lib.ANeuralNetworksModel_create(byref(handle)))
+        self.handles.append(handle)
+        for index, o in enumerate(graph.operands):
+            t = self.operand_type(o, o.lifetime == "SUBGRAPH_OUTPUT")
+            self.call("Model_addOperand", self.lib.ANeuralNetworksModel_addOperand(handle, byref(t)))
+            if o.channel_quant is not None:
+                dim, scales = o.channel_quant
+                arr = (c_float * len(scales))(*scales)
+                self.keep.append(arr)
+                self.call("Model_setOperandSymmPerChannelQuantParams",
+                          self.lib.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
+                              handle, index, byref(PerChannel(dim, len(scales), arr))))
+            self._set_value(handle, index, o)
+        for name, ins, outs in graph.operations:
+            self.call(f"Model_addOperation({name})", self.lib.ANeuralNetworksModel_addOperation(
+                handle, OP_CODES[name], len(ins), u32_array(ins), len(outs), u32_array(outs)))
+        self.call("Model_identifyInputsAndOutputs", self.lib.ANeuralNetworksModel_identifyInputsAndOutputs(
+            handle, len(graph.inputs), u32_array(graph.inputs), len(graph.outputs), u32_array(graph.outputs)))
+        if is_main:
+            self.call("Model_relaxComputationFloat32toFloat16",
+                      self.lib.ANeuralNetworksModel_relaxComputationFloat32toFloat16(handle, self.case.relaxed))
+        return handle
+
+    def _set_value(self, handle: c_void_p, index: int, o: Operand) -> None:
+        if o.lifetime == "CONSTANT_COPY":
+            buf = ctypes.create_string_buffer(o.data.tobytes(), max(o.data.nbytes, 1))
+            self.keep.append(buf)
+            self.call("Model_setOperandValue",
+                      self.lib.ANeuralNetworksModel_setOperandValue(handle, index, buf, o.data.nbytes))
+        elif o.lifetime == "CONSTANT_REFERENCE":
+            memory = self._shared_memory()
+            self.map[self.memory_offset:self.memory_offset + o.data.nbytes] = o.data.tobytes()
+            self.call("Model_setOperandValueFromMemory", self.lib.ANeuralNetworksModel_setOperandValueFromMemory(
+                handle, index, memory, self.memory_offset, o.data.nbytes))
+            self.memory_offset += _aligned(o.data.nbytes)
+        elif o.lifetime == "NO_VALUE":
+            self.call("Model_setOperandValue", self.lib.ANeuralNetworksModel_setOperandValue(handle, index, None, 0))
+        elif o.lifetime == "SUBGRAPH":
+            ref = int(o.data[0])
+            if ref not in self.referenced:
+                self.referenced[ref] = self.build(self.case.referenced[ref], is_main=False)
+                if self.call("Model_finish(referenced)", self.lib.ANeuralNetworksModel_finish(self.referenced[ref])):
+                    return
+            self.call("Model_setOperandValueFromModel",
+                      self.lib.ANeuralNetworksModel_setOperandValueFromModel(handle, index, self.referenced[ref]))
+
+    def free(self) -> None:
+        for h in self.handles:
+            self.lib.ANeuralNetworksModel_free(h)
+        if self.memory is not None:
+            self.lib.ANeuralNetworksMemory_free(self.memory)
+
+
+def _aligned(n: int) -> int:
+    return (n + 63) // 64 * 64
+
+
+def run_case(lib: ctypes.CDLL, case: Case, dynamic_outputs: bool = False) -> Outcome:
+    """Runs ``case`` as CTS's GeneratedTests (or DynamicOutputShapeTest) and validation tests do."""
+    b = _ModelBuilder(lib, case, dynamic_outputs)
+    try:
+        model = b.build(case.main)
+        if b.first_failure is not None:
+            if case.expect_failure:
+                return Outcome(True, "pass", f"rejected: {b.first_failure}")
+            return Outcome(False, "refused", b.first_failure)
+        rc = lib.ANeuralNetworksModel_finish(model)
+        if rc != NO_ERROR:
+            status = "late_rejection" if case.expect_failure else "refused"
+            return Outcome(False, status, f"Model_finish returned {rc}: {last_error(lib)}")
+        return _compile_and_execute(lib, case, model)
+    finally:
+        b.free()
+
+
+def _compile_and_execute(lib: ctypes.CDLL, case: Case, model: c_void_p) -> Outcome:
+    compilation, execution = c_void_p(), c_void_p()
+    try:
+        rc = lib.ANeuralNetworksCompilation_create(model, byref(compilation))
+        if rc == NO_ERROR:
+            rc = lib.ANeuralNetworksCompilation_finish(compilation)
+        if rc != NO_ERROR:
+            if case.expect_failure:
+                return Outcome(True, "pass", f"compilation failed: {last_error(lib)}")
+            return Outcome(False, "refused", f"Compilation returned {rc}: {last_error(lib)}")
+        if lib.ANeuralNetworksExecution_create(compilation, byref(execution)) != NO_ERROR:
+            return Outcome(False, "refused", f"Execution_create: {last_error(lib)}")
+        inputs, outputs = _bind(lib, case, execution)
+        rc = lib.ANeuralNetworksExecution_compute(execution)
+        if case.expect_failure:
+            if rc != NO_ERROR:
+                return Outcome(True, "pass", f"execution failed: {last_error(lib)}")
+            return Outcome(False, "accepted_invalid", "the invalid model compiled and executed")
+        if rc != NO_ERROR:
+            return Outcome(False, "refused", f"Execution_compute returned {rc}: {last_error(lib)}")
+        problem = _check_dims(lib, case, execution) or check_outputs(case, outputs)
+        return Outcome(problem is None, "pass" if problem is None else "wrong_result", problem or "")
+    finally:
+        if execution:
+            lib.ANeuralNetworksExecution_free(execution)
+        if compilation:
+            lib.ANeuralNetworksCompilation_free(compilation)
+
+
+def _bind(lib: ctypes.CDLL, case: Case, execution: c_void_p) -> tuple[list, list[np.ndarray]]:
+    inputs, outputs = [], []
+    for j, index in enumerate(case.main.inputs):
+        data = case.main.operands[index].data
+        if data.nbytes == 0:
+            lib.ANeuralNetworksExecution_setInput(execution, j, None, None, 0)
+            continue
+        buf = np.ascontiguousarray(data)
+        inputs.append(buf)
+        lib.ANeuralNetworksExecution_setInput(execution, j, None, c_void_p(buf.ctypes.data), buf.nbytes)
+    for j, index in enumerate(case.main.outputs):
+        o = case.main.operands[index]
+        # A zero-sized output still gets a one-byte buffer (CTS: a client cannot give 0 bytes).
+        buf = np.zeros(max(o.data.size, 1), o.data.dtype)
+        outputs.append(buf)
+        lib.ANeuralNetworksExecution_setOutput(execution, j, None, c_void_p(buf.ctypes.data),
+                                               max(o.data.nbytes, 1))
+    return inputs, outputs
+
+
+def _check_dims(lib: ctypes.CDLL, case: Case, execution: c_void_p) -> Optional[str]:
+    for j, index in enumerate(case.main.outputs):
+        o = case.main.operands[index]
+        if o.ignored:
+            continue
+        rank = c_uint32()
+        if lib.ANeuralNetworksExecution_getOutputOperandRank(execution, j, byref(rank)) != NO_ERROR:
+            return f"getOutputOperandRank({j}): {last_error(lib)}"
+        dims = (c_uint32 * max(rank.value, 1))()
+        if rank.value and lib.ANeuralNetworksExecution_getOutputOperandDimensions(execution, j, dims) != NO_ERROR:
+            return f"getOutputOperandDimensions({j}): {last_error(lib)}"
+        got = list(dims[:rank.value])
+        if got != list(o.dims):
+            return f"output {j} has dimensions {got}, expected {list(o.dims)}"
+    return None

@@ -1,0 +1,120 @@
+"""Android's NNAPI conformance cases on the host driver: one command, a table per operation.
+
+    python tests/conformance/run_conformance.py                 # every case, lifetime variations included
+    python tests/conformance/run_conformance.py --ops CONV_2D -v  # one operation, each failure printed
+    python tests/conformance/run_conformance.py --markdown docs/op_support.md   # rewrite the table there
+
+Cases come from the vendored AOSP specs (spec_cases.py) and run through the NNAPI C API of the
+host shim as CTS runs them (cts_runner.py), at the feature level given (30: Android 11, the
+level the specs of V1_3 were written for). Exit status 1 when any case fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Iterable, Optional
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]
+
+from spec_cases import Case, load_cases  # noqa: E402
+
+TABLE_START = "<!-- conformance-table: start (written by tests/conformance/run_conformance.py) -->"
+TABLE_END = "<!-- conformance-table: end -->"
+
+
+def select(cases: Iterable[Case], ops: Optional[set[str]] = None, specs: Optional[set[str]] = None,
+           lifetime: bool = True) -> list[Case]:
+    """The cases of ``ops`` (operation under test) and ``specs`` ("V1_2/conv2d_v1_2"), with or
+    without the lifetime variations."""
+    return [c for c in cases if (not ops or c.operation in ops) and (not specs or c.spec in specs)
+            and (lifetime or not c.lifetime)]
+
+
+def run(cases: list[Case], level: int = 30, dynamic_outputs: bool = False, verbose: bool = False) -> dict:
+    """Runs ``cases`` in this process; returns {case name: Outcome}."""
+    from nnapi_client import open_shim
+    from cts_runner import declare_extra_signatures, run_case
+
+    lib = open_shim(level)
+    declare_extra_signatures(lib)
+    results = {}
+    for case in cases:
+        try:
+            outcome = run_case(lib, case, dynamic_outputs)
+        except Exception as e:  # a harness or driver bug must show as a failing case, not end the run
+            from cts_runner import Outcome
+            outcome = Outcome(False, "crash", f"{type(e).__name__}: {e}")
+        results[case.name] = outcome
+        if verbose and not outcome.passed:
+            print(f"FAIL {case.name} [{case.operation}] {outcome.status}: {outcome.message}", flush=True)
+    return results
+
+
+def table(cases: list[Case], results: dict) -> str:
+    """Markdown: per operation under test, its cases (with and without lifetime variations) and passes."""
+    rows = collections.defaultdict(lambda: [0, 0, 0, 0])
+    for c in cases:
+        r = rows[c.operation]
+        ok = results[c.name].passed
+        r[0] += 1
+        r[1] += ok
+        if not c.lifetime:
+            r[2] += 1
+            r[3] += ok
+    lines = ["| NNAPI operation | cases | passed | with lifetime variations | passed |", "|---|---|---|---|---|"]
+    for op in sorted(rows):
+        total, passed, plain, plain_passed = rows[op]
+        lines.append(f"| {op} | {plain} | {plain_passed} | {total} | {passed} |")
+    t = [sum(r[i] for r in rows.values()) for i in range(4)]
+    lines.append(f"| **all** | **{t[2]}** | **{t[3]}** | **{t[0]}** | **{t[1]}** |")
+    return "\n".join(lines)
+
+
+def write_markdown(path: Path, text: str) -> None:
+    """Replaces the table between the markers in ``path`` (appends a section the first time)."""
+    doc = path.read_text() if path.exists() else ""
+    block = f"{TABLE_START}\n{text}\n{TABLE_END}"
+    if TABLE_START in doc:
+        head, rest = doc.split(TABLE_START, 1)
+        doc = head + block + rest.split(TABLE_END, 1)[1]
+    else:
+        doc = doc.rstrip() + "\n\n" + block + "\n"
+    path.write_text(doc)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ops", help="comma-separated operations under test (e.g. CONV_2D,LSTM)")
+    ap.add_argument("--specs", help="comma-separated spec names (e.g. V1_2/conv2d_v1_2)")
+    ap.add_argument("--level", type=int, default=30, help="the host driver's feature level (default 30)")
+    ap.add_argument("--no-lifetime", action="store_true", help="leave out the lifetime variations")
+    ap.add_argument("--dynamic-outputs", action="store_true",
+                    help="CTS's DynamicOutputShapeTest: outputs declared with unknown dimensions")
+    ap.add_argument("--markdown", type=Path, help="write the per-operation table into this Markdown file")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every failing case")
+    args = ap.parse_args(argv)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    cases = select(load_cases(), set(filter(None, (args.ops or "").split(","))),
+                   set(filter(None, (args.specs or "").split(","))), not args.no_lifetime)
+    if args.dynamic_outputs:
+        cases = [c for c in cases if not c.expect_failure
+                 and all(c.main.operands[i].is_tensor for i in c.main.outputs)]
+    start = time.time()
+    results = run(cases, args.level, args.dynamic_outputs, args.verbose)
+    text = table(cases, results)
+    print(text)
+    statuses = collections.Counter(r.status for r in results.values())
+    print(f"{len(cases)} cases in {time.time() - start:.0f} s: " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+    if args.markdown:
+        write_markdown(args.markdown, text)
+    return 0 if all(r.passed for r in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,206 @@
+"""Android's generated NNAPI conformance cases, read from the vendored AOSP specs.
+
+The spec files (``aosp/specs/V1_0`` .. ``V1_3``) are programs of AOSP's test DSL
+(``aosp/test_generator.py``, vendored unchanged). AOSP runs them through its own example
+generator, which writes one C++ ``TestModel`` per example and variation. This module runs the
+same DSL with a dump callback of our own that keeps each ``TestModel`` as Python data instead:
+the operands (type, dimensions, quantization, lifetime, bytes), the operations, the inputs and
+outputs, the referenced subgraphs and the flags CTS reads (relaxed, expected failure, the
+multinomial tolerance). The variations are the DSL's own: relaxed, float16, quant8, quant8
+signed, NCHW, activations, axes, and the two lifetime variations CTS adds to single-operation
+models (all constant tensors as model inputs; all inputs made internal by a dummy ADD).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import io
+import pickle
+import hashlib
+import sys
+from pathlib import Path
+from typing import Iterator, Optional
+
+import numpy as np
+
+AOSP = Path(__file__).resolve().parent / "aosp"
+SPEC_FOLDERS = ("V1_0", "V1_1", "V1_2", "V1_3")
+
+# ANeuralNetworks OperandCode of each DSL type name.
+OPERAND_CODES = {
+    "FLOAT32": 0, "INT32": 1, "UINT32": 2, "TENSOR_FLOAT32": 3, "TENSOR_INT32": 4,
+    "TENSOR_QUANT8_ASYMM": 5, "BOOL": 6, "TENSOR_QUANT16_SYMM": 7, "TENSOR_FLOAT16": 8,
+    "TENSOR_BOOL8": 9, "FLOAT16": 10, "TENSOR_QUANT8_SYMM_PER_CHANNEL": 11,
+    "TENSOR_QUANT16_ASYMM": 12, "TENSOR_QUANT8_SYMM": 13, "TENSOR_QUANT8_ASYMM_SIGNED": 14,
+    "SUBGRAPH": 15,
+}
+# The element type of each DSL type name's values (C++ type in AOSP's TestHarness).
+ELEMENT_DTYPES = {
+    "FLOAT32": np.float32, "INT32": np.int32, "UINT32": np.uint32, "TENSOR_FLOAT32": np.float32,
+    "TENSOR_INT32": np.int32, "TENSOR_QUANT8_ASYMM": np.uint8, "BOOL": np.uint8,
+    "TENSOR_QUANT16_SYMM": np.int16, "TENSOR_FLOAT16": np.float16, "TENSOR_BOOL8": np.uint8,
+    "FLOAT16": np.float16, "TENSOR_QUANT8_SYMM_PER_CHANNEL": np.int8,
+    "TENSOR_QUANT16_ASYMM": np.uint16, "TENSOR_QUANT8_SYMM": np.int8,
+    "TENSOR_QUANT8_ASYMM_SIGNED": np.int8, "SUBGRAPH": np.uint32,
+}
+LIFETIME_VARIATIONS = ("all_tensors_as_inputs", "all_inputs_as_internal")
+
+
+@dataclasses.dataclass
+class Operand:
+    """One operand of a test subgraph (AOSP's TestOperand)."""
+
+    type_name: str
+    dims: list[int]
+    scale: float
+    zero_point: int
+    lifetime: str                      # SUBGRAPH_INPUT, CONSTANT_COPY, NO_VALUE, SUBGRAPH, ...
+    data: np.ndarray                   # flat, in the type's element dtype (empty for no value)
+    channel_quant: Optional[tuple[int, list[float]]] = None   # (channelDim, scales)
+    ignored: bool = False
+
+    @property
+    def code(self) -> int:
+        return OPERAND_CODES[self.type_name]
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.type_name.startswith("TENSOR_")
+
+
+@dataclasses.dataclass
+class Subgraph:
+    """Operands, operations ((operation name, inputs, outputs)) and the model's inputs/outputs."""
+
+    operands: list[Operand]
+    operations: list[tuple[str, list[int], list[int]]]
+    inputs: list[int]
+    outputs: list[int]
+
+
+@dataclasses.dataclass
+class Case:
+    """One generated test model, as CTS instantiates it."""
+
+    name: str                          # AOSP's test name, e.g. "conv2d_v1_2_nchw_relaxed"
+    spec: str                          # "V1_2/conv2d_v1_2"
+    main: Subgraph
+    referenced: list[Subgraph]
+    relaxed: bool
+    expect_failure: bool
+    multinomial_tolerance: float
+    lifetime: tuple[str, ...]          # the lifetime variations applied (empty for the plain case)
+
+    @property
+    def operation(self) -> str:
+        """The operation under test: the one producing the model's last output (the dummy ADDs
+        of a lifetime variation make internal operands, never outputs)."""
+        target = self.main.outputs[-1]
+        for name, _, outs in reversed(self.main.operations):
+            if target in outs:
+                return name
+        return self.main.operations[-1][0]
+
+
+def _load_dsl():
+    """AOSP's DSL module, loaded from the vendored file (it keeps its state in class attributes)."""
+    spec = importlib.util.spec_from_file_location("aosp_test_generator", AOSP / "test_generator.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["aosp_test_generator"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _operand(tg, op) -> Operand:
+    t = op.type
+    dtype = ELEMENT_DTYPES[t.type]
+    value = op.value
+    if value is None or t.type == "SUBGRAPH" and not isinstance(value[0], int):
+        data = np.zeros(0, dtype)
+    elif dtype in (np.float32, np.float16):
+        # The C++ file holds float literals: round to float32 first, as the compiler does.
+        data = np.asarray(value, np.float64).astype(np.float32).astype(dtype)
+    elif t.type in ("BOOL", "TENSOR_BOOL8"):
+        data = np.asarray([1 if v else 0 for v in value], np.uint8)
+    else:
+        data = np.asarray([int(v) for v in value], np.int64).astype(dtype)
+    extra = t.extraParams
+    channel = (extra.channelDim, list(extra.scales)) if isinstance(extra, tg.SymmPerChannelQuantParams) \
+        and not extra.hide else None
+    return Operand(t.type, list(t.dimensions), t.scale, t.zeroPoint, op.lifetime, data, channel,
+                   isinstance(op, tg.IgnoredOutput))
+
+
+def _subgraph(tg, model) -> Subgraph:
+    return Subgraph(
+        operands=[_operand(tg, op) for op in model.operands],
+        operations=[(o.optype, [i.model_index for i in o.ins], [i.model_index for i in o.outs])
+                    for o in model.operations],
+        inputs=[op.model_index for op in model.GetInputs()],
+        outputs=[op.model_index for op in model.GetOutputs()],
+    )
+
+
+def _cases_of_spec(tg, path: Path) -> list[Case]:
+    """Runs one spec file through the DSL and returns its cases (every example and variation)."""
+    tg.FileNames.specFiles = [str(path)]
+    tg.FileNames.specNames = [path.name.split(".")[0]]
+    tg.FileNames.exampleFiles = [None]
+    tg.FileNames.fileIndex = 0
+    assert tg.FileNames.NextFile()
+    version = path.parent.name
+    out: list[Case] = []
+
+    def dump(example, _fd) -> None:
+        model = example.model
+        case = Case(
+            name=str(example.testName), spec=f"{version}/{tg.FileNames.specName}",
+            main=_subgraph(tg, model), referenced=[_subgraph(tg, m) for m in model.GetReferencedModels()],
+            relaxed=bool(model.isRelaxed), expect_failure=bool(example.expectFailure),
+            multinomial_tolerance=float(example.expectedMultinomialDistributionTolerance),
+            lifetime=tuple(v for v in LIFETIME_VARIATIONS if v in str(example.testName)),
+        )
+        out.append(case)
+
+    exec(compile(path.read_text(), str(path), "exec"), tg.GetExecScope())
+    tg.Example.DumpAllExamples(DumpExample=dump, example_fd=io.StringIO())
+    return out
+
+
+def spec_files() -> list[Path]:
+    """Every vendored spec file, in AOSP's order (by folder, then name)."""
+    return [p for folder in SPEC_FOLDERS for p in sorted((AOSP / "specs" / folder).glob("*.mod.py"))]
+
+
+def _cache_path() -> Path:
+    digest = hashlib.sha256()
+    for p in [AOSP / "test_generator.py", Path(__file__), *spec_files()]:
+        digest.update(p.name.encode())
+        digest.update(p.read_bytes())
+    return Path.home() / ".cache" / "executorch-nnapi" / f"aosp-cases-{digest.hexdigest()[:16]}.pickle"
+
+
+def load_cases(use_cache: bool = True) -> list[Case]:
+    """Every case of the four spec folders, with the lifetime variations (AOSP's order).
+
+    Running the DSL over ~600 files takes a while (the MobileNet specs hold 1M literals), so the
+    result is kept in a pickle under ~/.cache keyed by the contents of the specs and of this file.
+    """
+    cache = _cache_path()
+    if use_cache and cache.exists():
+        return pickle.loads(cache.read_bytes())
+    tg = _load_dsl()
+    cases = [c for p in spec_files() for c in _cases_of_spec(tg, p)]
+    if use_cache:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(".tmp")
+        tmp.write_bytes(pickle.dumps(cases, protocol=pickle.HIGHEST_PROTOCOL))
+        tmp.replace(cache)
+    return cases
+
+
+def iter_spec(name: str) -> Iterator[Case]:
+    """The cases of one spec file ("V1_2/conv2d_v1_2"), without the cache."""
+    tg = _load_dsl()
+    yield from _cases_of_spec(tg, AOSP / "specs" / f"{name}.mod.py")
