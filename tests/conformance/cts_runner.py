@@ -29,6 +29,9 @@ from tolerances import check_outputs
 
 OP_CODES = {name: code for code, name in OPERATION_NAMES.items()}
 ANEURALNETWORKS_MEMORY_PROT = mmap.PROT_READ | mmap.PROT_WRITE
+# CTS's compilation-caching run: a cache directory and a token of zeros (ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN).
+CACHE_DIR = "/tmp"
+CACHE_TOKEN = bytes(32)
 
 
 class PerChannel(ctypes.Structure):
@@ -52,6 +55,14 @@ def declare_extra_signatures(lib: ctypes.CDLL) -> None:
     lib.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams.restype = ctypes.c_int
     lib.ANeuralNetworksModel_relaxComputationFloat32toFloat16.argtypes = (c_void_p, c_bool)
     lib.ANeuralNetworksModel_relaxComputationFloat32toFloat16.restype = ctypes.c_int
+    lib.ANeuralNetworksCompilation_setCaching.argtypes = (c_void_p, ctypes.c_char_p, ctypes.c_char_p)
+    lib.ANeuralNetworksCompilation_setCaching.restype = ctypes.c_int
+    lib.ANeuralNetworksExecution_burstCompute.argtypes = (c_void_p, c_void_p)
+    lib.ANeuralNetworksExecution_burstCompute.restype = ctypes.c_int
+    lib.ANeuralNetworksBurst_create.argtypes = (c_void_p, c_void_p)
+    lib.ANeuralNetworksBurst_create.restype = ctypes.c_int
+    lib.ANeuralNetworksBurst_free.argtypes = (c_void_p,)
+    lib.ANeuralNetworksBurst_free.restype = None
 
 
 class _ModelBuilder:
@@ -153,9 +164,20 @@ def _aligned(n: int) -> int:
     return (n + 63) // 64 * 64
 
 
-def run_case(lib: ctypes.CDLL, case: Case, dynamic_outputs: bool = False) -> Outcome:
+@dataclasses.dataclass(frozen=True)
+class Mode:
+    """How CTS compiles and executes (TestGenerated.cpp): ``compute`` is "sync", "async"
+    (startCompute + Event_wait) or "burst" (Burst_create + burstCompute); ``caching`` compiles
+    twice with setCaching and the same token, then executes the second compilation."""
+
+    dynamic_outputs: bool = False
+    compute: str = "sync"
+    caching: bool = False
+
+
+def run_case(lib: ctypes.CDLL, case: Case, mode: Mode = Mode()) -> Outcome:
     """Runs ``case`` as CTS's GeneratedTests (or DynamicOutputShapeTest) and validation tests do."""
-    b = _ModelBuilder(lib, case, dynamic_outputs)
+    b = _ModelBuilder(lib, case, mode.dynamic_outputs)
     try:
         model = b.build(case.main)
         if b.first_failure is not None:
@@ -166,17 +188,49 @@ def run_case(lib: ctypes.CDLL, case: Case, dynamic_outputs: bool = False) -> Out
         if rc != NO_ERROR:
             status = "late_rejection" if case.expect_failure else "refused"
             return Outcome(False, status, f"Model_finish returned {rc}: {last_error(lib)}")
-        return _compile_and_execute(lib, case, model)
+        return _compile_and_execute(lib, case, model, mode)
     finally:
         b.free()
 
 
-def _compile_and_execute(lib: ctypes.CDLL, case: Case, model: c_void_p) -> Outcome:
+def _compile(lib: ctypes.CDLL, model: c_void_p, compilation: c_void_p, caching: bool) -> int:
+    """Compilation_create (+ setCaching) + finish; returns the first failing result code."""
+    rc = lib.ANeuralNetworksCompilation_create(model, byref(compilation))
+    if rc == NO_ERROR and caching:
+        rc = lib.ANeuralNetworksCompilation_setCaching(compilation, CACHE_DIR.encode(), CACHE_TOKEN)
+    if rc == NO_ERROR:
+        rc = lib.ANeuralNetworksCompilation_finish(compilation)
+    return rc
+
+
+def _compute(lib: ctypes.CDLL, compilation: c_void_p, execution: c_void_p, how: str) -> int:
+    if how == "sync":
+        return lib.ANeuralNetworksExecution_compute(execution)
+    if how == "async":
+        event = c_void_p()
+        rc = lib.ANeuralNetworksExecution_startCompute(execution, byref(event))
+        if rc == NO_ERROR:
+            rc = lib.ANeuralNetworksEvent_wait(event)
+            lib.ANeuralNetworksEvent_free(event)
+        return rc
+    burst = c_void_p()
+    rc = lib.ANeuralNetworksBurst_create(compilation, byref(burst))
+    if rc == NO_ERROR:
+        rc = lib.ANeuralNetworksExecution_burstCompute(execution, burst)
+        lib.ANeuralNetworksBurst_free(burst)
+    return rc
+
+
+def _compile_and_execute(lib: ctypes.CDLL, case: Case, model: c_void_p, mode: Mode) -> Outcome:
     compilation, execution = c_void_p(), c_void_p()
     try:
-        rc = lib.ANeuralNetworksCompilation_create(model, byref(compilation))
-        if rc == NO_ERROR:
-            rc = lib.ANeuralNetworksCompilation_finish(compilation)
+        if mode.caching:  # the first of CTS's two compilations with the same token
+            first = c_void_p()
+            rc = _compile(lib, model, first, True)
+            lib.ANeuralNetworksCompilation_free(first)
+            if rc != NO_ERROR:
+                return Outcome(False, "refused", f"Compilation (cached, first) returned {rc}: {last_error(lib)}")
+        rc = _compile(lib, model, compilation, mode.caching)
         if rc != NO_ERROR:
             if case.expect_failure:
                 return Outcome(True, "pass", f"compilation failed: {last_error(lib)}")
@@ -184,7 +238,7 @@ def _compile_and_execute(lib: ctypes.CDLL, case: Case, model: c_void_p) -> Outco
         if lib.ANeuralNetworksExecution_create(compilation, byref(execution)) != NO_ERROR:
             return Outcome(False, "refused", f"Execution_create: {last_error(lib)}")
         inputs, outputs = _bind(lib, case, execution)
-        rc = lib.ANeuralNetworksExecution_compute(execution)
+        rc = _compute(lib, compilation, execution, mode.compute)
         if case.expect_failure:
             if rc != NO_ERROR:
                 return Outcome(True, "pass", f"execution failed: {last_error(lib)}")

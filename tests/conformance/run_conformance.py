@@ -17,7 +17,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Sequence
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
@@ -36,30 +36,48 @@ def select(cases: Iterable[Case], ops: Optional[set[str]] = None, specs: Optiona
             and (lifetime or not c.lifetime)]
 
 
-def run(cases: list[Case], level: int = 30, dynamic_outputs: bool = False, verbose: bool = False) -> dict:
-    """Runs ``cases`` in this process; returns {case name: Outcome}."""
-    from nnapi_client import open_shim
-    from cts_runner import declare_extra_signatures, run_case
+BASE = ("GeneratedTests", "GeneratedValidationTests")
 
-    lib = open_shim(level)
+
+def run(cases: list[Case], level: int = 30, instantiations: Sequence[str] = BASE, verbose: bool = False,
+        lib=None) -> dict:
+    """Runs ``cases`` in this process under each of CTS's ``instantiations`` that selects them
+    (variants.INSTANTIATIONS), on ``lib`` (the shim, opened at ``level`` when not given);
+    returns {case name: Outcome}, a case failing if any of its runs failed."""
+    from nnapi_client import open_shim
+    from cts_runner import declare_extra_signatures
+    from variants import INSTANTIATIONS
+
+    lib = lib or open_shim(level)
     declare_extra_signatures(lib)
     results = {}
     for case in cases:
-        try:
-            outcome = run_case(lib, case, dynamic_outputs)
-        except Exception as e:  # a harness or driver bug must show as a failing case, not end the run
-            from cts_runner import Outcome
-            outcome = Outcome(False, "crash", f"{type(e).__name__}: {e}")
-        results[case.name] = outcome
-        if verbose and not outcome.passed:
-            print(f"FAIL {case.name} [{case.operation}] {outcome.status}: {outcome.message}", flush=True)
+        for name in instantiations:
+            selects, convert, mode = INSTANTIATIONS[name]
+            if selects(case):
+                outcome = _run_one(lib, convert(case), mode, name)
+                if case.name not in results or not outcome.passed:
+                    results[case.name] = outcome
+                if verbose and not outcome.passed:
+                    print(f"FAIL {name} {case.name} [{case.operation}] {outcome.status}: {outcome.message}", flush=True)
     return results
+
+
+def _run_one(lib, case: Case, mode, instantiation: str):
+    from cts_runner import Outcome, run_case
+    try:
+        outcome = run_case(lib, case, mode)
+    except Exception as e:  # a harness or driver bug must show as a failing case, not end the run
+        outcome = Outcome(False, "crash", f"{type(e).__name__}: {e}")
+    if not outcome.passed:
+        outcome.message = f"{instantiation}: {outcome.message}"
+    return outcome
 
 
 def table(cases: list[Case], results: dict) -> str:
     """Markdown: per operation under test, its cases (with and without lifetime variations) and passes."""
     rows = collections.defaultdict(lambda: [0, 0, 0, 0])
-    for c in cases:
+    for c in (c for c in cases if c.name in results):
         r = rows[c.operation]
         ok = results[c.name].passed
         r[0] += 1
@@ -94,19 +112,20 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--specs", help="comma-separated spec names (e.g. V1_2/conv2d_v1_2)")
     ap.add_argument("--level", type=int, default=30, help="the host driver's feature level (default 30)")
     ap.add_argument("--no-lifetime", action="store_true", help="leave out the lifetime variations")
-    ap.add_argument("--dynamic-outputs", action="store_true",
-                    help="CTS's DynamicOutputShapeTest: outputs declared with unknown dimensions")
+    ap.add_argument("--instantiations", default=",".join(BASE),
+                    help="CTS's instantiations to run (variants.INSTANTIATIONS; 'all' for every one); "
+                         "default: GeneratedTests,GeneratedValidationTests")
     ap.add_argument("--markdown", type=Path, help="write the per-operation table into this Markdown file")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every failing case")
     args = ap.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     cases = select(load_cases(), set(filter(None, (args.ops or "").split(","))),
                    set(filter(None, (args.specs or "").split(","))), not args.no_lifetime)
-    if args.dynamic_outputs:
-        cases = [c for c in cases if not c.expect_failure
-                 and all(c.main.operands[i].is_tensor for i in c.main.outputs)]
+    from variants import INSTANTIATIONS
+    names = list(INSTANTIATIONS) if args.instantiations == "all" else args.instantiations.split(",")
     start = time.time()
-    results = run(cases, args.level, args.dynamic_outputs, args.verbose)
+    results = run(cases, args.level, names, args.verbose)
+    cases = [c for c in cases if c.name in results]
     text = table(cases, results)
     print(text)
     statuses = collections.Counter(r.status for r in results.values())
