@@ -3,6 +3,7 @@
 #   scripts/dev.sh demo   set up, export torchvision mobilenet_v2 to a .pte, run it on
 #                         the host NNAPI driver, compare with eager and print the report
 #   scripts/dev.sh test   set up and run the test suite
+#   scripts/dev.sh conformance  Android's NNAPI conformance cases on the host driver
 #   scripts/dev.sh setup  only set up (venv + build + install)
 # The venv lives outside the checkout (EXECUTORCH_NNAPI_VENV, default
 # ~/.cache/executorch-nnapi/venv) and is reused while requirements-dev.txt is unchanged.
@@ -122,5 +123,12 @@ case "$cmd" in
     cd "$ROOT"
     "$VENV/bin/python" -m pytest -q -n auto --dist loadgroup --durations=20 -m long "$@"
     ;;
-  *) echo "usage: $0 {demo|test|test-long|setup} [args...]" >&2; exit 2 ;;
+  conformance)
+    # Android's NNAPI conformance cases on the host driver, every CTS instantiation; rewrites the
+    # per-operation table of docs/op_support.md (tests/conformance/, docs/conformance.md).
+    setup
+    cd "$ROOT"
+    "$VENV/bin/python" tests/conformance/run_conformance.py --instantiations all --markdown docs/op_support.md "$@"
+    ;;
+  *) echo "usage: $0 {demo|test|test-long|conformance|setup} [args...]" >&2; exit 2 ;;
 esac

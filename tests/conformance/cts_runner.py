@@ -63,6 +63,9 @@ def declare_extra_signatures(lib: ctypes.CDLL) -> None:
     lib.ANeuralNetworksBurst_create.restype = ctypes.c_int
     lib.ANeuralNetworksBurst_free.argtypes = (c_void_p,)
     lib.ANeuralNetworksBurst_free.restype = None
+    lib.ANeuralNetworksExecution_startComputeWithDependencies.argtypes = (
+        c_void_p, c_void_p, c_uint32, ctypes.c_uint64, c_void_p)
+    lib.ANeuralNetworksExecution_startComputeWithDependencies.restype = ctypes.c_int
 
 
 class _ModelBuilder:
@@ -167,7 +170,8 @@ def _aligned(n: int) -> int:
 @dataclasses.dataclass(frozen=True)
 class Mode:
     """How CTS compiles and executes (TestGenerated.cpp): ``compute`` is "sync", "async"
-    (startCompute + Event_wait) or "burst" (Burst_create + burstCompute); ``caching`` compiles
+    (startCompute + Event_wait), "fenced" (startComputeWithDependencies without dependencies +
+    Event_wait) or "burst" (Burst_create + burstCompute); ``caching`` compiles
     twice with setCaching and the same token, then executes the second compilation."""
 
     dynamic_outputs: bool = False
@@ -206,9 +210,12 @@ def _compile(lib: ctypes.CDLL, model: c_void_p, compilation: c_void_p, caching: 
 def _compute(lib: ctypes.CDLL, compilation: c_void_p, execution: c_void_p, how: str) -> int:
     if how == "sync":
         return lib.ANeuralNetworksExecution_compute(execution)
-    if how == "async":
+    if how in ("async", "fenced"):
         event = c_void_p()
-        rc = lib.ANeuralNetworksExecution_startCompute(execution, byref(event))
+        if how == "async":
+            rc = lib.ANeuralNetworksExecution_startCompute(execution, byref(event))
+        else:  # no dependencies, no duration: what FencedComputeTest does
+            rc = lib.ANeuralNetworksExecution_startComputeWithDependencies(execution, None, 0, 0, byref(event))
         if rc == NO_ERROR:
             rc = lib.ANeuralNetworksEvent_wait(event)
             lib.ANeuralNetworksEvent_free(event)

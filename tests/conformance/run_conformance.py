@@ -26,6 +26,15 @@ from spec_cases import Case, load_cases  # noqa: E402
 
 TABLE_START = "<!-- conformance-table: start (written by tests/conformance/run_conformance.py) -->"
 TABLE_END = "<!-- conformance-table: end -->"
+SECTION = """## The host driver against Android's conformance tests
+
+Android's generated NNAPI conformance cases (AOSP android11-release, specs V1_0-V1_3) on the host
+driver at feature level 30, per operation under test (the one making the model's last output),
+under every CTS instantiation the driver has the feature for; a case passes when every run of
+it passes. How they run: [conformance.md](conformance.md). Rewritten by
+`scripts/dev.sh conformance`.
+
+"""
 
 
 def select(cases: Iterable[Case], ops: Optional[set[str]] = None, specs: Optional[set[str]] = None,
@@ -102,7 +111,7 @@ def write_markdown(path: Path, text: str) -> None:
         head, rest = doc.split(TABLE_START, 1)
         doc = head + block + rest.split(TABLE_END, 1)[1]
     else:
-        doc = doc.rstrip() + "\n\n" + block + "\n"
+        doc = doc.rstrip() + "\n\n" + SECTION + block + "\n"
     path.write_text(doc)
 
 

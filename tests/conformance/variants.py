@@ -10,8 +10,10 @@
   HASHTABLE_LOOKUP, LSH_PROJECTION, PAD_V2, CAST or QUANTIZED_16BIT_LSTM), run with every such
   operand turned into TENSOR_QUANT8_ASYMM_SIGNED (zero point and values shifted by -128): the
   signed model must give the same results.
-- DeviceMemoryTest and FencedComputeTest need ANeuralNetworksMemoryDesc and sync fences, which
-  the host driver does not offer (docs/conformance.md).
+- FencedComputeTest: valid cases whose outputs all hold data, executed with
+  startComputeWithDependencies (no dependencies) and Event_wait.
+- DeviceMemoryTest needs ANeuralNetworksMemoryDesc (driver-allocated memory), which the host
+  driver does not offer (docs/conformance.md).
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ INSTANTIATIONS: dict[str, tuple[Callable[[Case], bool], Callable[[Case], Case], 
     "GeneratedValidationTests": (lambda c: c.expect_failure, lambda c: c, Mode()),
     "DynamicOutputShapeTest": (lambda c: not c.expect_failure and not has_scalar_outputs(c), lambda c: c,
                                Mode(dynamic_outputs=True)),
+    "FencedComputeTest": (lambda c: not c.expect_failure and all(c.main.operands[i].data.size for i in c.main.outputs),
+                          lambda c: c, Mode(compute="fenced")),
     "QuantizationCouplingTest": (lambda c: not c.expect_failure and len(c.main.operations) == 1
                                  and not c.referenced and has_quant8_coupled_operands(c), to_signed, Mode()),
 }
