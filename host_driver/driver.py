@@ -76,6 +76,9 @@ class Memory:
     """A file descriptor mapped with mmap (Memory_createFromFd); unmapped when no longer referenced."""
 
     _libc: Any = None
+    # Device memory (device_memory.py) sets these: the roles it was made for, and whether it holds data yet.
+    roles: Optional[frozenset] = None
+    initialized = True
 
     def __init__(self, size: int, protect: int, fd: int, offset: int) -> None:
         self.address = 0

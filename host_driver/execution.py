@@ -10,6 +10,7 @@ import torch
 
 from . import cmem
 from .compilation import Compilation
+from .device_memory import check_readable
 from .operations._referenced import LOOP_TIMEOUT_NS
 from .errors import (
     NO_ERROR, OUTPUT_INSUFFICIENT_SIZE, DriverError, bad_data, bad_state,
@@ -155,6 +156,9 @@ class Execution:
             missing = [j for j, b in enumerate(slots) if b is None]
             if missing:
                 raise bad_data(f"{kind}s {missing} were not set before computing")
+        for j, b in enumerate(self.inputs):
+            if b.memory is not None:
+                check_readable(b.memory, f"input {j}")
         self._check_no_overlap()
 
     def _check_no_overlap(self) -> None:
@@ -182,6 +186,10 @@ class Execution:
             code, message = e.code, e.message
         self.duration_ns = time.perf_counter_ns() - start
         self.status = code
+        if code == NO_ERROR:
+            for b in self.outputs:
+                if b.memory is not None:
+                    b.memory.initialized = True
         return code, message
 
     def complete(self) -> None:

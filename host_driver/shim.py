@@ -15,6 +15,7 @@ from typing import Any, Callable, Optional
 
 from . import cmem
 from .compilation import BYTE_SIZE_OF_CACHE_TOKEN, Compilation
+from .device_memory import MemoryDesc, check_binding, check_readable
 from .driver import Device, HostDriver, Memory
 from .errors import (
     OP_FAILED, DriverError, bad_data, bad_state, feature_level_name, summarize_exception, unexpected_null,
@@ -115,33 +116,39 @@ class CApi:
     def ANeuralNetworksMemory_free(self, memory):
         self.d.release(memory, Memory)
 
+    def _desc(self, handle) -> MemoryDesc:
+        return self.d.lookup(handle, MemoryDesc, "memory descriptor")
+
     @_c(30, c_int, c_void_p)
     def ANeuralNetworksMemoryDesc_create(self, out):
-        raise _unsupported("ANeuralNetworksMemoryDesc (device memory)")
+        self._out_handle(out, MemoryDesc(), "desc")
 
     @_c(30, None, c_void_p)
     def ANeuralNetworksMemoryDesc_free(self, desc):
-        pass
+        self.d.release(desc, MemoryDesc)
 
     @_c(30, c_int, c_void_p, c_void_p, c_uint32, c_float)
     def ANeuralNetworksMemoryDesc_addInputRole(self, desc, compilation, index, frequency):
-        raise _unsupported("ANeuralNetworksMemoryDesc (device memory)")
+        self._desc(desc).add_role(self._compilation(compilation), True, index, frequency)
 
     @_c(30, c_int, c_void_p, c_void_p, c_uint32, c_float)
     def ANeuralNetworksMemoryDesc_addOutputRole(self, desc, compilation, index, frequency):
-        raise _unsupported("ANeuralNetworksMemoryDesc (device memory)")
+        self._desc(desc).add_role(self._compilation(compilation), False, index, frequency)
 
     @_c(30, c_int, c_void_p, c_uint32, c_void_p)
     def ANeuralNetworksMemoryDesc_setDimensions(self, desc, rank, dims):
-        raise _unsupported("ANeuralNetworksMemoryDesc (device memory)")
+        if rank and not dims:
+            raise unexpected_null("dimensions")
+        self._desc(desc).set_dimensions(cmem.read_uint32s(dims, rank) if rank else ())
 
     @_c(30, c_int, c_void_p)
     def ANeuralNetworksMemoryDesc_finish(self, desc):
-        raise _unsupported("ANeuralNetworksMemoryDesc (device memory)")
+        self._desc(desc).finish()
 
     @_c(30, c_int, c_void_p, c_void_p)
     def ANeuralNetworksMemory_createFromDesc(self, desc, out):
-        raise _unsupported("ANeuralNetworksMemoryDesc (device memory)")
+        _need(out, "memory")
+        self._out_handle(out, self._desc(desc).create_memory(), "memory")
 
     @_c(30, c_int, c_void_p, c_void_p)
     def ANeuralNetworksMemory_copy(self, src, dst):
@@ -151,7 +158,9 @@ class CApi:
             raise bad_data(f"memory sizes differ ({s.size} and {t.size} bytes)")
         s.check_access(True, "src")
         t.check_access(False, "dst")
+        check_readable(s, "src")
         ctypes.memmove(t.address, s.address, s.size)
+        t.initialized = True
 
     # -- Model ---------------------------------------------------------------------------------------
     def _model(self, handle) -> Model:
@@ -360,8 +369,7 @@ class CApi:
 
     @_c(27, c_int, c_void_p, c_int32, c_void_p, c_void_p, c_size_t, c_size_t)
     def ANeuralNetworksExecution_setInputFromMemory(self, execution, index, type_ptr, memory, offset, length):
-        mem = self.d.lookup(memory, Memory, "memory")
-        self._set(execution, index, type_ptr, True, 0, length, mem, offset)
+        self._set_from_memory(execution, index, type_ptr, True, memory, offset, length)
 
     @_c(27, c_int, c_void_p, c_int32, c_void_p, c_void_p, c_size_t)
     def ANeuralNetworksExecution_setOutput(self, execution, index, type_ptr, buffer, length):
@@ -369,8 +377,15 @@ class CApi:
 
     @_c(27, c_int, c_void_p, c_int32, c_void_p, c_void_p, c_size_t, c_size_t)
     def ANeuralNetworksExecution_setOutputFromMemory(self, execution, index, type_ptr, memory, offset, length):
+        self._set_from_memory(execution, index, type_ptr, False, memory, offset, length)
+
+    def _set_from_memory(self, execution, index, type_ptr, is_input, memory, offset, length):
         mem = self.d.lookup(memory, Memory, "memory")
-        self._set(execution, index, type_ptr, False, 0, length, mem, offset)
+        if mem.roles is not None:  # a device memory: bound whole, in one of its roles
+            kind = "input" if is_input else "output"
+            length = check_binding(mem, self._execution(execution).compilation, is_input, index, offset, length,
+                                   f"{kind} {index}")
+        self._set(execution, index, type_ptr, is_input, 0, length, mem, offset)
 
     def _start(self, e: Execution) -> Event:
         """Run now; the result is reported by Event_wait (the host computes synchronously)."""

@@ -66,6 +66,13 @@ def declare_extra_signatures(lib: ctypes.CDLL) -> None:
     lib.ANeuralNetworksExecution_startComputeWithDependencies.argtypes = (
         c_void_p, c_void_p, c_uint32, ctypes.c_uint64, c_void_p)
     lib.ANeuralNetworksExecution_startComputeWithDependencies.restype = ctypes.c_int
+    for name, args in (("MemoryDesc_create", (c_void_p,)), ("MemoryDesc_finish", (c_void_p,)),
+                       ("MemoryDesc_addInputRole", (c_void_p, c_void_p, c_uint32, c_float)),
+                       ("MemoryDesc_addOutputRole", (c_void_p, c_void_p, c_uint32, c_float)),
+                       ("Memory_createFromDesc", (c_void_p, c_void_p)), ("Memory_copy", (c_void_p, c_void_p))):
+        fn = getattr(lib, "ANeuralNetworks" + name)
+        fn.argtypes, fn.restype = args, ctypes.c_int
+    lib.ANeuralNetworksMemoryDesc_free.argtypes, lib.ANeuralNetworksMemoryDesc_free.restype = (c_void_p,), None
 
 
 class _ModelBuilder:
@@ -172,11 +179,14 @@ class Mode:
     """How CTS compiles and executes (TestGenerated.cpp): ``compute`` is "sync", "async"
     (startCompute + Event_wait), "fenced" (startComputeWithDependencies without dependencies +
     Event_wait) or "burst" (Burst_create + burstCompute); ``caching`` compiles
-    twice with setCaching and the same token, then executes the second compilation."""
+    twice with setCaching and the same token, then executes the second compilation;
+    ``device_memory`` binds every input and output to memory made from a descriptor of its role
+    (MemoryDesc), filled and read with Memory_copy (DeviceMemoryTest)."""
 
     dynamic_outputs: bool = False
     compute: str = "sync"
     caching: bool = False
+    device_memory: bool = False
 
 
 def run_case(lib: ctypes.CDLL, case: Case, mode: Mode = Mode()) -> Outcome:
@@ -230,6 +240,7 @@ def _compute(lib: ctypes.CDLL, compilation: c_void_p, execution: c_void_p, how: 
 
 def _compile_and_execute(lib: ctypes.CDLL, case: Case, model: c_void_p, mode: Mode) -> Outcome:
     compilation, execution = c_void_p(), c_void_p()
+    binder = None
     try:
         if mode.caching:  # the first of CTS's two compilations with the same token
             first = c_void_p()
@@ -244,8 +255,11 @@ def _compile_and_execute(lib: ctypes.CDLL, case: Case, model: c_void_p, mode: Mo
             return Outcome(False, "refused", f"Compilation returned {rc}: {last_error(lib)}")
         if lib.ANeuralNetworksExecution_create(compilation, byref(execution)) != NO_ERROR:
             return Outcome(False, "refused", f"Execution_create: {last_error(lib)}")
-        inputs, outputs = _bind(lib, case, execution)
+        binder = DeviceMemories(lib, compilation) if mode.device_memory else None
+        inputs, outputs = (binder.bind if binder else _bind)(lib, case, execution)
         rc = _compute(lib, compilation, execution, mode.compute)
+        if binder and rc == NO_ERROR:
+            binder.read_back(outputs)
         if case.expect_failure:
             if rc != NO_ERROR:
                 return Outcome(True, "pass", f"execution failed: {last_error(lib)}")
@@ -255,6 +269,8 @@ def _compile_and_execute(lib: ctypes.CDLL, case: Case, model: c_void_p, mode: Mo
         problem = _check_dims(lib, case, execution) or check_outputs(case, outputs)
         return Outcome(problem is None, "pass" if problem is None else "wrong_result", problem or "")
     finally:
+        if mode.device_memory and binder is not None:
+            binder.free()
         if execution:
             lib.ANeuralNetworksExecution_free(execution)
         if compilation:
@@ -296,3 +312,67 @@ def _check_dims(lib: ctypes.CDLL, case: Case, execution: c_void_p) -> Optional[s
         if got != list(o.dims):
             return f"output {j} has dimensions {got}, expected {list(o.dims)}"
     return None
+
+
+class DeviceMemories:
+    """DeviceMemoryTest's binding (TestGenerated.cpp computeWithDeviceMemories): one memory per
+    input and output, made from a descriptor holding that role; inputs filled from a shared
+    memory with Memory_copy, outputs copied back the same way after the execution."""
+
+    def __init__(self, lib: ctypes.CDLL, compilation: c_void_p) -> None:
+        self.lib, self.compilation = lib, compilation
+        self.memories: list[c_void_p] = []
+        self.outputs: list[tuple[c_void_p, int]] = []
+
+    def _device_memory(self, is_input: bool, index: int) -> c_void_p:
+        desc, memory = c_void_p(), c_void_p()
+        lib = self.lib
+        assert lib.ANeuralNetworksMemoryDesc_create(byref(desc)) == NO_ERROR, last_error(lib)
+        add = lib.ANeuralNetworksMemoryDesc_addInputRole if is_input else lib.ANeuralNetworksMemoryDesc_addOutputRole
+        assert add(desc, self.compilation, index, ctypes.c_float(1.0)) == NO_ERROR, last_error(lib)
+        assert lib.ANeuralNetworksMemoryDesc_finish(desc) == NO_ERROR, last_error(lib)
+        assert lib.ANeuralNetworksMemory_createFromDesc(desc, byref(memory)) == NO_ERROR, last_error(lib)
+        lib.ANeuralNetworksMemoryDesc_free(desc)
+        self.memories.append(memory)
+        return memory
+
+    def _shared(self, nbytes: int) -> tuple[c_void_p, mmap.mmap]:
+        fd = os.memfd_create("cts-device-copy")
+        os.ftruncate(fd, nbytes)
+        view = mmap.mmap(fd, nbytes)
+        memory = c_void_p()
+        assert self.lib.ANeuralNetworksMemory_createFromFd(nbytes, ANEURALNETWORKS_MEMORY_PROT, fd, 0,
+                                                           byref(memory)) == NO_ERROR, last_error(self.lib)
+        os.close(fd)
+        self.memories.append(memory)
+        return memory, view
+
+    def bind(self, lib: ctypes.CDLL, case: Case, execution: c_void_p) -> tuple[list, list[np.ndarray]]:
+        for j, index in enumerate(case.main.inputs):
+            data = case.main.operands[index].data
+            if data.nbytes == 0:
+                lib.ANeuralNetworksExecution_setInput(execution, j, None, None, 0)
+                continue
+            device = self._device_memory(True, j)
+            shared, view = self._shared(data.nbytes)
+            view[:] = data.tobytes()
+            assert lib.ANeuralNetworksMemory_copy(shared, device) == NO_ERROR, last_error(lib)
+            lib.ANeuralNetworksExecution_setInputFromMemory(execution, j, None, device, 0, 0)
+        outputs = []
+        for j, index in enumerate(case.main.outputs):
+            o = case.main.operands[index]
+            device = self._device_memory(False, j)
+            self.outputs.append((device, o.data.nbytes))
+            outputs.append(np.zeros(o.data.size, o.data.dtype))
+            lib.ANeuralNetworksExecution_setOutputFromMemory(execution, j, None, device, 0, 0)
+        return [], outputs
+
+    def read_back(self, outputs: list[np.ndarray]) -> None:
+        for (device, nbytes), out in zip(self.outputs, outputs):
+            shared, view = self._shared(nbytes)
+            assert self.lib.ANeuralNetworksMemory_copy(device, shared) == NO_ERROR, last_error(self.lib)
+            out[:] = np.frombuffer(view[:nbytes], out.dtype)
+
+    def free(self) -> None:
+        for memory in self.memories:
+            self.lib.ANeuralNetworksMemory_free(memory)

@@ -12,8 +12,8 @@
   signed model must give the same results.
 - FencedComputeTest: valid cases whose outputs all hold data, executed with
   startComputeWithDependencies (no dependencies) and Event_wait.
-- DeviceMemoryTest needs ANeuralNetworksMemoryDesc (driver-allocated memory), which the host
-  driver does not offer (docs/conformance.md).
+- DeviceMemoryTest: valid cases whose outputs all hold data, every input and output bound to a
+  memory made from a MemoryDesc of its role, filled and read back with Memory_copy.
 """
 
 from __future__ import annotations
@@ -64,6 +64,8 @@ INSTANTIATIONS: dict[str, tuple[Callable[[Case], bool], Callable[[Case], Case], 
                                Mode(dynamic_outputs=True)),
     "FencedComputeTest": (lambda c: not c.expect_failure and all(c.main.operands[i].data.size for i in c.main.outputs),
                           lambda c: c, Mode(compute="fenced")),
+    "DeviceMemoryTest": (lambda c: not c.expect_failure and all(c.main.operands[i].data.size for i in c.main.outputs),
+                         lambda c: c, Mode(device_memory=True)),
     "QuantizationCouplingTest": (lambda c: not c.expect_failure and len(c.main.operations) == 1
                                  and not c.referenced and has_quant8_coupled_operands(c), to_signed, Mode()),
 }
