@@ -175,7 +175,9 @@ def test_quick_starts_run_from_the_installed_wheel(fresh_venv, tmp_path):
 
 def test_the_installed_libraries_find_executorch_beside_them(fresh_venv):
     """The backend and the runner look for ExecuTorch's libraries relative to where they are
-    installed (site-packages/executorch/lib), not only where the build found them."""
+    installed (site-packages/executorch/lib), and every ELF file the wheel packs names only
+    folders relative to itself ($ORIGIN): none of the build machine's paths, which elsewhere may
+    not exist or may belong to another user."""
     site_packages = next((fresh_venv / "lib").glob("python*/site-packages"))
     for built in ("executorch_nnapi/runtime/libexecutorch_nnapi_backend.so",
                   "executorch_nnapi/runtime/bin/nnapi_executor_runner"):
@@ -184,10 +186,20 @@ def test_the_installed_libraries_find_executorch_beside_them(fresh_venv):
         relative = [entry.replace("$ORIGIN", str(path.parent)) for entry in runpath
                     if entry.startswith("$ORIGIN") and "executorch/lib" in entry]
         assert relative and (pathlib.Path(relative[0]) / "libexecutorch.so").exists(), runpath
+    packed = [p for p in (site_packages / "executorch_nnapi").rglob("*") if p.is_file() and _is_elf(p)]
+    assert len(packed) >= 4, packed  # backend, runner, host shim, forwarding library
+    for path in packed:
+        absolute = [entry for entry in _runpath(path) if entry and not entry.startswith("$ORIGIN")]
+        assert absolute == [], f"{path.relative_to(site_packages)}: RUNPATH names {absolute}"
+
+
+def _is_elf(path: pathlib.Path) -> bool:
+    with open(path, "rb") as f:
+        return f.read(4) == b"\x7fELF"
 
 
 def _runpath(path: pathlib.Path) -> list[str]:
     """DT_RUNPATH of an ELF file (readelf: binutils, which the build's linker comes with)."""
     output = _run(["readelf", "-d", path]).stdout
-    line = next(line for line in output.splitlines() if "RUNPATH" in line)
-    return line.split("[", 1)[1].rstrip("]").split(":")
+    line = next((line for line in output.splitlines() if "RUNPATH" in line or "RPATH" in line), None)
+    return line.split("[", 1)[1].rstrip("]").split(":") if line else []
