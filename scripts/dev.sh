@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One entry point for a fresh machine:
-#   scripts/dev.sh demo   set up, export torchvision mobilenet_v2 to a .pte, run it on
+#   scripts/dev.sh demo   set up what it runs, export torchvision mobilenet_v2 to a .pte, run it on
 #                         the host NNAPI driver, compare with eager and print the report
 #   scripts/dev.sh test   set up and run the test suite
 #   scripts/dev.sh conformance  Android's NNAPI conformance cases on the host driver
@@ -55,7 +55,8 @@ install_system_packages() {
   fi
 }
 
-setup() {
+# What the demo runs: the venv and this package (the C++ backend, runner and host NNAPI driver).
+setup_core() {
   local stamp="$VENV/.requirements.sha256"
   local want
   want="$(sha256sum "$ROOT/requirements-dev.txt" | cut -d' ' -f1)"
@@ -66,9 +67,15 @@ setup() {
     "$VENV/bin/python" -m pip install -q -r "$ROOT/requirements-dev.txt"
     echo "$want" > "$stamp"
   fi
-  install_system_packages
   echo "== building and installing executorch-nnapi"
   "$VENV/bin/python" -m pip install -q --no-build-isolation --no-deps "$ROOT"
+}
+
+# What the tests also need: the system packages (cross compiler, qemu, clang, chromium), the
+# aarch64 build and the two sanitizer builds.
+setup() {
+  setup_core
+  install_system_packages
   setup_aarch64
   PYTHON="$VENV/bin/python" "$ROOT/scripts/sanitize.sh" setup \
     || echo "== the sanitizer builds failed (scripts/sanitize.sh build address): their tests will fail"
@@ -105,7 +112,7 @@ shift || true
 case "$cmd" in
   setup) setup ;;
   demo)
-    setup
+    setup_core
     out="${TMPDIR:-/tmp}/mobilenet_v2_nnapi.pte"
     "$VENV/bin/executorch-nnapi" export mobilenet_v2 -o "$out" --verify "$@"
     ;;
