@@ -12,11 +12,11 @@ from typing import Any
 from . import (
     argmax_argmin, average_pool_2d, axis_aligned_bbox_transform, batch_matmul, box_with_nms_limit, cast,
     channel_shuffle, comparison, concatenation, conv_2d, depth_to_space, depthwise_conv_2d, dequantize,
-    elementwise_binary, elementwise_unary, elu, expand_dims, fill, fully_connected, gather, grouped_conv_2d,
-    if_op, instance_normalization, l2_normalization, l2_pool_2d, log_softmax, max_pool_2d, mirror_pad, pack,
-    pad, pad_v2, quantize, reduce, reshape, resize_bilinear, resize_nearest_neighbor, reverse, roi_align,
-    roi_pooling, select, slice, softmax, space_to_depth, split, squeeze, strided_slice, tile, topk_v2, transpose,
-    transpose_conv_2d, while_op,
+    detection_postprocessing, elementwise_binary, elementwise_unary, elu, expand_dims, fill, fully_connected,
+    gather, generate_proposals, grouped_conv_2d, heatmap_max_keypoint, if_op, instance_normalization,
+    l2_normalization, l2_pool_2d, log_softmax, max_pool_2d, mirror_pad, pack, pad, pad_v2, quantize, reduce,
+    reshape, resize_bilinear, resize_nearest_neighbor, reverse, roi_align, roi_pooling, select, slice, softmax,
+    space_to_depth, split, squeeze, strided_slice, tile, topk_v2, transpose, transpose_conv_2d, while_op,
 )
 
 # Every NNAPI OperationCode (docs/nnapi_facts.md §6.1), for messages about operations the driver lacks.
@@ -41,8 +41,9 @@ OPERATION_NAMES: dict[int, str] = dict(enumerate((
 
 _MODULES = (
     average_pool_2d, axis_aligned_bbox_transform, batch_matmul, box_with_nms_limit, cast, channel_shuffle,
-    concatenation, conv_2d, depth_to_space, depthwise_conv_2d, dequantize, elu, expand_dims, fill,
-    fully_connected, gather, grouped_conv_2d, instance_normalization, l2_normalization, l2_pool_2d,
+    concatenation, conv_2d, depth_to_space, depthwise_conv_2d, dequantize, detection_postprocessing, elu,
+    expand_dims, fill, fully_connected, gather, generate_proposals, grouped_conv_2d, heatmap_max_keypoint,
+    instance_normalization, l2_normalization, l2_pool_2d,
     log_softmax, max_pool_2d, mirror_pad, pack, pad, pad_v2, quantize, reshape, resize_bilinear,
     resize_nearest_neighbor, reverse, roi_align, roi_pooling, select, slice, softmax, space_to_depth, split,
     squeeze, strided_slice, tile, topk_v2, transpose, transpose_conv_2d, if_op, while_op,

@@ -10,6 +10,11 @@ leaves when its score drops below the NMS score threshold. The kept box is the f
 the remaining candidates in their current order, which the loop permutes by swapping (so among
 equal scores the choice is Android's, reproduced here). Android's final sorts are std::sort, which
 leaves the order of equal scores unspecified; the driver sorts stably.
+
+The 8-bit form (8-bit scores, 16-bit boxes in eighths of a pixel) computes on the float32 values
+of the codes and writes the scores back in the input's quantization and the boxes as they came.
+`hard_nms` is the reference's hard-NMS loop that GENERATE_PROPOSALS and DETECTION_POSTPROCESSING
+share.
 """
 
 from __future__ import annotations
@@ -19,17 +24,25 @@ import math
 import torch
 
 from ..errors import op_failed
-from .common import F16, F32, I32T, INT32, RUN, Ctx, Deferred, f32
+from ._box_quant import check_box_quant, dequantize, quantize
+from .common import F16, F32, I32T, INT32, Q16A, QA8, QA8S, RUN, Ctx, Deferred, f32
 
 NAME, CODE, SINCE = "BOX_WITH_NMS_LIMIT", 44, 29
-QUANT_COMPUTE = False
+QUANT_COMPUTE = True
 
 
 def validate(c: Ctx) -> None:
     c.counts((9,), (4,))
-    c.tensor(0, {F32: 29, F16: 29}, "scores")
-    c.same_type(1, 0, "boxes")
+    quantized = c.tensor(0, {F32: 29, F16: 29, QA8: 29, QA8S: 30}, "scores") in (QA8, QA8S)
+    if quantized:
+        c.tensor(1, {Q16A: 29}, "boxes")
+    else:
+        c.same_type(1, 0, "boxes")
     c.tensor(2, {I32T: 29}, "batch indices")
+    c.out_like(0, 0)
+    c.out_like(1, 1, same_q=False)
+    c.out_is(2, I32T)
+    c.out_is(3, I32T)
     for i, what in ((3, "score threshold"), (6, "IoU threshold"), (7, "sigma"), (8, "NMS score threshold")):
         c.float_scalar_for(i, 0, what)
     c.scalar(4, INT32, "maximum number of detections")
@@ -41,6 +54,11 @@ def validate(c: Ctx) -> None:
         c.fail(f"input 1 (boxes) must be [{scores[0]}, {scores[1] * 4}], got {list(boxes)}")
     if list(batch) != [scores[0]]:
         c.fail(f"input 2 (batch indices) must be [{scores[0]}], got {list(batch)}")
+    if scores[1] < 2:
+        c.fail(f"input 0 (scores) must have at least 2 classes (class 0 is the background), got {scores[1]}")
+    if quantized:
+        check_box_quant(c, 1, "boxes")
+        check_box_quant(c, 1, "boxes", output=True)
     p = c.p
     p.score_threshold, p.max_detections, p.kernel = float(c.value(3)), int(c.value(4)), int(c.value(5))
     p.iou_threshold, p.sigma, p.nms_score_threshold = float(c.value(6)), float(c.value(7)), float(c.value(8))
@@ -48,7 +66,11 @@ def validate(c: Ctx) -> None:
         c.fail(f"NMS kernel {p.kernel} is not 0 (hard), 1 (linear) or 2 (gaussian)")
     if c.stage != RUN:
         raise Deferred  # the number of detections depends on the scores
-    p.selected = _select(c.value(0).float(), c.value(1).float(), [int(v) for v in c.value(2).tolist()], p)
+    scores_in, boxes_in = c.value(0), c.value(1)
+    if quantized:
+        scores_in = dequantize(scores_in, c.operand(0).scale, c.operand(0).zero_point)
+        boxes_in = dequantize(boxes_in, c.operand(1).scale, c.operand(1).zero_point)
+    p.selected = _select(scores_in.float(), boxes_in.float(), [int(v) for v in c.value(2).tolist()], p)
     count = len(p.selected)
     for j, dims in enumerate(([count], [count, 4], [count], [count])):
         c.set_out(j, dims)
@@ -131,7 +153,50 @@ def compute(ins, p):
     scores, boxes, batch = ins[0], ins[1], ins[2]
     rows = [r for r, _, _ in p.selected]
     classes = torch.tensor([c for _, c, _ in p.selected], dtype=torch.int32)
-    out_boxes = torch.stack([boxes[r].reshape(-1, 4)[c] for r, c, _ in p.selected]) if rows else \
-        boxes.new_zeros((0, 4))
-    out_scores = torch.tensor([s for _, _, s in p.selected], dtype=torch.float32).to(scores.dtype)
-    return [out_scores, out_boxes, classes, batch[rows] if rows else batch.new_zeros((0,))]
+    # Boxes are copied as they are (16-bit codes included); uint16 goes through int32 for indexing.
+    wide = boxes.to(torch.int32) if boxes.dtype == torch.uint16 else boxes
+    out_boxes = torch.stack([wide[r].reshape(-1, 4)[c] for r, c, _ in p.selected]) if rows else \
+        wide.new_zeros((0, 4))
+    out_scores = torch.tensor([s for _, _, s in p.selected], dtype=torch.float32)
+    if scores.dtype in (torch.uint8, torch.int8):
+        out_scores = quantize(out_scores, *p.out_q[0], scores.dtype)
+    return [out_scores.to(scores.dtype), out_boxes.to(boxes.dtype), classes,
+            batch[rows] if rows else batch.new_zeros((0,))]
+
+
+# -- hard NMS (GENERATE_PROPOSALS, DETECTION_POSTPROCESSING) ------------------------------------------
+def iou_with(boxes: torch.Tensor, box: torch.Tensor) -> torch.Tensor:
+    """IoU of each of ``boxes`` [n, 4] with ``box`` [4], float32 in the reference's order of operations."""
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    area_box = (box[2] - box[0]) * (box[3] - box[1])
+    w = (torch.minimum(boxes[:, 2], box[2]) - torch.maximum(boxes[:, 0], box[0])).clamp(min=0)
+    h = (torch.minimum(boxes[:, 3], box[3]) - torch.maximum(boxes[:, 1], box[1])).clamp(min=0)
+    inter = w * h
+    return inter / (area + area_box - inter)
+
+
+def hard_nms(order: list[int], scores: list[float], boxes: torch.Tensor, iou_threshold: float,
+             limit: int) -> list[int]:
+    """Android's in-place hard-NMS loop (hardNmsSingleClass) over the candidates ``order`` (indices
+    into ``scores`` and ``boxes`` [n, 4]): keep the first maximum, drop every candidate whose IoU
+    with it is >= the threshold by swapping it to the end, at most ``limit`` kept (negative: all).
+    Returns the kept indices in the order kept."""
+    order = list(order)
+    start, end = 0, len(order)
+    limit = limit if limit >= 0 else end
+    while start < end and start < limit:
+        best = max(range(start, end), key=lambda k: (scores[order[k]], -k))  # first maximum
+        order[start], order[best] = order[best], order[start]
+        rest = torch.tensor(order[start + 1:end], dtype=torch.long)
+        suppressed = (iou_with(boxes[rest], boxes[order[start]]) >= iou_threshold).tolist() if len(rest) else []
+        # The reference swaps a suppressed candidate with the last one and examines that one next.
+        drop = dict(zip(order[start + 1:end], suppressed))
+        i = start + 1
+        while i < end:
+            if drop[order[i]]:
+                end -= 1
+                order[i], order[end] = order[end], order[i]
+            else:
+                i += 1
+        start += 1
+    return order[:start]

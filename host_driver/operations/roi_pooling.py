@@ -8,11 +8,12 @@ import math
 
 import torch
 
+from ._box_quant import dequantize
 from ._roi import regions, validate_roi_operands
 from .common import Ctx, from_nchw
 
 NAME, CODE, SINCE = "ROI_POOLING", 82, 29
-QUANT_COMPUTE = False
+QUANT_COMPUTE = True
 
 
 def validate(c: Ctx) -> None:
@@ -35,10 +36,10 @@ def _edges(start: int, end: int, bins: int, size: int) -> list[tuple[int, int]]:
     return list(zip(lo, hi))
 
 
-def _pool_one(fmap: torch.Tensor, box: torch.Tensor, p) -> torch.Tensor:
+def _pool_one(fmap: torch.Tensor, box: torch.Tensor, p, empty: int) -> torch.Tensor:
     h, w, ch = fmap.shape
     x1, y1, x2, y2 = (_round_half_away(float(v)) for v in box)
-    out = fmap.new_zeros((p.out_h, p.out_w, ch))
+    out = fmap.new_full((p.out_h, p.out_w, ch), empty)
     for i, (r0, r1) in enumerate(_edges(y1, y2, p.out_h, h)):
         for j, (c0, c1) in enumerate(_edges(x1, x2, p.out_w, w)):
             if r1 > r0 and c1 > c0:
@@ -49,6 +50,10 @@ def _pool_one(fmap: torch.Tensor, box: torch.Tensor, p) -> torch.Tensor:
 def compute(ins, p):
     x, boxes, batch = ins[0], ins[1], ins[2]
     ch = x.shape[1] if p.nchw else x.shape[3]
-    outs = [_pool_one(fmap, box, p) for fmap, box in regions(x, boxes, batch, p)]
+    empty = 0
+    if boxes.dtype == torch.uint16:
+        boxes = dequantize(boxes, *p.in_q[1])
+        empty = p.in_q[0][1]  # an empty bin is the zero point's code
+    outs = [_pool_one(fmap, box, p, empty) for fmap, box in regions(x, boxes, batch, p)]
     y = torch.stack(outs) if outs else x.new_zeros((0, p.out_h, p.out_w, ch))
     return [from_nchw(y.permute(0, 3, 1, 2), p.nchw).contiguous()]

@@ -77,14 +77,16 @@ def test_boxes_must_have_four_columns(lib, driver):
     assert "input 1 (boxes) must be [num_rois, 4], got [6, 5]" in last_error(lib)
 
 
-def test_8bit_roi_align_is_valid_but_not_implemented(lib, driver):
+def test_8bit_roi_align_needs_boxes_in_eighths(lib, driver):
     m = Model(lib)
     inp = m.tensor([2, 9, 11, 5], QA8, scale=0.1, zp=128)
-    boxes, batch = m.tensor([6, 4], TQ16A, scale=0.125), m.tensor([6], TI32)
+    boxes, batch = m.tensor([6, 4], TQ16A, scale=0.25), m.tensor([6], TI32)
     out = m.tensor([6, 3, 4, 5], QA8, scale=0.2, zp=100)
     m.op("ROI_ALIGN", [inp, boxes, batch, m.i32(3), m.i32(4), m.f32(2.0), m.f32(2.0), m.i32(0), m.i32(0),
-                       m.bool(False)], [out], expect=OP_FAILED)
-    assert "ROI_ALIGN (operation #0) on TENSOR_QUANT16_ASYMM, TENSOR_QUANT8_ASYMM is not implemented" in last_error(lib)
+                       m.bool(False)], [out])
+    m.io([inp, boxes, batch], [out])
+    m.finish(expect=BAD_DATA)
+    assert "input 1 (boxes) of type TENSOR_QUANT16_ASYMM must have scale 0.125 and zeroPoint 0" in last_error(lib)
 
 
 def test_layout_flag_is_required(lib, driver):
