@@ -188,14 +188,16 @@ def hard_nms(order: list[int], scores: list[float], boxes: torch.Tensor, iou_thr
         best = max(range(start, end), key=lambda k: (scores[order[k]], -k))  # first maximum
         order[start], order[best] = order[best], order[start]
         rest = torch.tensor(order[start + 1:end], dtype=torch.long)
-        suppressed = (iou_with(boxes[rest], boxes[order[start]]) >= iou_threshold).tolist() if len(rest) else []
+        suppressed = [False] * (start + 1)
+        if len(rest):
+            suppressed += (iou_with(boxes[rest], boxes[order[start]]) >= iou_threshold).tolist()
         # The reference swaps a suppressed candidate with the last one and examines that one next.
-        drop = dict(zip(order[start + 1:end], suppressed))
         i = start + 1
         while i < end:
-            if drop[order[i]]:
+            if suppressed[i]:
                 end -= 1
                 order[i], order[end] = order[end], order[i]
+                suppressed[i], suppressed[end] = suppressed[end], suppressed[i]
             else:
                 i += 1
         start += 1
