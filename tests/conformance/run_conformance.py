@@ -139,9 +139,26 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(text)
     statuses = collections.Counter(r.status for r in results.values())
     print(f"{len(cases)} cases in {time.time() - start:.0f} s: " + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+    problems = validation(cases, args.level, args.verbose)
+    print(f"operation validation (AOSP TestValidateOperations' procedure): {len(problems)} failure(s)")
     if args.markdown:
         write_markdown(args.markdown, text)
-    return 0 if all(r.passed for r in results.values()) else 1
+    return 0 if all(r.passed for r in results.values()) and not problems else 1
+
+
+def validation(cases: list[Case], level: int = 30, verbose: bool = False, lib=None) -> list[str]:
+    """AOSP's operation validation procedure on every operand signature of ``cases``."""
+    from nnapi_client import open_shim
+    from cts_runner import declare_extra_signatures
+    from operation_validation import check, signatures
+
+    lib = lib or open_shim(level)
+    declare_extra_signatures(lib)
+    problems = [p for sig in signatures(cases) for p in check(lib, sig)]
+    if verbose:
+        for p in problems:
+            print("VALIDATION", p)
+    return problems
 
 
 if __name__ == "__main__":

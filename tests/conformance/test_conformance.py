@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from cts_runner import Mode, run_case, declare_extra_signatures
+from operation_validation import add_operation, check as validation_check, signatures
 from run_conformance import run
 from spec_cases import iter_spec, spec_files
 from variants import INSTANTIATIONS, to_signed
@@ -18,12 +19,15 @@ SPECS = [f"{p.parent.name}/{p.name.removesuffix('.mod.py')}" for p in spec_files
 
 
 @pytest.mark.parametrize("spec", SPECS)
-def test_every_case_of_the_spec_passes(lib, driver, spec):
+def test_every_case_of_the_spec_passes_and_its_operations_validate_as_androids(lib, driver, spec):
+    """Every case under every CTS instantiation; then AOSP's operation validation procedure
+    (operation_validation.py) on each operand signature of the spec's one-operation cases."""
     cases = list(iter_spec(spec))
     assert cases, f"{spec} defines no case"
     results = run(cases, instantiations=list(INSTANTIATIONS), lib=lib)
     failed = [f"{name}: {r.status}: {r.message}" for name, r in results.items() if not r.passed]
-    assert not failed, f"{len(failed)} of {len(results)} cases failed:\n" + "\n".join(failed[:20])
+    failed += [problem for sig in signatures(cases) for problem in validation_check(lib, sig)]
+    assert not failed, f"{len(failed)} failures in {len(results)} cases:\n" + "\n".join(failed[:20])
 
 
 def test_the_specs_define_the_cases_android_counts():
@@ -69,3 +73,23 @@ def test_dynamic_output_shapes_and_coupled_signed_quantization(lib, driver):
     assert {o.type_name for o in signed.main.operands if o.is_tensor} == {"TENSOR_QUANT8_ASYMM_SIGNED"}
     assert run_case(lib, signed).passed
     assert run_case(lib, case, Mode(dynamic_outputs=True)).passed
+
+
+def test_the_validation_procedure_reports_what_a_lax_driver_accepts(lib, driver, monkeypatch):
+    """On the real driver CONV_2D's signature validates, and its valid types are accepted with no
+    value set; a driver accepting everything is reported for every mutation AOSP tries: each
+    other type of each input and output, 1-5 extra inputs, 1-6 extra outputs."""
+    import operation_validation
+
+    declare_extra_signatures(lib)
+    (sig,) = signatures([_conv_case()])
+    assert sig.operation == "CONV_2D" and validation_check(lib, sig) == []
+    assert add_operation(lib, "CONV_2D", sig.inputs, sig.outputs) == 0
+    filter_as_int = [sig.inputs[0], sig.inputs[1].retyped(4), *sig.inputs[2:]]
+    assert add_operation(lib, "CONV_2D", filter_as_int, sig.outputs) != 0
+    monkeypatch.setattr(operation_validation, "add_operation", lambda *args: 0)
+    problems = validation_check(lib, sig)
+    codes = len(operation_validation.AVAILABLE_CODES) - 1
+    # CONV_2D's 10-input form lets input 7 be INT32 or BOOL: that swap is not tried.
+    expected = (len(sig.inputs) + len(sig.outputs)) * codes - (len(sig.inputs) == 10) + 5 + 6
+    assert len(problems) == expected, problems[:5]
