@@ -29,6 +29,9 @@ PROVIDED_OUTPUTS = {
     aten.split_copy.Tensor: None,
     torch.ops.higher_order.cond: None,
     torch.ops.higher_order.while_loop: None,
+    aten.lstm.input: None,  # output, h_n, c_n (builders/lstm.py refuses c_n where NNAPI lacks it)
+    aten.rnn_tanh.input: None,
+    aten.rnn_relu.input: None,
     **ROI_OUTPUTS,
     **NMS_OUTPUTS,
 }
@@ -40,7 +43,7 @@ class GetItemBuilder(NodeBuilder):
         OpSupport(operator.getitem, FeatureLevel.ANDROID_8_1, "(output selection)",
                   "output 0 of batch norm / layer norm / group norm / "
                   "max_pool2d_with_indices / max_pool3d_with_indices / roi_pool; any output of split, cond, "
-                  "while_loop, batched_nms_padded"),
+                  "while_loop, batched_nms_padded, lstm, rnn_tanh, rnn_relu"),
     )
     layout = LayoutClass.ORDER_PRESERVING
 
