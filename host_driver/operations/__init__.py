@@ -18,6 +18,7 @@ from . import (
     reshape, resize_bilinear, resize_nearest_neighbor, reverse, roi_align, roi_pooling, select, slice, softmax,
     space_to_depth, split, squeeze, strided_slice, tile, topk_v2, transpose, transpose_conv_2d, while_op,
 )
+from . import rnn, sequence_rnn, svdf
 
 # Every NNAPI OperationCode (docs/nnapi_facts.md §6.1), for messages about operations the driver lacks.
 OPERATION_NAMES: dict[int, str] = dict(enumerate((
@@ -47,9 +48,10 @@ _MODULES = (
     log_softmax, max_pool_2d, mirror_pad, pack, pad, pad_v2, quantize, reshape, resize_bilinear,
     resize_nearest_neighbor, reverse, roi_align, roi_pooling, select, slice, softmax, space_to_depth, split,
     squeeze, strided_slice, tile, topk_v2, transpose, transpose_conv_2d, if_op, while_op,
+    rnn, svdf,
 )
 
-_FAMILIES = (argmax_argmin, elementwise_unary, elementwise_binary, comparison, reduce)
+_FAMILIES = (argmax_argmin, elementwise_unary, elementwise_binary, comparison, reduce, sequence_rnn)
 _DEFINITIONS: tuple[Any, ...] = (*_MODULES, *(op for family in _FAMILIES for op in family.OPERATIONS))
 
 # Opcode -> operation (a module or an OperationDef).
