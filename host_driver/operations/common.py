@@ -15,6 +15,7 @@ are instead rows of a table in one module each, made into `OperationDef`s with t
 
 * ``ADD`` (addOperation): types, counts and feature levels are known; asking for dims or values
   raises `Deferred`, which ends validation successfully (AOSP validates only the signature here).
+  `Ctx.partial_dims` gives the declared dims, for shape checks placed before the first value.
 * ``FINISH`` (Model_finish): shapes of operands known so far and constant values are available; an
   unknown dim or a value computed at run time raises `Deferred` and the operation is validated again
   at execution with the actual shapes/values.
@@ -265,6 +266,19 @@ class Ctx:
         d = self.src.dims(self.ins[i])
         # A 0 is an unknown dim until execution, where it is a real (zero-sized) dim.
         if d is None or (self.stage == FINISH and 0 in d):
+            raise Deferred
+        return d
+
+    def partial_dims(self, i: int) -> tuple[int, ...]:
+        """Input i's dims as far as known at this stage, 0 where a dim is not known yet (at
+        addOperation: the declared dims; at execution a 0 is a zero-sized dim); defers only
+        while the rank is unknown.
+
+        For shape checks that need no values, run at every stage so that a model whose declared
+        shapes already break them is refused when the operation is added.
+        """
+        d = self.src.dims(self.ins[i])
+        if d is None:
             raise Deferred
         return d
 

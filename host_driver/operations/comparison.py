@@ -12,7 +12,7 @@ from .common import B8T, F16, F32, I32T, QA8, QA8S, Ctx, OperationDef
 from .elementwise_binary import validate_binary
 
 # AOSP Comparisons.cpp: every comparison takes BOOL8 as well; quantized inputs may have their own
-# scale/zeroPoint (compute() of quantized inputs is not implemented on the host).
+# scale/zeroPoint: they compare the real values, each float32((code - zeroPoint) * scale).
 COMPARISON_TYPES = {B8T: 29, F16: 29, F32: 29, I32T: 29, QA8: 29, QA8S: 30}
 
 
@@ -23,9 +23,18 @@ def _bool_result(name: str, code: int, types: dict[int, int], fn: Callable) -> O
         validate_binary(c, types, fused=False, max_rank=None, out_type=B8T)
 
     def compute(ins, p):
-        return [fn(ins[0], ins[1])]
+        a, b = ins
+        if a.dtype in (torch.uint8, torch.int8):
+            a, b = _real(a, p.in_q[0]), _real(b, p.in_q[1])
+        return [fn(a, b)]
 
-    return OperationDef(name, code, 29, validate, compute)
+    return OperationDef(name, code, 29, validate, compute, QUANT_COMPUTE=bool(set(types) & {QA8, QA8S}))
+
+
+def _real(codes: torch.Tensor, q: tuple[float, int]) -> torch.Tensor:
+    """The float32 value of each code, as the reference computes it: one float32 product."""
+    scale, zero_point = q
+    return (codes.to(torch.int32) - zero_point).to(torch.float32) * torch.tensor(scale, dtype=torch.float32)
 
 
 OPERATIONS: tuple[OperationDef, ...] = (

@@ -75,12 +75,18 @@ def _binary(name: str, code: int, since: int, types: dict[int, int], fn: Callabl
 
 
 def _div(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """Floor division for TENSOR_INT32 (its fused activation is always NONE)."""
+    """Floor division for TENSOR_INT32 (its fused activation is always NONE).
+
+    NNAPI leaves division by zero undefined; Android's reference gives 0 (and does not fail),
+    and so does the driver.
+    """
     if a.dtype != torch.int32:
         return torch.div(a, b)
-    if bool((b == 0).any()):
-        raise ZeroDivisionError("DIV: integer division by zero")
-    return torch.div(a, b, rounding_mode="floor")
+    zero = b == 0
+    if not bool(zero.any()):
+        return torch.div(a, b, rounding_mode="floor")
+    quotient = torch.div(a, torch.where(zero, 1, b), rounding_mode="floor")
+    return torch.where(zero, 0, quotient).to(torch.int32)
 
 
 def _into(fn: Callable) -> Callable[[torch.Tensor, torch.Tensor, torch.Tensor], bool]:
@@ -94,7 +100,7 @@ def _into(fn: Callable) -> Callable[[torch.Tensor, torch.Tensor, torch.Tensor], 
 
 
 def _div_into(a: torch.Tensor, b: torch.Tensor, out: torch.Tensor) -> bool:
-    """Float division only: the integer one checks for zero divisors first (`_div`)."""
+    """Float division only: the integer one floors and maps zero divisors to 0 (`_div`)."""
     if a.dtype == torch.int32:
         return False
     torch.div(a, b, out=out)

@@ -14,6 +14,8 @@ from nnapi_client import (BAD_DATA, BAD_STATE, FL6, NO_ERROR, OP_FAILED, OUTPUT_
                           TF16, TF32, TI32, UNEXPECTED_NULL, Execution, Model, OperandType, nchw, nhwc)
 from nnapi_client import last_error as _last
 
+QA8S = 14  # TENSOR_QUANT8_ASYMM_SIGNED
+
 
 # -- numerics ------------------------------------------------------------------------------------------
 def test_add_with_fused_relu(lib, driver):
@@ -653,13 +655,14 @@ def test_large_constants_are_read_at_finish(lib, driver):
 
 
 def test_quantized_operation_without_integer_kernel_is_refused_at_add_operation(lib, driver):
-    # The driver has no 8-bit L2_NORMALIZATION kernel (its integer arithmetic was not read), and refuses it
-    # when added, not at compute.
+    # The driver has no 8-bit BATCH_MATMUL kernel (feature level 6), and refuses it when added, not at compute.
+    driver.feature_level = FL6
     m = Model(lib)
-    x, y = m.tensor([1, 4, 4, 2], QA8, scale=0.5, zp=3), m.tensor([1, 4, 4, 2], QA8, scale=1 / 128, zp=128)
-    m.op("L2_NORMALIZATION", [x], [y], expect=OP_FAILED)
-    assert "L2_NORMALIZATION (operation #0) on TENSOR_QUANT8_ASYMM is not implemented" in driver.last_error
-    # The same operation on float tensors, and quantized ADD, are supported on the host device.
+    x, y = m.tensor([2, 3], QA8S, scale=0.5, zp=3), m.tensor([3, 2], QA8S, scale=0.5, zp=3)
+    m.op("BATCH_MATMUL", [x, y, m.bool(False), m.bool(False)], [m.tensor([2, 2], QA8S, scale=1.0, zp=0)],
+         expect=OP_FAILED)
+    assert "BATCH_MATMUL (operation #0) on TENSOR_QUANT8_ASYMM_SIGNED is not implemented" in driver.last_error
+    # Quantized ADD and RELU are supported on the host device.
     m = Model(lib)
     a, b = m.tensor([4], QA8, scale=0.5, zp=3), m.tensor([4], QA8, scale=0.5, zp=3)
     out, relu = m.tensor([4], QA8, scale=1.0, zp=0), m.tensor([4], QA8, scale=1.0, zp=0)

@@ -20,7 +20,7 @@ import torch
 
 import nnapi_rules as rules
 from litert_oracle import T, options_of, q, run_single_op
-from nnapi_client import BAD_DATA, OP_FAILED, QA8, TB8, TI32, Model, host_driver_at
+from nnapi_client import BAD_DATA, FL6, OP_FAILED, QA8, TB8, TI32, Model, host_driver_at
 
 QA8S, QS8PC, QS8, TF32 = 14, 11, 13, 3
 BO, OPT = tflite.BuiltinOperator, tflite.BuiltinOptions
@@ -731,11 +731,13 @@ def test_int8_needs_feature_level_30(lib, driver):
 
 
 def test_unsupported_quantized_operation_refused_and_differently_scaled_concat_supported(lib, driver):
-    m = Model(lib)
-    x, y = m.tensor([1, 4, 4, 2], QA8, scale=0.1, zp=3), m.tensor([1, 4, 4, 2], QA8, scale=1 / 128, zp=128)
-    # The driver has no 8-bit L2_NORMALIZATION kernel (its integer arithmetic was not read): refused when added.
-    m.op("L2_NORMALIZATION", [x], [y], expect=OP_FAILED)
-    assert "not implemented on the host driver" in driver.last_error
+    # The driver has no 8-bit BATCH_MATMUL kernel (feature level 6): refused when added.
+    with host_driver_at(FL6):
+        m = Model(lib)
+        x, y = m.tensor([2, 3], QA8S, scale=0.1, zp=3), m.tensor([3, 2], QA8S, scale=0.1, zp=3)
+        m.op("BATCH_MATMUL", [x, y, m.bool(False), m.bool(False)], [m.tensor([2, 2], QA8S, scale=0.3, zp=0)],
+             expect=OP_FAILED)
+        assert "not implemented on the host driver" in driver.last_error
     m = Model(lib)
     a, b = m.tensor([2, 3], QA8, scale=0.1, zp=3), m.tensor([2, 3], QA8, scale=0.2, zp=9)
     out = m.tensor([2, 6], QA8, scale=0.3, zp=0)
