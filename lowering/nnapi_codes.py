@@ -128,8 +128,10 @@ class OperationCode(enum.IntEnum):
     RELU6 = 21
     RESHAPE = 22
     RESIZE_BILINEAR = 23
+    RNN = 24
     SOFTMAX = 25
     SPACE_TO_DEPTH = 26
+    SVDF = 27
     TANH = 28
     BATCH_TO_SPACE_ND = 29
     DIV = 30
