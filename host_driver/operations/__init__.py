@@ -19,7 +19,7 @@ from . import (
     space_to_depth, split, squeeze, strided_slice, tile, topk_v2, transpose, transpose_conv_2d, while_op,
 )
 from . import rnn, sequence_rnn, svdf
-from . import lstm
+from . import lstm, sequence_lstm
 
 # Every NNAPI OperationCode (docs/nnapi_facts.md §6.1), for messages about operations the driver lacks.
 OPERATION_NAMES: dict[int, str] = dict(enumerate((
@@ -53,7 +53,7 @@ _MODULES = (
     lstm,
 )
 
-_FAMILIES = (argmax_argmin, elementwise_unary, elementwise_binary, comparison, reduce, sequence_rnn)
+_FAMILIES = (argmax_argmin, elementwise_unary, elementwise_binary, comparison, reduce, sequence_rnn, sequence_lstm)
 _DEFINITIONS: tuple[Any, ...] = (*_MODULES, *(op for family in _FAMILIES for op in family.OPERATIONS))
 
 # Opcode -> operation (a module or an OperationDef).
