@@ -6,17 +6,19 @@ hook ExecuTorch gives a partitioner before ``to_edge``), in this order:
 
 1. ``composite_ops``: hand-written rewrites of composites (conv2d, max_pool2d, roll, ...) into
    the core ATen ops torch's decomposition would give, so to_edge can skip its second pass;
-2. ``language_model``: a language model's idioms (rotary embedding on interleaved pairs, the KV
+2. ``unrolled_lstm``: an LSTM written out step by step (``torch.ao.nn.quantizable.LSTM``) folded
+   into one ``aten.lstm.input`` per layer, which NNAPI runs as one sequence operation;
+3. ``language_model``: a language model's idioms (rotary embedding on interleaved pairs, the KV
    cache written at a run-time position, a causal mask sliced there) in ops NNAPI takes;
-3. ``exact_requantization``: convert_pt2e's quantize -> dequantize pairs after data-movement ops
+4. ``exact_requantization``: convert_pt2e's quantize -> dequantize pairs after data-movement ops
    (view, permute, select...) whose values are already on the grid, removed, so that Swin's
    rank > 4 views form one view chain;
-4. ``size_arithmetic``: a computed tensor's size re-read from the program inputs' sizes, so
+5. ``size_arithmetic``: a computed tensor's size re-read from the program inputs' sizes, so
    reading it does not force a partition to hand the tensor out;
-5. ``constant_copies``: a constant computation read by several nodes copied once per reader, so
+6. ``constant_copies``: a constant computation read by several nodes copied once per reader, so
    that each partition reading it holds its own copy and folds it;
-6. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
-7. ``traced_decomposition``: every other composite of the default decomposition table, except
+7. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
+8. ``traced_decomposition``: every other composite of the default decomposition table, except
    those kept whole, replaced by its traced decomposition.
 
 Each module does its one job; this package only fixes their order.
@@ -35,11 +37,12 @@ from .exact_requantization import drop_exact_requantizations
 from .language_model import rewrite_language_model_idioms
 from .size_arithmetic import sizes_from_inputs
 from .traced_decomposition import decompose_remaining
+from .unrolled_lstm import fold_unrolled_lstms
 
 __all__ = ["PRE_PARTITION_PASSES", "PassResult", "run_pre_partition_passes"]
 
 # The rewrites that need no decision of the partitioner's, in the order they run.
-PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (decompose_composites,
+PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (decompose_composites, fold_unrolled_lstms,
                                                                       rewrite_language_model_idioms,
                                                                       drop_exact_requantizations, sizes_from_inputs,
                                                                       copy_shared_constant_computations)
