@@ -19,7 +19,7 @@ from . import (
     space_to_depth, split, squeeze, strided_slice, tile, topk_v2, transpose, transpose_conv_2d, while_op,
 )
 from . import rnn, sequence_rnn, svdf
-from . import lstm, quantized_16bit_lstm, sequence_lstm
+from . import lstm, quantized_16bit_lstm, quantized_lstm, sequence_lstm
 
 # Every NNAPI OperationCode (docs/nnapi_facts.md §6.1), for messages about operations the driver lacks.
 OPERATION_NAMES: dict[int, str] = dict(enumerate((
@@ -50,7 +50,7 @@ _MODULES = (
     resize_nearest_neighbor, reverse, roi_align, roi_pooling, select, slice, softmax, space_to_depth, split,
     squeeze, strided_slice, tile, topk_v2, transpose, transpose_conv_2d, if_op, while_op,
     rnn, svdf,
-    lstm, quantized_16bit_lstm,
+    lstm, quantized_16bit_lstm, quantized_lstm,
 )
 
 _FAMILIES = (argmax_argmin, elementwise_unary, elementwise_binary, comparison, reduce, sequence_rnn, sequence_lstm)
