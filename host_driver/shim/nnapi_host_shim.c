@@ -48,15 +48,49 @@ static pthread_once_t embedded_driver_once = PTHREAD_ONCE_INIT;
 
 /*
  * The Python that installs the driver into this library. %s: the directory
- * holding site-packages, this library's path. Only the host driver is
- * imported (not executorch_nnapi.runtime, which would load the backend
- * library a second time: the process already has it, it is what calls us).
+ * holding site-packages; %d: 1 to load torch with RTLD_DEEPBIND; %s: this
+ * library's path. Only the host driver is imported (not
+ * executorch_nnapi.runtime, which would load the backend library a second
+ * time: the process already has it, it is what calls us).
+ *
+ * The package's site-packages goes before the base interpreter's (site only
+ * appends it), so the modules imported are those a Python process of that
+ * environment imports. RTLD_DEEPBIND: torch's libraries call their own
+ * symbols first. Without it, in a process whose libraries export BLAS, cpuinfo
+ * or pthreadpool functions (ExecuTorch's optimized kernels export sgemm_,
+ * its threadpool cpuinfo_* and pthreadpool_*), torch's matrix products ran on
+ * those and differed from a Python process's by a few ulps
+ * (docs/runtime.md, "One answer per input").
  */
 static const char kBootstrap[] =
     "import os, site, sys\n"
+    "base = [p for p in sys.path if p in set(site.getsitepackages())]\n"
+    "before = list(sys.path)\n"
     "site.addsitedir(%s)\n"
+    "added = [p for p in sys.path if p not in before]\n"
+    "at = before.index(base[0]) if base else len(before)\n"
+    "sys.path[:] = before[:at] + added + before[at:]\n"
+    "if %d:\n"
+    "    flags = sys.getdlopenflags()\n"
+    "    sys.setdlopenflags(flags | os.RTLD_DEEPBIND)\n"
+    "    try:\n"
+    "        import torch\n"
+    "    finally:\n"
+    "        sys.setdlopenflags(flags)\n"
     "from executorch_nnapi import host_driver\n"
     "host_driver.install(int(os.environ.get('EXECUTORCH_NNAPI_HOST_FEATURE_LEVEL', '30')), shim_path=%s)\n";
+
+/*
+ * Sanitizer runtimes refuse RTLD_DEEPBIND (it would bypass their interceptors):
+ * under one, torch loads as usual and may use the process's BLAS.
+ */
+static int deep_bind_allowed(void) {
+  static const char* const kSanitizerEntries[] = {"__asan_init", "__tsan_init", "__msan_init", "__hwasan_init"};
+  for (size_t i = 0; i < sizeof(kSanitizerEntries) / sizeof(kSanitizerEntries[0]); ++i) {
+    if (dlsym(RTLD_DEFAULT, kSanitizerEntries[i]) != NULL) return 0;
+  }
+  return 1;
+}
 
 /* Appends s as a Python string literal (single-quoted, escaped) to out. */
 static void append_py_literal(char* out, size_t cap, const char* s) {
@@ -110,7 +144,7 @@ static void start_embedded_driver(void) {
   char site_literal[4200] = "", shim_literal[4200] = "", script[sizeof(kBootstrap) + 8400];
   append_py_literal(site_literal, sizeof(site_literal), site_dir);
   append_py_literal(shim_literal, sizeof(shim_literal), self.dli_fname);
-  snprintf(script, sizeof(script), kBootstrap, site_literal, shim_literal);
+  snprintf(script, sizeof(script), kBootstrap, site_literal, deep_bind_allowed(), shim_literal);
   initialize(0); /* 0: leave the process's signal handlers alone */
   if (run(script) != 0) {
     fprintf(stderr, "executorch-nnapi host shim: starting the host NNAPI driver failed (traceback above)\n");
