@@ -10,6 +10,11 @@ this server, which makes the call on the host driver and answers (the protocol:
 Each connection is served by a thread of its own and its objects are freed when it ends. A
 client that stops in the middle of a message, or stops reading its reply, is dropped after the
 timeout; one that is idle between calls is not (an app may hold a compiled model for long).
+
+Only its own user talks to the server (docs/forwarding_protocol.md, "Who may connect"): the
+default socket is in a directory only that user can reach ($XDG_RUNTIME_DIR, else
+``$TMPDIR/executorch-nnapi-<uid>/``, created 0700 and refused with another owner or a wider
+mode), the socket file is 0600, and a peer of another uid (SO_PEERCRED) is refused.
 """
 
 from __future__ import annotations
@@ -19,9 +24,11 @@ import logging
 import os
 import signal
 import socket
+import stat
 import struct
 import sys
 import threading
+import time
 from typing import Any, Optional
 
 import flatbuffers
@@ -30,16 +37,74 @@ from . import install
 from .errors import OP_FAILED
 from .forwarding_calls import Answer, ProtocolError, Session, bind_shim, protocol_module, protocol_table
 
-__all__ = ["ForwardingServer", "default_socket_path", "main"]
+__all__ = ["ForwardingServer", "UnsafeSocketDirectory", "check_private_directory", "default_socket_directory",
+           "default_socket_path", "main", "peer_uid"]
 
 logger = logging.getLogger("executorch_nnapi.host_driver.forwarding_server")
 
 _MAX_MESSAGE_BYTES = 1 << 30
+SOCKET_NAME = "executorch-nnapi.sock"
+# How long a refused peer may take to read its refusal before the server hangs up.
+_REFUSAL_DRAIN_S = 2.0
 
 
-def default_socket_path() -> str:
-    """$EXECUTORCH_NNAPI_SERVER, else /tmp/executorch-nnapi-<uid>.sock (the library's default too)."""
-    return os.environ.get("EXECUTORCH_NNAPI_SERVER") or f"/tmp/executorch-nnapi-{os.getuid()}.sock"
+class UnsafeSocketDirectory(RuntimeError):
+    """The default socket's directory could be reached by another user."""
+
+
+def default_socket_directory() -> str:
+    """$XDG_RUNTIME_DIR when set, else ``$TMPDIR/executorch-nnapi-<uid>`` (TMPDIR default /tmp):
+    where the default socket lives (forwarding_connection.cpp computes the same)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime:
+        return runtime
+    return os.path.join(os.environ.get("TMPDIR") or "/tmp", f"executorch-nnapi-{os.getuid()}")
+
+
+def check_private_directory(path: str, create: bool = False) -> None:
+    """Raises UnsafeSocketDirectory unless ``path`` is a directory (not a symbolic link) owned by
+    this user that no one else may enter (no group or other permission bits). ``create``: make it
+    with mode 0700 when it does not exist."""
+    if create:
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+        except OSError as e:
+            raise UnsafeSocketDirectory(f"cannot create the socket directory {path}: {e.strerror}") from None
+    try:
+        info = os.lstat(path)
+    except OSError as e:
+        raise UnsafeSocketDirectory(f"the socket directory {path} cannot be used: {e.strerror}") from None
+    refusal = None
+    if not stat.S_ISDIR(info.st_mode):
+        refusal = "it is not a directory"
+    elif info.st_uid != os.getuid():
+        refusal = f"it is owned by uid {info.st_uid}, not by this user (uid {os.getuid()})"
+    elif info.st_mode & 0o077:
+        refusal = f"its mode is {stat.S_IMODE(info.st_mode):04o}, not 0700 (other users could reach the socket)"
+    if refusal:
+        raise UnsafeSocketDirectory(f"refusing the socket directory {path}: {refusal}; remove it or set "
+                                    "EXECUTORCH_NNAPI_SERVER to a socket in a directory of your own")
+
+
+def default_socket_path(create: bool = False) -> str:
+    """$EXECUTORCH_NNAPI_SERVER (used as given), else ``executorch-nnapi.sock`` in
+    default_socket_directory(), whose owner and mode are checked (and, with ``create``, made
+    0700 when missing). The library's default too."""
+    explicit = os.environ.get("EXECUTORCH_NNAPI_SERVER")
+    if explicit:
+        return explicit
+    directory = default_socket_directory()
+    check_private_directory(directory, create=create)
+    return os.path.join(directory, SOCKET_NAME)
+
+
+def peer_uid(conn: socket.socket) -> int:
+    """The uid of the process at the other end of a connected Unix socket (SO_PEERCRED)."""
+    credentials = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", credentials)
+    return uid
 
 
 def _receive_exactly(sock: socket.socket, size: int) -> bytes:
@@ -147,7 +212,12 @@ class ForwardingServer:
             finally:
                 probe.close()
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        listener.bind(path)
+        # 0600 from the start (connecting needs write permission): no moment when others may connect.
+        umask = os.umask(0o177)
+        try:
+            listener.bind(path)
+        finally:
+            os.umask(umask)
         listener.listen(16)
         return listener
 
@@ -171,8 +241,39 @@ class ForwardingServer:
             logger.exception("request failed")
             return Answer(result=OP_FAILED, message=f"the server could not run the request: {type(e).__name__}: {e}")
 
+    def refuse_other_user(self, conn: socket.socket) -> bool:
+        """True when the peer is another user's process: it gets one Reply (OP_FAILED and why),
+        which is what its Hello waits for, and the server logs one line."""
+        uid = peer_uid(conn)
+        if uid == os.getuid():
+            return False
+        logger.warning("refused a connection from uid %d: this server serves only its own user (uid %d)",
+                       uid, os.getuid())
+        refusal = Answer(result=OP_FAILED, message=f"this NNAPI server serves only its own user (uid {os.getuid()}); "
+                                                   f"the connecting process is uid {uid}")
+        try:
+            send_message(conn, encode_reply(refusal), self.timeout_s)
+            # Let it read the refusal: closing with its request unread would reset the connection.
+            conn.shutdown(socket.SHUT_WR)
+            deadline = time.monotonic() + _REFUSAL_DRAIN_S
+            conn.settimeout(_REFUSAL_DRAIN_S)
+            while conn.recv(1 << 16) and time.monotonic() < deadline:
+                pass
+        except OSError:
+            pass
+        return True
+
     def serve_connection(self, conn: socket.socket) -> None:
-        """Answers one client until it hangs up, breaks the protocol or times out."""
+        """Answers one client until it hangs up, breaks the protocol or times out. A peer of
+        another user is refused."""
+        try:
+            if self.refuse_other_user(conn):
+                conn.close()
+                return
+        except OSError as e:
+            logger.warning("dropping a client whose credentials cannot be read: %s", e)
+            conn.close()
+            return
         session = Session(self.lib)
         try:
             while True:
@@ -206,7 +307,8 @@ class ForwardingServer:
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m executorch_nnapi.host_driver.forwarding_server",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--socket", default=default_socket_path(), help="the Unix socket to listen on")
+    parser.add_argument("--socket", help="the Unix socket to listen on (default: $EXECUTORCH_NNAPI_SERVER, "
+                        "else executorch-nnapi.sock in $XDG_RUNTIME_DIR or in $TMPDIR/executorch-nnapi-<uid>/)")
     parser.add_argument("--feature-level", type=int,
                         default=int(os.environ.get("EXECUTORCH_NNAPI_HOST_FEATURE_LEVEL", "30")))
     parser.add_argument("--timeout-ms", type=int, default=60000,
@@ -214,7 +316,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="executorch-nnapi NNAPI server: %(message)s")
     try:
-        server = ForwardingServer(args.socket, args.feature_level, args.timeout_ms / 1000)
+        socket_path = args.socket or default_socket_path(create=True)
+        server = ForwardingServer(socket_path, args.feature_level, args.timeout_ms / 1000)
     except (RuntimeError, OSError) as e:
         print(f"executorch-nnapi NNAPI server: error: {e}", file=sys.stderr)
         return 1
@@ -227,7 +330,7 @@ def main(argv: Optional[list[str]] = None) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    print(f"executorch-nnapi NNAPI server: listening on {args.socket} (host driver at feature level "
+    print(f"executorch-nnapi NNAPI server: listening on {socket_path} (host driver at feature level "
           f"{args.feature_level})", flush=True)
     server.serve_forever()
     return 0

@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 
 #include "nnapi_c_api.h"
 
@@ -99,14 +101,69 @@ bool receive_all(int fd, uint8_t* data, size_t size, Clock::time_point deadline,
   return true;
 }
 
+const char* nonempty_env(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && value[0] != '\0' ? value : nullptr;
+}
+
+// $XDG_RUNTIME_DIR, else $TMPDIR/executorch-nnapi-<uid> (forwarding_server.py's
+// default_socket_directory).
+std::string default_socket_directory() {
+  if (const char* runtime = nonempty_env("XDG_RUNTIME_DIR")) {
+    return runtime;
+  }
+  const char* tmp = nonempty_env("TMPDIR");
+  return std::string(tmp != nullptr ? tmp : "/tmp") + "/executorch-nnapi-" + std::to_string(getuid());
+}
+
+// Empty when `directory` is this user's own and no one else may enter it; else why not.
+std::string private_directory_refusal(const std::string& directory) {
+  struct stat info{};
+  if (lstat(directory.c_str(), &info) != 0) {
+    return "cannot be reached: its directory " + directory + " cannot be used: " + std::strerror(errno) +
+           " (start the server with: python -m executorch_nnapi.host_driver.forwarding_server)";
+  }
+  std::string refusal;
+  if (!S_ISDIR(info.st_mode)) {
+    refusal = "it is not a directory";
+  } else if (info.st_uid != getuid()) {
+    refusal = "it is owned by uid " + std::to_string(info.st_uid) + ", not by this user (uid " +
+              std::to_string(getuid()) + ")";
+  } else if ((info.st_mode & 077) != 0) {
+    std::ostringstream mode;
+    mode.width(4);
+    mode.fill('0');
+    mode << std::oct << (info.st_mode & 07777);
+    refusal = "its mode is " + mode.str() + ", not 0700 (other users could reach the socket)";
+  }
+  if (refusal.empty()) {
+    return refusal;
+  }
+  return "is refused: its directory " + directory + " is unsafe: " + refusal +
+         "; remove it or set EXECUTORCH_NNAPI_SERVER to a socket in a directory of your own";
+}
+
+// Empty when the server at the other end of `fd` runs as this user; else why it is refused.
+std::string server_user_refusal(int fd) {
+  ucred credentials{};
+  socklen_t size = sizeof(credentials);
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) {
+    return std::string("cannot be checked: SO_PEERCRED: ") + std::strerror(errno);
+  }
+  if (credentials.uid == getuid()) {
+    return "";
+  }
+  return "is refused: it runs as uid " + std::to_string(credentials.uid) + ", not as this user (uid " +
+         std::to_string(getuid()) + "); models and inputs go only to a server of one's own user";
+}
+
 }  // namespace
 
 std::string server_socket_path() {
-  const char* env = std::getenv("EXECUTORCH_NNAPI_SERVER");
-  if (env != nullptr && env[0] != '\0') {
-    return env;
+  if (const char* explicit_path = nonempty_env("EXECUTORCH_NNAPI_SERVER")) {
+    return explicit_path;
   }
-  return "/tmp/executorch-nnapi-" + std::to_string(getuid()) + ".sock";
+  return default_socket_directory() + "/executorch-nnapi.sock";
 }
 
 Connection& Connection::get() {
@@ -142,6 +199,12 @@ bool Connection::ensure_connected(std::string* why) {
   }
   path_ = server_socket_path();
   timeout_ms_ = read_timeout_ms();
+  if (nonempty_env("EXECUTORCH_NNAPI_SERVER") == nullptr) {
+    *why = private_directory_refusal(default_socket_directory());
+    if (!why->empty()) {
+      return false;
+    }
+  }
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   if (path_.size() >= sizeof(address.sun_path)) {
@@ -158,6 +221,11 @@ bool Connection::ensure_connected(std::string* why) {
   if (connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) != 0) {
     *why = std::string("cannot be reached: ") + std::strerror(errno) +
            " (start it with: python -m executorch_nnapi.host_driver.forwarding_server)";
+    close(fd);
+    return false;
+  }
+  *why = server_user_refusal(fd);
+  if (!why->empty()) {
     close(fd);
     return false;
   }

@@ -25,7 +25,10 @@ namespace protocol = ::executorch_nnapi::host_driver::forwarding_protocol;
 /// misread (host_driver/forwarding_server.py holds the same number).
 constexpr uint32_t kProtocolVersion = 1;
 
-/// The server's socket: $EXECUTORCH_NNAPI_SERVER, else /tmp/executorch-nnapi-<uid>.sock.
+/// The server's socket: $EXECUTORCH_NNAPI_SERVER, else executorch-nnapi.sock in
+/// $XDG_RUNTIME_DIR or in $TMPDIR/executorch-nnapi-<uid>/ (TMPDIR default /tmp). The default's
+/// directory must be this user's with no group or other access, and the server at either path
+/// must run as this user (SO_PEERCRED), or the connection is refused with a message.
 std::string server_socket_path();
 
 /// A received Reply and the bytes it lives in (verified before it is handed out).
