@@ -14,10 +14,11 @@ output (the previous output's). Every input is required and none may be zero-siz
 Arithmetic: each gate's accumulator ``bias + sum((a - 128)(w - w_zp))`` over the activations
 ``a = [input | previous output]`` and the weights laid out as Android's reference lays them,
 ``[recurrent weights | input weights]`` (so the activations do not meet the weights of their own
-name: Android's expected results are this product, and the driver computes the same), requantized with the multiplier 4096 * bias_scale to 16 bits with 3 integer bits
-(saturating); gemmlowp's logistic / tanh give the gates with no integer bit; the new cell state
-``saturate(i * z (rescaled to 4 integer bits) + f * c)``; the output ``o * tanh(c')`` (c' rescaled to 3
-integer bits, saturating) rounded by 2^-8 to 8 bits, offset by 128.
+name: Android's expected results are this product, and the driver computes the same), requantized
+with the multiplier 4096 * bias_scale to 16 bits with 3 integer bits (saturating); gemmlowp's
+logistic / tanh give the gates with no integer bit; the new cell state ``saturate(i * z (rescaled
+to 4 integer bits) + f * c)``; the output ``o * tanh(c')`` (c' rescaled to 3 integer bits,
+saturating) rounded by 2^-8 to 8 bits, offset by 128.
 """
 
 from __future__ import annotations

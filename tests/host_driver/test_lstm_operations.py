@@ -200,7 +200,8 @@ def test_lstm_is_one_step_of_torchs_lstm_cell(lib, driver, dtype):
     gates = torch.nn.functional.linear(x.float(), torch_cell.weight_ih, torch_cell.bias_ih) + \
         torch.nn.functional.linear(h.float(), torch_cell.weight_hh, torch_cell.bias_hh)
     i, f, _, o = gates.detach().chunk(4, 1)
-    expected = torch.stack([torch.sigmoid(i), torch.tanh(c_ref), torch.sigmoid(f), torch.sigmoid(o) * torch.tanh(c_ref)])
+    expected = torch.stack([torch.sigmoid(i), torch.tanh(c_ref), torch.sigmoid(f),
+                            torch.sigmoid(o) * torch.tanh(c_ref)])
     _close(scratch, expected.reshape(BATCH, 4 * UNITS))
 
 
@@ -472,3 +473,158 @@ def test_bidirectional_sequence_lstm_refusals(lib, driver):
     m.io([x, *states], outs)
     m.finish(expect=BAD_DATA)
     assert "with merge_outputs true the operation has 1 outputs (or 5 with the final states), got 2" in last_error(lib)
+
+
+# -- QUANTIZED_16BIT_LSTM ---------------------------------------------------------------------------------
+def _run_quantized(lib, m: Model, inputs: Sequence[torch.Tensor], outputs: Sequence[tuple[list[int], torch.dtype]],
+                   expect: int = NO_ERROR) -> list[torch.Tensor]:
+    """Compile the finished ``m`` and execute it once; outputs of the given shapes and dtypes."""
+    ex = Execution(lib, m.compile())
+    for j, x in enumerate(inputs):
+        ex.set_input(j, x)
+    outs = [torch.zeros(shape, dtype=dtype) for shape, dtype in outputs]
+    for j, o in enumerate(outs):
+        ex.set_output(j, o)
+    assert ex.compute() == expect, last_error(lib)
+    return outs
+
+
+# V1_2/quantized_lstm.mod.py, example 1 (two batches).
+Q16_WEIGHTS = {
+    "input_to": [[146, 250, 235, 171, 10, 218, 171, 108], [24, 50, 132, 179, 158, 110, 3, 169],
+                 [133, 34, 29, 49, 206, 109, 54, 183], [195, 187, 11, 99, 109, 10, 218, 48]],
+    "recurrent_to": [[254, 206, 77, 168, 71, 20, 215, 6, 223, 7, 118, 225, 59, 130, 174, 26],
+                     [137, 240, 103, 52, 68, 51, 237, 112, 0, 220, 89, 23, 69, 4, 207, 253],
+                     [172, 60, 205, 65, 14, 0, 140, 168, 240, 223, 133, 56, 142, 64, 246, 216],
+                     [106, 214, 67, 23, 59, 158, 45, 3, 119, 132, 49, 205, 129, 218, 11, 98]],
+    "bias": [[-7876, 13488, -726, 32839], [9206, -46884, -11693, -38724], [39481, 48624, 48976, -21419],
+             [-58999, -17050, -41852, -40538]],
+}
+Q16_WEIGHTS_SCALE, Q16_WEIGHTS_ZERO_POINT = 0.00408021, 100
+
+
+def _quantized_16bit_lstm_model(lib, input_scale: float = 1 / 128) -> Model:
+    m = Model(lib)
+    x = m.tensor([2, 2], QA8, scale=input_scale, zp=128)
+    weights = [m.const(torch.tensor(w, dtype=torch.uint8).reshape(4, -1), QA8, scale=Q16_WEIGHTS_SCALE,
+                       zp=Q16_WEIGHTS_ZERO_POINT) for w in Q16_WEIGHTS["input_to"] + Q16_WEIGHTS["recurrent_to"]]
+    biases = [m.const(torch.tensor(b, dtype=torch.int32), TI32, scale=Q16_WEIGHTS_SCALE / 128)
+              for b in Q16_WEIGHTS["bias"]]
+    cell, prev = m.tensor([2, 4], Q16S, scale=1 / 2048), m.tensor([2, 4], QA8, scale=1 / 128, zp=128)
+    outs = [m.tensor([2, 4], Q16S, scale=1 / 2048), m.tensor([2, 4], QA8, scale=1 / 128, zp=128)]
+    m.op("QUANTIZED_16BIT_LSTM", [x, *weights, *biases, cell, prev], outs)
+    m.io([x, cell, prev], outs)
+    return m
+
+
+def test_quantized_16bit_lstm_gives_androids_example_exactly(lib, driver):
+    m = _quantized_16bit_lstm_model(lib)
+    m.finish()
+    x = torch.tensor([[166, 179], [50, 150]], dtype=torch.uint8)
+    cell = torch.tensor([[876, 1034, 955, -909], [761, 1029, 796, -1036]], dtype=torch.int16)
+    prev = torch.tensor([[136, 150, 140, 115], [135, 152, 138, 112]], dtype=torch.uint8)
+    cell_out, out = _run_quantized(lib, m, [x, cell, prev], [([2, 4], torch.int16), ([2, 4], torch.uint8)])
+    assert cell_out.tolist() == [[1485, 1177, 1373, -1023], [1019, 1355, 1097, -1235]]
+    assert out.tolist() == [[140, 151, 146, 112], [136, 156, 142, 112]]
+
+
+def test_quantized_16bit_lstm_refusals(lib, driver):
+    m = Model(lib)
+    ins = [m.tensor([2, 2])] + [m.tensor([4, 2], QA8, scale=0.5) for _ in range(8)] + \
+        [m.tensor([4], TI32) for _ in range(4)] + [m.tensor([2, 4], Q16S, scale=1 / 2048),
+                                                   m.tensor([2, 4], QA8, scale=1 / 128, zp=128)]
+    m.op("QUANTIZED_16BIT_LSTM", ins, [m.tensor([2, 4], Q16S, scale=1 / 2048),
+                                       m.tensor([2, 4], QA8, scale=1 / 128, zp=128)], expect=BAD_DATA)
+    assert "input 0 (input) has type TENSOR_FLOAT32; allowed: TENSOR_QUANT8_ASYMM" in last_error(lib)
+    # The activations' quantization is fixed (checked here at Model_finish: every shape is known).
+    m = _quantized_16bit_lstm_model(lib, input_scale=1 / 64)
+    m.finish(expect=BAD_DATA)
+    assert "input 0 (input) must have scale 0.0078125 and zeroPoint 128, got 0.015625 and 128" in last_error(lib)
+
+
+# -- QUANTIZED_LSTM -----------------------------------------------------------------------------------------
+# V1_3/qlstm_projection.mod.py example 1 (layer norm, projection) and V1_3/qlstm_noprojection.mod.py
+# example 1 (CIFG, layer norm), the recurrent and projection weights per output size.
+QLSTM_INPUT_TO = [
+    [64, 77, 89, -102, -115, 13, 25, 38, -51, 64, -102, 89, -77, 64, -51, -64, -51, -38, -25, -13],
+    [-77, -13, 38, 25, 115, -64, -25, -51, 38, -102, -51, 38, -64, -51, -77, 38, -51, -77, -64, -64],
+    [-51, -38, -25, -13, -64, 64, -25, -38, -25, -77, 77, -13, -51, -38, -89, 89, -115, -64, 102, 77],
+    [-102, -51, -25, -115, -13, -89, 38, -38, -102, -25, 77, -25, 51, -89, -38, -64, 13, 64, -77, -51]]
+QLSTM_BIASES = [[644245, 3221226, 4724464, 8160438], [2147484, -6442451, -4294968, 2147484],
+                [-1073742, 15461883, 5368709, 1717987], [1073742, -214748, 4294968, 2147484]]
+QLSTM_LAYER_NORM = [[3277, 6553, 9830, 16384], [6553, 6553, 13107, 9830], [22937, 6553, 9830, 26214],
+                    [19660, 6553, 6553, 16384]]
+QLSTM_RECURRENT_TO = {
+    3: [[-25, -38, 51, 13, -64, 115, -25, -38, -89, 6, -25, -77],
+        [-64, -38, -64, -25, 77, 51, 115, 38, -13, 25, 64, 25],
+        [-38, 25, 13, -38, 102, -10, -25, 38, 102, -77, -13, 25],
+        [38, -13, 13, -25, -64, -89, -25, -77, -13, -51, -89, -25]],
+    4: [None, [-64, -38, -64, -25, 77, 51, 115, 38, -13, 25, 64, 25, 25, 38, -13, 51],
+        [-38, 25, 13, -38, 102, -10, -25, 38, 102, -77, -13, 25, 38, -13, 25, 64],
+        [38, -13, 13, -25, -64, -89, -25, -77, -13, -51, -89, -25, 13, 64, 25, -38]],
+}
+QLSTM_PROJECTION = [-25, 51, 3, -51, 25, 127, 77, 20, 18, 51, -102, 51]
+QLSTM_EXPECTED = {  # output size -> (output, cell state out)
+    3: ([[127, 127, -108], [-67, 127, 127]], [[-14650, 8939, 5771, 6715], [-11843, 7847, 1508, 12939]]),
+    4: ([[-15, 21, 14, 20], [-15, 15, 5, 27]], [[-11692, 9960, 5491, 8861], [-9422, 7726, 2056, 13149]]),
+}
+STATE_SCALE = 3.05176e-05
+
+
+def _qlstm_model(lib, out_size: int, input_type: int = QA8S, cell_scale: float = STATE_SCALE,
+                 add_result: int = NO_ERROR) -> Model:
+    """Output size 3: every gate, projection; 4: CIFG, no projection; both with layer norm."""
+    cifg = out_size == 4
+    m = Model(lib)
+    x = m.tensor([2, 5], input_type, scale=0.0078125)
+
+    def const(values, dims, type_, **kw):
+        if values is None:   # omitted: setOperandValue(NULL, 0)
+            idx = m.operand(type_, [0], **kw)
+            assert lib.ANeuralNetworksModel_setOperandValue(m.handle, idx, None, 0) == NO_ERROR
+            return idx
+        dtype = {QS8: torch.int8, Q16S: torch.int16, TI32: torch.int32}[type_]
+        return m.const(torch.tensor(values, dtype=dtype).reshape(dims), type_, **kw)
+
+    w_in = [const(None if cifg and k == 0 else w, [4, 5], QS8, scale=0.00784314) for k, w in enumerate(QLSTM_INPUT_TO)]
+    w_rec = [const(w, [4, out_size], QS8, scale=0.00784314) for w in QLSTM_RECURRENT_TO[out_size]]
+    peephole = [const(None, [4], Q16S, scale=1.0) for _ in range(3)]
+    biases = [const(None if cifg and k == 0 else b, [4], TI32) for k, b in enumerate(QLSTM_BIASES)]
+    projection = [const(None if cifg else QLSTM_PROJECTION, [3, 4], QS8, scale=0.00392157),
+                  const(None if cifg else [0, 0, 0], [3], TI32)]
+    prev_out, prev_cell = m.tensor([2, out_size], QA8S, scale=STATE_SCALE), m.tensor([2, 4], Q16S, scale=cell_scale)
+    norms = [const(None if cifg and k == 0 else w, [4], Q16S, scale=3.05182e-05)
+             for k, w in enumerate(QLSTM_LAYER_NORM)]
+    scalars = [m.f32(v) for v in (0.0, 0.0, 0.007059, 0.007812, 0.007059, 0.007812)] + [m.i32(0), m.f32(0.007)]
+    outs = [m.tensor([2, out_size], QA8S, scale=STATE_SCALE), m.tensor([2, 4], Q16S, scale=STATE_SCALE),
+            m.tensor([2, out_size], QA8S, scale=STATE_SCALE)]
+    m.op("QUANTIZED_LSTM", [x, *w_in, *w_rec, *peephole, *biases, *projection, prev_out, prev_cell, *norms,
+                            *scalars], outs, expect=add_result)
+    if add_result == NO_ERROR:
+        m.io([x, prev_out, prev_cell], outs)
+    return m
+
+
+@pytest.mark.parametrize("out_size", [3, 4], ids=["projection", "cifg"])
+def test_quantized_lstm_gives_androids_examples_exactly(lib, driver, out_size):
+    m = _qlstm_model(lib, out_size)
+    m.finish()
+    x = torch.tensor([[90, 102, 13, 26, 38], [102, 13, 26, 51, 64]], dtype=torch.int8)
+    prev_out, prev_cell = torch.zeros(2, out_size, dtype=torch.int8), torch.zeros(2, 4, dtype=torch.int16)
+    state, cell, out = _run_quantized(lib, m, [x, prev_out, prev_cell], [([2, out_size], torch.int8),
+                                                                       ([2, 4], torch.int16),
+                                                                       ([2, out_size], torch.int8)])
+    expected_out, expected_cell = QLSTM_EXPECTED[out_size]
+    assert out.tolist() == expected_out
+    assert state.tolist() == expected_out
+    assert cell.tolist() == expected_cell
+
+
+def test_quantized_lstm_refusals(lib, driver):
+    # The input is signed 8-bit.
+    _qlstm_model(lib, 3, input_type=QA8, add_result=BAD_DATA)
+    assert "input 0 (input) has type TENSOR_QUANT8_ASYMM; allowed: TENSOR_QUANT8_ASYMM_SIGNED" in last_error(lib)
+    # The cell state's scale is a power of two of at most 2^-9 (checked here at Model_finish).
+    for scale in (3e-5, 2.0 ** -8):
+        _qlstm_model(lib, 3, cell_scale=scale).finish(expect=BAD_DATA)
+        assert "input 19 (cell_state_in) must have a power-of-two scale of at most 2^-9" in last_error(lib)
