@@ -314,9 +314,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--timeout-ms", type=int, default=60000,
                         help="how long a begun message may take to arrive (and a reply to be taken)")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="executorch-nnapi NNAPI server: %(message)s")
     try:
         socket_path = args.socket or default_socket_path(create=True)
+        logging.basicConfig(level=logging.WARNING, format="executorch-nnapi NNAPI server: %(message)s")
         server = ForwardingServer(socket_path, args.feature_level, args.timeout_ms / 1000)
     except (RuntimeError, OSError) as e:
         print(f"executorch-nnapi NNAPI server: error: {e}", file=sys.stderr)
