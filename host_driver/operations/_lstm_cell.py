@@ -9,6 +9,12 @@ projection weights [output_size, units] and projection bias [output_size]. The s
 ([batch, output_size], [batch, units]) and the four layer-normalization weights [units] are
 elsewhere, per operation (`CellLayout`).
 
+Beyond Android's checks, `check_cell` refuses two models whose reference computation reads
+memory the shapes do not describe: states of other shapes than [batch, output_size] and
+[batch, units] (Android's LSTM and BIDIRECTIONAL_SEQUENCE_LSTM read them unchecked), and an
+output size other than the number of units without projection (the reference then copies
+batch * output_size values of the [batch, units] gate buffer).
+
 The float cell is Android's reference step (LSTM.cpp's LSTMStep, TFLite's kernel): gates
 ``W x + R h`` (plus the auxiliary input's ``W_aux a``) plus the bias, or, with layer normalization,
 the normalized sum times the layer-norm weights plus the bias; peepholes add ``p * c`` (the previous
@@ -103,10 +109,6 @@ class CellConfig:
     projection_bias: bool
     units: int
     output_size: int
-
-
-def _name(c: Ctx, layout: CellLayout, i: int) -> str:
-    return layout.names().get(i, f"input {i}")
 
 
 def check_cell(c: Ctx, layout: CellLayout, input_size: int, batch: int, cifg_for_aux: Optional[bool] = None,

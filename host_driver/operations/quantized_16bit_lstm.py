@@ -53,6 +53,7 @@ def wrap16(x: torch.Tensor) -> torch.Tensor:
 
 
 def sat16(x: torch.Tensor) -> torch.Tensor:
+    """Saturate to the int16 range."""
     return x.clamp(INT16_MIN, INT16_MAX)
 
 
@@ -203,6 +204,7 @@ def _check_quant(c: Ctx, i: int, scale: float, zero_point: int) -> None:
 
 
 def compute(ins, p):
+    """One step in Android's reference integer arithmetic (see the module docstring)."""
     x, prev_cell, prev_out = ins[INPUT], ins[PREV_CELL_STATE], ins[PREV_OUTPUT]
     out_size = prev_out.shape[1]
     # The reference concatenates the input and the previous output per batch, [input | previous

@@ -58,6 +58,7 @@ LAYER_NORM_OVERFLOW_GUARD = 1 << 20
 
 
 def _input_types() -> list[int]:
+    """Android's operand type of each input."""
     types = [QA8S] + [QS8] * 8 + [Q16S] * 3 + [I32T] * 4 + [QS8, I32T, QA8S, Q16S] + [Q16S] * 4
     return types + [FLOAT32] * 6 + [INT32, FLOAT32]
 
@@ -244,6 +245,8 @@ def _gate(ins, p, g: int, x, prev_out, peephole_state) -> torch.Tensor:
 
 
 def compute(ins, p):
+    """One step: the forget, cell and input gates, the cell state, the output gate, the hidden state
+    and its projection, in Android's reference order and integer arithmetic."""
     cfg: CellConfig = p.config
     x, prev_out = ins[0], ins[LAYOUT.states[0]]
     prev_cell = ins[LAYOUT.states[1]].to(torch.int64)
