@@ -264,8 +264,9 @@ def run_sequence(cell: FloatCell, x: torch.Tensor, aux: Optional[torch.Tensor], 
     rt = cell.recurrent_weights.t()
     steps = range(x.shape[0] - 1, -1, -1) if reverse else range(x.shape[0])
     scratch: list = []
+    gate_count = 3 if cfg.cifg else 4
     for s in steps:
-        gates = torch.addmm(pre[s], h, rt).view(h.shape[0], -1, units)
+        gates = torch.addmm(pre[s], h, rt).view(h.shape[0], gate_count, units)
         h, c, scratch = _step(cell, gates, c)
         out[s].copy_(h)
     return h, c, scratch

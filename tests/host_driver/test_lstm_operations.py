@@ -361,6 +361,32 @@ def test_bidirectional_parallel_linking_runs_the_backward_cell_on_the_auxiliary_
     _close(outs[5], bw_c[0])
 
 
+
+def test_bidirectional_sequence_lstm_over_an_empty_sequence_gives_the_initial_states(lib, driver):
+    """Android's reference checks no zero-sized input of BIDIRECTIONAL_SEQUENCE_LSTM (unlike
+    UNIDIRECTIONAL's): a sequence of no step (here an empty SLICE) leaves the states as they were."""
+    torch_lstm = torch.nn.LSTM(IN, UNITS, bidirectional=True)
+    fw, bw = Cell.from_torch(torch_lstm, "_l0"), Cell.from_torch(torch_lstm, "_l0_reverse")
+    m = Model(lib)
+    x, empty = m.tensor([2, BATCH, IN]), m.tensor([0, BATCH, IN])
+    m.op("SLICE", [x, m.const(torch.tensor([2, 0, 0], dtype=torch.int32)),
+                   m.const(torch.tensor([0, BATCH, IN], dtype=torch.int32))], [empty])
+    fw_t, fw_norm = fw.add(m, TF32, torch.float32, layer_norm=True)
+    bw_t, bw_norm = bw.add(m, TF32, torch.float32, layer_norm=True)
+    states = [m.tensor([BATCH, UNITS]) for _ in range(4)]
+    outs = [m.tensor([0, BATCH, 2 * UNITS])] + [m.tensor([BATCH, UNITS]) for _ in range(4)]
+    m.op("BIDIRECTIONAL_SEQUENCE_LSTM", [empty, *fw_t, *bw_t, *states, *[m.omitted(TF32, [0]) for _ in range(9)],
+                                         m.i32(TANH), m.f32(0), m.f32(0), m.bool(True), m.bool(True), *fw_norm,
+                                         *bw_norm], outs)
+    m.io([x, *states], outs)
+    m.finish()
+    initial = [_rand(BATCH, UNITS, seed=70 + k) for k in range(4)]
+    got = _execute(lib, m.compile(), [torch.zeros(2, BATCH, IN), *initial], [[0, BATCH, 2 * UNITS]] +
+                   [[BATCH, UNITS]] * 4)
+    for g, h in zip(got[1:], initial):
+        assert torch.equal(g, h)
+
+
 # -- refusals of the float forms -------------------------------------------------------------------------
 def _float_lstm_inputs(m: Model, code: int = TF32, cell: Optional[Cell] = None) -> list[int]:
     """LSTM's 20 tensors (input, cell, states) for a torch cell, as operands of type ``code``."""
