@@ -18,9 +18,9 @@ import torch
 from .buffers import BufferPool
 from .fault_injection import fault_spec, faulted_operation, perturb
 from .errors import DriverError, bad_data, bad_state, op_failed, summarize_exception
-from .model import KNOWN_VALUE, TEMPORARY, Model, Operation, merge_dims, validate_operation
+from .model import KNOWN_VALUE, NO_VALUE, TEMPORARY, Model, Operation, merge_dims, validate_operation
 from .operand_types import TENSOR_FLOAT16, TORCH_DTYPE, OperandType
-from .operations import _referenced
+from .operations import _qfast, _referenced
 from .operations.common import RUN, OperandSource
 
 logger = logging.getLogger("executorch_nnapi.host_driver")
@@ -89,7 +89,13 @@ def _via_float32(fn: Callable, half_outputs: tuple[bool, ...]) -> Callable:
 
 
 class Plan:
-    """The model's operations ready to run: see the module docstring."""
+    """The model's operations ready to run: see the module docstring.
+
+    Made once per compilation: operations whose inputs are all constants are computed here
+    (their results join the constants; e.g. the DEQUANTIZE of a weight-only quantized model's
+    weights), and 8-bit operations get their prepared kernels (operations/_qfast.py); with
+    $EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS set it does neither (the reference plan).
+    """
 
     def __init__(self, model: Model) -> None:
         self.model = model
@@ -98,11 +104,14 @@ class Plan:
             if o.lifetime in KNOWN_VALUE:
                 env[idx] = model.values[idx]
         self.env_template = env
-        self.steps = [self._step(model.operations[k]) for k in model.order]
-        for st, release in zip(self.steps, self._last_reads()):
-            st.release = release
         # EXECUTORCH_NNAPI_HOST_FAULT: the operation (model index) whose output is perturbed.
         self.faulted = faulted_operation([op.name for op in model.operations], fault_spec())
+        self.reference_kernels = _qfast.reference_only()
+        self.steps = [self._step(model.operations[k]) for k in model.order]
+        if not self.reference_kernels:
+            self.steps = self._fold_constants(self.steps)
+        for st, release in zip(self.steps, self._last_reads()):
+            st.release = release
         # Buffer pools of finished runs (one per concurrent run; list pop/append are atomic).
         self._pools: list[BufferPool] = []
 
@@ -121,7 +130,47 @@ class Plan:
         dtypes = tuple(TORCH_DTYPE.get(model.operands[i].type.type) for i in op.outs)
         if shapes is None or None in dtypes:
             into = None
+        prepared = None if params is None or self.reference_kernels else self._prepared(op, fn, params)
+        if prepared is not None:
+            fn, into = prepared, None
         return Step(op, fn, params, shapes, dtypes, into)
+
+    def _prepared(self, op: Operation, reference: Callable, params: Any) -> Optional[Callable]:
+        """The operation's prepared 8-bit kernel (operations/_qfast.py), or None."""
+        model = self.model
+
+        def info(idx: int) -> _qfast.OperandInfo:
+            t = model.operands[idx].type.type
+            return _qfast.OperandInfo(TORCH_DTYPE.get(t), model.shapes[idx], self.env_template[idx])
+
+        try:
+            return _qfast.prepared_kernel(op.name, params, [info(i) for i in op.ins], [info(o) for o in op.outs],
+                                          reference)
+        except Exception:  # the reference kernel is always there: a preparation failure only costs speed
+            logger.debug("%s (operation #%d): no prepared kernel", op.name, op.index, exc_info=True)
+            return None
+
+    def _fold_constants(self, steps: list[Step]) -> list[Step]:
+        """Run now the steps whose inputs are all constants (or omitted), their results becoming
+        constants of the plan; return the steps left. A step that fails stays, to fail at
+        execution as it would have."""
+        known = {idx for idx, o in enumerate(self.model.operands) if o.lifetime in KNOWN_VALUE + (NO_VALUE,)}
+        kept = []
+        for st in steps:
+            foldable = (st.params is not None and st.op.index != self.faulted and all(i in known for i in st.ins)
+                        and not getattr(st.op.module, "RUNS_REFERENCED_MODELS", False))
+            if foldable:
+                try:
+                    self._run_step(st, self.env_template, BufferPool())
+                except Exception:
+                    logger.debug("%s (operation #%d) left to execution", st.op.name, st.op.index, exc_info=True)
+                    for o in st.outs:
+                        self.env_template[o] = None
+                else:
+                    known.update(st.outs)
+                    continue
+            kept.append(st)
+        return kept
 
     def _last_reads(self) -> list[tuple[int, ...]]:
         """Per step, the temporaries it is the last to read (or produces and nobody reads)."""

@@ -1,0 +1,198 @@
+"""Prepared 8-bit CONV_2D, DEPTHWISE_CONV_2D, GROUPED_CONV_2D and FULLY_CONNECTED (see `_qfast`).
+
+The accumulation Σ (q_in − zp_in)(q_w − zp_w) runs in an integer kernel on int8 weights made once:
+
+* oneDNN's u8 x s8 convolution, float32 output: exact when every output channel's bound
+  Σ|q_w − zp_w| · max|q_in − zp_in| is below 2^24, which holds for the usual layers (a depthwise
+  3x3 is at most 9·128·255). It takes the input's zero point and pads with it, as NNAPI's
+  out-of-bounds taps contributing nothing require.
+* `torch._int_mm` on int8 operands (uint8 codes − 128), int32 output, exact below 2^31: for
+  FULLY_CONNECTED, and for the ungrouped convolutions over the float32 bound (their taps unrolled
+  into a matrix). The −128 shift becomes a per-channel constant, folded with the bias.
+
+Then `_qfast.Requantizer` (or the reference requantization, where it was not proved equal).
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import torch
+
+from . import _qfast as qf
+from .common import from_nchw, pad_nhwc, to_nchw
+
+Kernel = qf.Kernel
+
+
+def _conv_weights(p, ins: Sequence[qf.OperandInfo]):
+    """(offset weights q_w − zp_w as int64 [O, I/groups, kh, kw], int64 bias, per-channel Σ|w|,
+    input dtype), or None when the filter or the bias is not a constant."""
+    if getattr(p, "weight", None) is None or getattr(p, "bias", None) is None:
+        return None
+    x = ins[0]
+    if x.dtype not in qf.EIGHT_BIT or x.shape is None or 0 in x.shape or p.weight.numel() == 0:
+        return None
+    w = p.weight.to(torch.int64).contiguous()
+    dims = tuple(range(1, w.dim()))
+    return w, p.bias.to(torch.int64), w.abs().sum(dims), x.dtype
+
+
+def _int8_parts(w: torch.Tensor) -> list[tuple[int, torch.Tensor]]:
+    """w as Σ factor·part with int8 parts: w itself, or (per-tensor uint8 filters, whose q_w − zp_w
+    spans up to [−255, 255]) 2·floor(w/2) + (w mod 2)."""
+    if int(w.min()) >= -128 and int(w.max()) <= 127:
+        return [(1, w.to(torch.int8))]
+    high = torch.div(w, 2, rounding_mode="floor")
+    return [(2, high.to(torch.int8)), (1, (w - 2 * high).to(torch.int8))]
+
+
+def conv_kernel(p, ins: Sequence[qf.OperandInfo], outs: Sequence[qf.OperandInfo],
+                reference: Kernel) -> Optional[Kernel]:
+    """CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D (p.groups, 1 when absent)."""
+    prepared = _conv_weights(p, ins)
+    if prepared is None or outs[0].shape is None:
+        return None
+    w, bias, abs_sum, dtype = prepared
+    groups = getattr(p, "groups", 1)
+    reach = qf.input_reach(dtype, p.q_zp[0])
+    parts = _int8_parts(w)
+    dims = tuple(range(1, w.dim()))
+    # Every partial sum of every part (times its factor) must stay below 2^24 in float32.
+    partial = sum(f * part.to(torch.int64).abs().sum(dims) for f, part in parts) * reach
+    if int(partial.max()) < qf.FLOAT32_EXACT and qf.onednn_exact():
+        return _onednn_conv_kernel(p, ins[0].shape, parts, bias, abs_sum * reach, dtype, groups)
+    if groups == 1 and len(parts) == 1 and int(abs_sum.max()) * 128 < qf.INT32_LIMIT and qf.int_mm_exact():
+        return _int_mm_conv_kernel(p, outs[0].shape, parts[0][1], bias, abs_sum, dtype)
+    return None
+
+
+def _onednn_conv_kernel(p, in_shape: tuple[int, ...], parts: list[tuple[int, torch.Tensor]], bias: torch.Tensor,
+                        bound: torch.Tensor, dtype: torch.dtype, groups: int) -> Kernel:
+    zp = p.q_zp[0] + (128 if dtype == torch.int8 else 0)
+    left, right, top, bottom = p.pads
+    symmetric = left == right and top == bottom
+    padding = (top, left) if symmetric else (0, 0)
+    n, c, h, w = in_shape if p.nchw else (in_shape[0], in_shape[3], in_shape[1], in_shape[2])
+    if not symmetric:
+        h, w = h + top + bottom, w + left + right
+    channels = parts[0][1].shape[0]
+    packed = [(factor, torch.ops.onednn.qconv_prepack(part.contiguous(), torch.ones(channels), 1.0, zp,
+                                                      list(p.stride), list(padding), list(p.dilation), groups,
+                                                      [n, c, h, w]))
+              for factor, part in parts]
+    requantize = qf.requantizer_for(p, bias, -bound, bound)
+    nchw, stride, dilation = p.nchw, p.stride, p.dilation
+
+    def run(xs: list, _p) -> list:
+        x = qf.to_unsigned(xs[0])
+        if not symmetric:
+            # NNAPI's SAME padding may put the odd row/column at the end; oneDNN pads symmetrically.
+            x = pad_nhwc(x, left, right, top, bottom, value=float(zp), nchw=nchw)
+        x4 = to_nchw(x, nchw)
+        acc = None
+        for factor, weights in packed:
+            part = qf._onednn_conv(x4, zp, weights, channels, stride, padding, dilation, groups)
+            if factor != 1:
+                part.mul_(factor)
+            acc = part if acc is None else acc.add_(part)   # exact: every partial sum is below 2^24
+        return [from_nchw(requantize(acc, 1), nchw)]
+
+    parts_note = "" if len(packed) == 1 else f", {len(packed)} parts"
+    return qf.described(run, f"oneDNN u8 x s8 convolution{parts_note}, {qf.requantization_name(requantize)}")
+
+
+def _im2col(a: torch.Tensor, kh: int, kw: int, stride: tuple[int, int], dilation: tuple[int, int],
+            out_hw: tuple[int, int]) -> torch.Tensor:
+    """[N·oh·ow, kh·kw·C] taps of a padded NHWC tensor, in the (ky, kx, c) order of the weights."""
+    n, _, _, c = a.shape
+    if (kh, kw) == (1, 1) and stride == (1, 1):
+        return a.reshape(-1, c)
+    sn, sh, sw, sc = a.stride()
+    (oh, ow), (st_h, st_w), (dh, dw) = out_hw, stride, dilation
+    taps = a.as_strided((n, oh, ow, kh, kw, c), (sn, sh * st_h, sw * st_w, sh * dh, sw * dw, sc))
+    return taps.reshape(n * oh * ow, kh * kw * c)
+
+
+def _int_mm_conv_kernel(p, out_shape: tuple[int, ...], w8: torch.Tensor, bias: torch.Tensor, abs_sum: torch.Tensor,
+                        dtype: torch.dtype) -> Kernel:
+    """An ungrouped convolution as one int8 matrix product over its unrolled taps."""
+    channels, _, kh, kw = w8.shape
+    matrix = w8.permute(2, 3, 1, 0).reshape(-1, channels).contiguous()   # [(ky, kx, c), O]
+    offset, low, high, zp_signed = _signed_offsets(p, w8, bias, abs_sum, dtype)
+    requantize = qf.requantizer_for(p, offset, low, high)
+    left, right, top, bottom = p.pads
+    nchw, stride, dilation = p.nchw, p.stride, p.dilation
+    n, oh, ow = (out_shape[0], out_shape[2], out_shape[3]) if nchw else out_shape[:3]
+
+    def run(xs: list, _p) -> list:
+        a = qf.to_signed(xs[0].permute(0, 2, 3, 1) if nchw else xs[0])
+        # Out-of-bounds taps read the zero point: (zp − zp)·w adds nothing.
+        a = pad_nhwc(a, left, right, top, bottom, value=float(zp_signed))
+        acc = torch._int_mm(_im2col(a.contiguous(), kh, kw, stride, dilation, (oh, ow)), matrix)
+        codes = requantize(acc.view(n, oh, ow, channels), 3)
+        return [codes.permute(0, 3, 1, 2) if nchw else codes]
+
+    return qf.described(run, f"torch._int_mm over unrolled taps, {qf.requantization_name(requantize)}")
+
+
+def _signed_offsets(p, w8: torch.Tensor, bias: torch.Tensor, abs_sum: torch.Tensor, dtype: torch.dtype):
+    """For an accumulation on signed codes a = q_in − s (s = 128 for uint8, else 0):
+    Σ (q_in − zp)·w = Σ a·w + (s − zp)·Σ w. Returns (offset = bias + (s − zp)·Σw, the domain
+    [low, high] of Σ a·w, the zero point in signed codes)."""
+    s = 128 if dtype == torch.uint8 else 0
+    alpha = s - p.q_zp[0]
+    dims = tuple(range(1, w8.dim()))
+    correction = alpha * w8.to(torch.int64).sum(dims)
+    bound = abs_sum * qf.input_reach(dtype, p.q_zp[0])
+    return bias + correction, -bound - correction, bound - correction, p.q_zp[0] - s
+
+
+def fully_connected_kernel(p, ins: Sequence[qf.OperandInfo], outs: Sequence[qf.OperandInfo],
+                           reference: Kernel) -> Optional[Kernel]:
+    """FULLY_CONNECTED: [batch, input_size] x weights[units, input_size]^T on torch._int_mm.
+
+    Per-tensor weights keep their zero point (uint8 weights rarely fit int8 once offset): with
+    b = q_w − t (t = 128 for codes above 127, else 0) and β = t − zp_w, the sum gains β·Σa per
+    row, a small vector added to the product.
+    """
+    if getattr(p, "weight", None) is None or getattr(p, "bias", None) is None or not qf.int_mm_exact():
+        return None
+    x = ins[0]
+    if x.dtype not in qf.EIGHT_BIT or x.shape is None or 0 in x.shape:
+        return None
+    offset_w = p.weight.to(torch.int64)                    # q_w − zp_w
+    q_w = offset_w + p.q_zp[1]
+    t = 128 if int(q_w.max()) > 127 else 0
+    b = q_w - t
+    if int(b.min()) < -128 or int(b.max()) > 127:
+        return None
+    beta = t - p.q_zp[1]
+    units, depth = b.shape
+    s = 128 if x.dtype == torch.uint8 else 0
+    alpha = s - p.q_zp[0]
+    bias = p.bias.to(torch.int64)
+    if depth * ((1 << 14) + 256 * abs(beta)) >= qf.INT32_LIMIT:
+        return None
+    bound = offset_w.abs().sum(1) * qf.input_reach(x.dtype, p.q_zp[0])
+    folded = alpha * b.sum(1) + depth * alpha * beta        # α·Σb + K·α·β per unit
+    requantize = qf.requantizer_for(p, bias + folded, -bound - folded, bound - folded)
+    matrix = b.to(torch.int8).t().contiguous()
+    batch_shape = p.batch_shape
+
+    def run(xs: list, _p) -> list:
+        a = qf.to_signed(xs[0].reshape(batch_shape)).contiguous()
+        acc = torch._int_mm(a, matrix)
+        if beta:
+            acc += a.sum(1, dtype=torch.int32).mul_(beta)[:, None]
+        return [requantize(acc, 1)]
+
+    return qf.described(run, f"torch._int_mm, {qf.requantization_name(requantize)}")
+
+
+qf._MAKERS.update({
+    "CONV_2D": conv_kernel,
+    "DEPTHWISE_CONV_2D": conv_kernel,
+    "GROUPED_CONV_2D": conv_kernel,
+    "FULLY_CONNECTED": fully_connected_kernel,
+})

@@ -1,0 +1,460 @@
+"""Prepared 8-bit kernels: the reference kernels' results (`_qkernels`), bit for bit, at the speed
+of integer kernels (issue 40; docs/architecture.md, "The host driver's 8-bit path").
+
+A plan (compilation.py) asks `prepared_kernel` once per operation when it is compiled. What it
+prepares, and why each result equals the reference's:
+
+* Convolutions and FULLY_CONNECTED: the weights become int8 once; the accumulation runs in an
+  integer kernel, oneDNN's u8 x s8 convolution (float32 output) or `torch._int_mm` (int32
+  output). A float32 accumulator is exact while |acc| < 2^24, which is proved per output channel
+  from the weights (sum of |w| times the largest |input - zero point|), not checked per run.
+* Their requantization (`Requantizer`): NNAPI's MultiplyByQuantizedMultiplier with its two
+  roundings is a non-decreasing step function of the accumulator, and so is the float64
+  expression computed here; two such functions are equal everywhere if they are equal on both
+  sides of each of the first one's steps, which are found and checked per channel when the plan
+  is made (`verify`). A channel that fails keeps the reference requantization.
+* One-input 8-bit element-wise operations (LOGISTIC, TANH, HARD_SWISH, DEQUANTIZE): a table of
+  the reference's result for each of the 256 codes; ADD, SUB and MUL of two 8-bit tensors: a
+  table of 65,536 pairs. Exact by construction.
+
+`EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS=1` turns all of this off (plans then run the reference
+kernels), which the tests use to compare the two.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Callable, Optional, Sequence
+
+import torch
+import torch.nn.functional as F
+
+from . import _qmath as qm
+
+REFERENCE_VARIABLE = "EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS"
+FLOAT32_EXACT = 1 << 24
+INT32_LIMIT = 1 << 31
+
+# (ins, p) -> outputs, the signature of an operation's compute.
+Kernel = Callable[[list, object], list]
+
+
+def described(run: Kernel, what: str) -> Kernel:
+    """Label a prepared kernel (``run.prepared``): what the plan runs for the operation (tests and
+    benchmarks read it)."""
+    run.prepared = what
+    return run
+
+
+def reference_only() -> bool:
+    """Whether $EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS asks for the reference kernels."""
+    return os.environ.get(REFERENCE_VARIABLE, "") not in ("", "0")
+
+
+class OperandInfo:
+    """What a plan knows about one operand of an operation before it runs."""
+
+    __slots__ = ("dtype", "shape", "value")
+
+    def __init__(self, dtype: Optional[torch.dtype], shape: Optional[tuple[int, ...]], value=None) -> None:
+        self.dtype, self.shape, self.value = dtype, shape, value
+
+
+def prepared_kernel(name: str, p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo],
+                    reference: Kernel) -> Optional[Kernel]:
+    """A kernel computing what ``reference`` (the operation's compute) computes, prepared for
+    these parameters and operands, or None when there is none (the plan keeps ``reference``)."""
+    if p is None or not getattr(p, "quant", name == "DEQUANTIZE"):
+        return None
+    maker = _MAKERS.get(name)
+    return None if maker is None else maker(p, ins, outs, reference)
+
+
+# -- tables for element-wise operations -------------------------------------------------------------
+EIGHT_BIT = (torch.uint8, torch.int8)
+
+
+def _all_codes(dtype: torch.dtype) -> torch.Tensor:
+    """The 256 codes of an 8-bit dtype, ordered by their bit pattern read as uint8."""
+    return torch.arange(256, dtype=torch.int32).to(torch.uint8).view(dtype)
+
+
+def _lut_index(x: torch.Tensor) -> torch.Tensor:
+    """A code tensor's bit patterns as int32 (the table index)."""
+    return x.view(torch.uint8).to(torch.int32) if x.dtype == torch.int8 else x.to(torch.int32)
+
+
+def _unary_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
+    """One 8-bit input, an element-wise result: out = table[code]."""
+    if len(ins) != 1 or ins[0].dtype not in EIGHT_BIT or ins[0].shape is None:
+        return None
+    table = reference([_all_codes(ins[0].dtype)], p)[0].contiguous()
+
+    def run(xs: list, _p) -> list:
+        x = xs[0]
+        return [table.index_select(0, _lut_index(x).reshape(-1)).view(x.shape)]
+
+    return described(run, "table of 256 codes")
+
+
+def _binary_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
+    """Two 8-bit inputs (broadcast), an element-wise result: out = table[256 a + b]."""
+    if len(ins) < 2 or ins[0].dtype not in EIGHT_BIT or ins[1].dtype != ins[0].dtype:
+        return None
+    codes = _all_codes(ins[0].dtype)
+    grid_a = codes.repeat_interleave(256)
+    grid_b = codes.repeat(256)
+    extra = [None] * (len(ins) - 2)   # the fused activation is a parameter already
+    table = reference([grid_a, grid_b, *extra], p)[0].contiguous()
+
+    def run(xs: list, _p) -> list:
+        index = _lut_index(xs[0]) << 8
+        index = index + _lut_index(xs[1])
+        return [table.index_select(0, index.reshape(-1)).view(index.shape)]
+
+    return described(run, "table of 65,536 code pairs")
+
+
+def _dequantize_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo],
+                      reference: Kernel) -> Optional[Kernel]:
+    """DEQUANTIZE with one scale for the tensor (per-channel scales are not element-wise)."""
+    if isinstance(p.scale, torch.Tensor):
+        return None
+    return _unary_table(p, ins, outs, reference)
+
+
+# -- pooling ----------------------------------------------------------------------------------------------
+def _average_pool(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
+    """The reference's rounding division of the window sums, the sums taken in float32 (exact:
+    at most taps·255 < 2^24) or, for a pool over the whole image, as an integer sum."""
+    from . import _qkernels as qk
+    from .common import from_nchw, pad_nhwc, to_nchw
+
+    x = ins[0]
+    (fh, fw), (sh, sw) = p.kernel, p.stride
+    if x.shape is None or outs[0].shape is None or 0 in x.shape or fh * fw * 256 >= FLOAT32_EXACT:
+        return None
+    left, right, top, bottom = p.pads
+    n, oh, ow, _ = (outs[0].shape[0], outs[0].shape[2], outs[0].shape[3], None) if p.nchw else outs[0].shape
+    count = (qk._window_counts(p.in_hw[0], oh, fh, sh, top)[:, None]
+             * qk._window_counts(p.in_hw[1], ow, fw, sw, left)[None, :])
+    half = count // 2
+    whole = (oh, ow) == (1, 1) and not any(p.pads) and (fh, fw) == tuple(p.in_hw)
+    lo, hi = p.q_range
+
+    def run(xs: list, _p) -> list:
+        q = xs[0]
+        if whole:
+            acc = q.sum((2, 3) if p.nchw else (1, 2), keepdim=True, dtype=torch.int64)
+        else:
+            padded = to_nchw(pad_nhwc(q.to(torch.float32), left, right, top, bottom, nchw=p.nchw), p.nchw)
+            acc = from_nchw(F.avg_pool2d(padded, p.kernel, p.stride, divisor_override=1), p.nchw).to(torch.int64)
+        counts, halves = (count, half) if p.nchw or whole else (count[:, :, None], half[:, :, None])
+        avg = torch.div(acc + torch.where(acc >= 0, halves, -halves), counts, rounding_mode="trunc")
+        return [avg.clamp_(lo, hi).to(q.dtype)]
+
+    return described(run, "integer sum pool" if whole else "float32 sum pool")
+
+
+def _max_pool(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
+    """The reference's float32 maximum, padding with torch's when it is symmetric (both ignore
+    the padding: every window holds an input element), clamped from float32 directly."""
+    from .common import from_nchw, pad_nhwc, to_nchw
+
+    if ins[0].shape is None or 0 in ins[0].shape:
+        return None
+    lo, hi = p.q_range
+    left, right, top, bottom = p.pads
+    lowest = float(qm.QRANGE[ins[0].dtype][0] - 1)
+
+    def run(xs: list, _p) -> list:
+        q = xs[0]
+        xf = q.to(torch.float32)
+        if p.torch_pad is not None:
+            y = F.max_pool2d(to_nchw(xf, p.nchw), p.kernel, p.stride, p.torch_pad)
+        else:
+            padded = to_nchw(pad_nhwc(xf, left, right, top, bottom, value=lowest, nchw=p.nchw), p.nchw)
+            y = F.max_pool2d(padded, p.kernel, p.stride)
+        return [from_nchw(y.clamp_(lo, hi).to(q.dtype), p.nchw)]
+
+    return described(run, "float32 max pool")
+
+
+# -- requantization of convolution accumulators ---------------------------------------------------
+def _real_multiplier(m: torch.Tensor, shift: torch.Tensor) -> torch.Tensor:
+    """M·2^(shift−31) in float64 (exact: M has 31 bits)."""
+    return torch.ldexp(m.to(torch.float64), (shift - 31).to(torch.float64))
+
+
+class Requantizer:
+    """Exact accumulators (plus a per-channel ``offset``: the bias and folded zero-point terms)
+    to output codes, the reference's `requantize_acc`, computed in float64::
+
+        codes = floor(acc · r + c)  clamped to the activation's range
+
+    where, when the output range reaches negative values of MultiplyByQuantizedMultiplier, ``c``
+    is ``c_mid ± half`` by the sign of ``acc − threshold`` (the reference's second rounding goes
+    half away from zero, so for negative products its steps sit 2^-e lower). Built by
+    `build_requantizer`, which proves it equal to the reference per channel.
+    """
+
+    def __init__(self, r: torch.Tensor, c: torch.Tensor, branch: Optional[tuple[torch.Tensor, torch.Tensor]],
+                 lo: int, hi: int, dtype: torch.dtype) -> None:
+        self.r, self.c, self.branch = r, c, branch
+        # Codes are computed as uint8 (int8 + 128), where truncation is floor.
+        self.shift = 128 if dtype == torch.int8 else 0
+        self.lo, self.top = float(lo + self.shift), float(hi + self.shift) + 1.0 - 2.0 ** -8
+        self.dtype = dtype
+
+    def _values(self, acc: torch.Tensor, view: Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
+        """floor(acc·r + c) clamped, as float64 values in the uint8 domain (not yet truncated)."""
+        y = acc.to(torch.float64)
+        side = None
+        if self.branch is not None:
+            threshold, _ = self.branch
+            side = torch.sub(y, view(threshold)).sign_()   # ±1: the threshold is a half-integer
+        y.mul_(view(self.r))
+        y.add_(view(self.c))
+        if side is not None:
+            y.addcmul_(side, view(self.branch[1]))        # ± 2^-(e+1), exact
+        return y.clamp_(self.lo, self.top)
+
+    def codes_of(self, acc: torch.Tensor, view: Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
+        """Output codes of ``acc`` (float32 or int32 holding integers) of any layout; ``view``
+        shapes a per-channel vector to broadcast against it."""
+        # Through int32: float64 -> uint8 has no vectorized conversion; the values are in [0, 256).
+        out = self._values(acc, view).to(torch.int32).to(torch.uint8)
+        if self.shift:
+            out.bitwise_xor_(0x80)
+            out = out.view(torch.int8)
+        return out
+
+    def __call__(self, acc: torch.Tensor, channel_axis: int) -> torch.Tensor:
+        shape = [1] * acc.dim()
+        shape[channel_axis] = -1
+        return self.codes_of(acc, lambda t: t.view(shape))
+
+
+def _reference_codes(x_ref: torch.Tensor, p, channels: slice) -> torch.Tensor:
+    """The reference's `requantize_acc` on int64 ``x_ref`` laid out [channel, ...] (int64 codes)."""
+    m = p.q_m[channels].view(-1, 1, 1)
+    shift = p.q_shift[channels].view(-1, 1, 1)
+    return (qm.mbqm(x_ref, m, shift) + p.q_zp[2]).clamp(*p.q_range)
+
+
+VERIFY_CHUNK = 1 << 21   # points per verification slice (bounds the memory it takes)
+MAX_RIGHT_SHIFT = 23     # j·2^(31+e) must fit in int64 for the step formula
+
+
+def reference_steps(p, ks: torch.Tensor, channels: slice) -> torch.Tensor:
+    """Candidate steps [C, K]: the least x with MultiplyByQuantizedMultiplier(x) + zp ≥ k.
+
+    With j = k − zp and e the right shift, the reference is floor((x·M + K)/2^(31+e)) with
+    K = 2^30 + 2^(30+e) (minus 2^31 where x·M + 2^30 < 0, i.e. for j ≤ 0), 2^30 for e = 0, and
+    for a left shift s floor((x·M·2^s + 2^30)/2^31); so the step is a ceiling division. `verify`
+    checks each candidate with the reference itself, so a wrong one can only refuse a channel.
+    """
+    m = p.q_m[channels, None]
+    shift = p.q_shift[channels, None]
+    e = (-shift).clamp(min=0)
+    j = ks[None, :] - p.q_zp[2]
+    pos = (1 << 30) + torch.where(e > 0, (1 << 30) << e, 0)
+    k_const = torch.where((e > 0) & (j <= 0), pos - (1 << 31), pos)
+    numerator = (j << (31 + e)) - k_const
+    denominator = m << shift.clamp(min=0)
+    return -torch.div(-numerator, denominator, rounding_mode="floor")
+
+
+def verify(req: Requantizer, p, offset: torch.Tensor, low: torch.Tensor, high: torch.Tensor) -> bool:
+    """Whether ``req`` equals the reference on every accumulator of ``[low, high]`` (per channel).
+
+    Both are non-decreasing step functions of the accumulator (for M > 0, no overflow in the
+    domain). For each output code k of the clamped range, the reference steps to k between the
+    two points T − 1 and T (`reference_steps`, confirmed with the reference; or the domain ends
+    before, on the side the pair lies), and ``req`` must agree with the reference on both. Then
+    ``req`` agrees everywhere: between two consecutive steps both are constant, and the pairs
+    give their values at both ends.
+    """
+    lo, hi = p.q_range
+    channels = len(offset)
+    ks = torch.arange(lo + 1, hi + 1, dtype=torch.int64)
+    if len(ks) == 0 or int((-p.q_shift).max()) > MAX_RIGHT_SHIFT:
+        return False
+    step = max(1, VERIFY_CHUNK // (2 * len(ks)))
+    for start in range(0, channels, step):
+        sl = slice(start, min(channels, start + step))
+        steps = reference_steps(p, ks, sl) - offset[sl, None]
+        points = torch.stack((steps - 1, steps), 2)                                 # [C, K, 2]
+        points = torch.maximum(torch.minimum(points, high[sl, None, None]), low[sl, None, None])
+        expected = _reference_codes(points + offset[sl, None, None], p, sl)
+        got = req.codes_of(points, lambda t: t[sl].view(-1, 1, 1)).to(torch.int64)
+        if not torch.equal(expected, got):
+            return False
+        below = (expected[:, :, 0] < ks) | (points[:, :, 0] == low[sl, None])
+        above = (expected[:, :, 1] >= ks) | (points[:, :, 1] == high[sl, None])
+        if not bool((below & above).all()):
+            return False
+    return True
+
+
+def build_requantizer(p, offset: torch.Tensor, low: torch.Tensor, high: torch.Tensor) -> Optional[Requantizer]:
+    """A `Requantizer` proved equal to the reference for accumulators in [low, high] (per
+    channel) plus ``offset``, or None (then the caller requantizes with the reference)."""
+    m_int, shift = p.q_m, p.q_shift
+    reach = torch.maximum((low + offset).abs(), (high + offset).abs())
+    # Monotone without overflow: no int32 wrap of the (shifted) input, M > 0.
+    limit = torch.full_like(shift, INT32_LIMIT) >> shift.clamp(min=0)
+    if not bool((m_int > 0).all()) or not bool((reach < limit).all()):
+        return None
+    r = _real_multiplier(m_int, shift)
+    e = (-shift).clamp(min=0).to(torch.float64)
+    # floor((x·M + 2^30 + 2^(30+e)) / 2^(31+e)) for the reference's positive branch (e > 0):
+    # 1/2 + 2^-(e+1) after the scaling; a quarter unit more keeps the sum off integers.
+    half_up = torch.where(e > 0, torch.ldexp(torch.ones_like(e), -(e + 1)), torch.zeros_like(e))
+    nudge = torch.ldexp(torch.ones_like(e), -(e + 33))
+    c_pos = (float(p.q_zp[2] + (128 if p.q_dtype == torch.int8 else 0)) + offset.to(torch.float64) * r
+             + 0.5 + half_up + nudge)
+    split = None
+    if p.q_range[0] < p.q_zp[2]:
+        # Negative products (x·M + 2^30 < 0, i.e. acc ≤ −offset − 1, or − 2 when M = 2^30) reach
+        # the output range: there the second rounding goes down at ties, a step 2^-e lower.
+        half = torch.where(e > 0, torch.ldexp(torch.ones_like(e), -(e + 1)), torch.zeros_like(e))
+        threshold = -offset.to(torch.float64) - 0.5 - (m_int == 1 << 30).to(torch.float64)
+        c_pos = c_pos - half
+        split = (threshold, half)
+    req = Requantizer(r, c_pos, split, p.q_range[0], p.q_range[1], p.q_dtype)
+    if verify(req, p, offset, low, high):
+        return req
+    return None
+
+
+# -- integer accumulation ----------------------------------------------------------------------
+@functools.cache
+def onednn_exact() -> bool:
+    """Whether oneDNN's u8 x s8 convolution (float32 output) gives exact sums on this machine: a
+    probe with the extreme codes (a kernel that saturates 16-bit pair sums would fail it)."""
+    try:
+        gen = torch.Generator().manual_seed(0)
+        for zp, fill in ((0, 255), (131, None)):
+            x = torch.full((1, 5, 6, 32), fill, dtype=torch.uint8) if fill is not None else \
+                torch.randint(0, 256, (1, 5, 6, 32), dtype=torch.uint8, generator=gen)
+            w = torch.randint(-128, 128, (8, 32, 3, 3), dtype=torch.int8, generator=gen)
+            w[:4] = 127
+            w[4:6] = -128
+            for stride, groups in ((1, 1), (2, 1), (1, 8)):
+                wg = w[:, : 32 // groups].contiguous()
+                x4 = x.permute(0, 3, 1, 2)
+                packed = torch.ops.onednn.qconv_prepack(wg, torch.ones(8), 1.0, zp, [stride, stride], [1, 1],
+                                                        [1, 1], groups, list(x4.shape))
+                got = _onednn_conv(x4, zp, packed, 8, [stride, stride], [1, 1], [1, 1], groups)
+                want = F.conv2d(x4.to(torch.float64) - zp, wg.to(torch.float64), None, stride, 1, 1, groups)
+                if not torch.equal(got.to(torch.float64), want):
+                    return False
+        return True
+    except Exception:  # no oneDNN in this torch build, or it refuses: the other paths remain
+        return False
+
+
+@functools.cache
+def int_mm_exact() -> bool:
+    """Whether torch._int_mm (int8 x int8 -> int32) is available and exact on this machine."""
+    try:
+        gen = torch.Generator().manual_seed(0)
+        for fill in (-128, 127, None):
+            a = torch.full((20, 72), fill, dtype=torch.int8) if fill is not None else \
+                torch.randint(-128, 128, (20, 72), dtype=torch.int8, generator=gen)
+            b = torch.randint(-128, 128, (72, 24), dtype=torch.int8, generator=gen)
+            b[:, :8] = -128
+            if not torch.equal(torch._int_mm(a, b).to(torch.int64), a.to(torch.int64) @ b.to(torch.int64)):
+                return False
+        return True
+    except Exception:
+        return False
+
+
+def _onednn_conv(x4: torch.Tensor, zp: int, packed: torch.Tensor, channels: int, stride, padding, dilation,
+                 groups: int) -> torch.Tensor:
+    """Σ (x − zp)·w as float32 (scales 1, no bias), NCHW-shaped like x4."""
+    return torch.ops.onednn.qconv2d_pointwise(
+        x4, 1.0, zp, packed, _ONES.get(channels), _ZEROS.get(channels), None, list(stride), list(padding),
+        list(dilation), groups, 1.0, 0, torch.float32, "none", [], "")
+
+
+class _PerChannelConstants:
+    """Cached per-channel scale 1 / zero point 0 tensors oneDNN's call takes."""
+
+    def __init__(self, dtype: torch.dtype, value: float) -> None:
+        self.dtype, self.value, self.cache = dtype, value, {}
+
+    def get(self, n: int) -> torch.Tensor:
+        t = self.cache.get(n)
+        if t is None:
+            t = self.cache[n] = torch.full((n,), self.value, dtype=self.dtype)
+        return t
+
+
+_ONES = _PerChannelConstants(torch.float32, 1.0)
+_ZEROS = _PerChannelConstants(torch.int64, 0)
+
+
+def int8_weights(w: Optional[torch.Tensor]) -> Optional[torch.Tensor]:
+    """Offset weights (q_w − zp_w, any float or integer dtype) as int8, or None if one does not fit."""
+    if w is None or w.numel() == 0:
+        return None
+    lo, hi = float(w.min()), float(w.max())
+    if lo < -128 or hi > 127:
+        return None
+    return w.to(torch.int8)
+
+
+def input_reach(dtype: torch.dtype, zp: int) -> int:
+    """The largest |code − zero point| of an 8-bit input."""
+    qmin, qmax = qm.QRANGE[dtype]
+    return max(zp - qmin, qmax - zp)
+
+
+def to_unsigned(x: torch.Tensor) -> torch.Tensor:
+    """int8 codes as uint8 codes + 128 (what oneDNN takes); uint8 as they are."""
+    return torch.bitwise_xor(x.view(torch.uint8), 0x80) if x.dtype == torch.int8 else x
+
+
+def to_signed(x: torch.Tensor) -> torch.Tensor:
+    """uint8 codes as int8 codes − 128 (what torch._int_mm takes); int8 as they are."""
+    return torch.bitwise_xor(x, 0x80).view(torch.int8) if x.dtype == torch.uint8 else x
+
+
+def requantizer_for(p, offset: torch.Tensor, low: torch.Tensor, high: torch.Tensor):
+    """(acc, channel_axis) -> codes: the proved float64 requantizer, else the reference's."""
+    req = build_requantizer(p, offset, low, high)
+    if req is not None:
+        return req
+    from . import _qkernels as qk
+
+    def reference(acc: torch.Tensor, channel_axis: int) -> torch.Tensor:
+        shape = [1] * acc.dim()
+        shape[channel_axis] = -1
+        exact = acc.to(torch.int64) + offset.view(shape)
+        return qk.requantize_acc(exact, p, channel_axis)
+
+    return reference
+
+
+def requantization_name(requantize) -> str:
+    """How a kernel made by `requantizer_for` requantizes (for `described`)."""
+    return "proved float64 requantization" if isinstance(requantize, Requantizer) else "reference requantization"
+
+
+# The makers of each operation's prepared kernel: see the convolution and FC ones in `_qconv`.
+_MAKERS: dict[str, Callable] = {
+    "LOGISTIC": _unary_table,
+    "TANH": _unary_table,
+    "HARD_SWISH": _unary_table,
+    "DEQUANTIZE": _dequantize_table,
+    "ADD": _binary_table,
+    "SUB": _binary_table,
+    "MUL": _binary_table,
+    "AVERAGE_POOL_2D": _average_pool,
+    "MAX_POOL_2D": _max_pool,
+}
+from . import _qconv  # noqa: E402,F401  (registers the convolution and FULLY_CONNECTED kernels)
