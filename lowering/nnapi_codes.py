@@ -121,6 +121,7 @@ class OperationCode(enum.IntEnum):
     L2_POOL_2D = 12
     LOCAL_RESPONSE_NORMALIZATION = 13
     LOGISTIC = 14
+    LSTM = 16
     MAX_POOL_2D = 17
     MUL = 18
     RELU = 19
@@ -177,6 +178,7 @@ class OperationCode(enum.IntEnum):
     POW = 70
     PRELU = 71
     QUANTIZE = 72
+    QUANTIZED_16BIT_LSTM = 73
     REDUCE_ALL = 75
     REDUCE_ANY = 76
     REDUCE_MAX = 77
@@ -197,6 +199,7 @@ class OperationCode(enum.IntEnum):
     UNIDIRECTIONAL_SEQUENCE_LSTM = 92
     UNIDIRECTIONAL_SEQUENCE_RNN = 93
     RESIZE_NEAREST_NEIGHBOR = 94
+    QUANTIZED_LSTM = 95
     IF = 96
     WHILE = 97
     ELU = 98
