@@ -20,6 +20,7 @@ from . import (
 )
 from . import rnn, sequence_rnn, svdf
 from . import lstm, quantized_16bit_lstm, quantized_lstm, sequence_lstm
+from . import batch_to_space_nd, local_response_normalization, space_to_batch_nd
 
 # Every NNAPI OperationCode (docs/nnapi_facts.md §6.1), for messages about operations the driver lacks.
 OPERATION_NAMES: dict[int, str] = dict(enumerate((
@@ -51,6 +52,7 @@ _MODULES = (
     squeeze, strided_slice, tile, topk_v2, transpose, transpose_conv_2d, if_op, while_op,
     rnn, svdf,
     lstm, quantized_16bit_lstm, quantized_lstm,
+    space_to_batch_nd, batch_to_space_nd, local_response_normalization,
 )
 
 _FAMILIES = (argmax_argmin, elementwise_unary, elementwise_binary, comparison, reduce, sequence_rnn, sequence_lstm)
