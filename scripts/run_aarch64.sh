@@ -8,7 +8,8 @@
 # usage: scripts/run_aarch64.sh MODEL.pte [nnapi_executor_runner args...]
 #   e.g. scripts/run_aarch64.sh /tmp/mobilenet_v2_nnapi.pte --iters 5 --output-dir /tmp/out
 # environment:
-#   EXECUTORCH_NNAPI_SERVER              the server's socket (default /tmp/executorch-nnapi-<uid>.sock)
+#   EXECUTORCH_NNAPI_SERVER              the server's socket (default executorch-nnapi.sock in
+#                                        $XDG_RUNTIME_DIR, else in $TMPDIR/executorch-nnapi-<uid>/, a 0700 directory)
 #   EXECUTORCH_NNAPI_HOST_FEATURE_LEVEL  the feature level of a server started here (default 30)
 #   EXECUTORCH_NNAPI_SERVER_TIMEOUT_MS   how long an NNAPI call waits for the server (default 60000)
 #   EXECUTORCH_NNAPI_VENV                the venv (default ~/.cache/executorch-nnapi/venv)
@@ -17,7 +18,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${EXECUTORCH_NNAPI_VENV:-$HOME/.cache/executorch-nnapi/venv}"
 BUILD="$ROOT/build/aarch64-linux-gnu"
-SOCKET="${EXECUTORCH_NNAPI_SERVER:-/tmp/executorch-nnapi-$(id -u).sock}"
+# The server's own default (a private directory, made 0700 and checked; docs/forwarding_protocol.md).
+SOCKET="${EXECUTORCH_NNAPI_SERVER:-$("$VENV/bin/python" -c 'from executorch_nnapi.host_driver.forwarding_server import default_socket_path; print(default_socket_path(create=True))')}"
 
 [[ $# -ge 1 && -f "$1" ]] || { echo "usage: $0 MODEL.pte [nnapi_executor_runner args...]" >&2; exit 2; }
 MODEL="$1"
