@@ -20,7 +20,7 @@ from .fault_injection import fault_spec, faulted_operation, perturb
 from .errors import DriverError, bad_data, bad_state, op_failed, summarize_exception
 from .model import KNOWN_VALUE, NO_VALUE, TEMPORARY, Model, Operation, merge_dims, validate_operation
 from .operand_types import TENSOR_FLOAT16, TORCH_DTYPE, OperandType
-from .operations import _qfast, _referenced
+from .operations import _prepared, _qfast, _referenced
 from .operations.common import RUN, OperandSource
 
 logger = logging.getLogger("executorch_nnapi.host_driver")
@@ -93,7 +93,7 @@ class Plan:
 
     Made once per compilation: operations whose inputs are all constants are computed here
     (their results join the constants; e.g. the DEQUANTIZE of a weight-only quantized model's
-    weights), and 8-bit operations get their prepared kernels (operations/_qfast.py); with
+    weights), and 8-bit operations get their prepared kernels (operations/_prepared.py); with
     $EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS set it does neither (the reference plan).
     """
 
@@ -109,7 +109,7 @@ class Plan:
         self.reference_kernels = _qfast.reference_only()
         self.steps = [self._step(model.operations[k]) for k in model.order]
         if not self.reference_kernels:
-            self.steps = self._fold_constants(self.steps)
+            self.steps = self._fuse_tables(self._fold_constants(self.steps))
         for st, release in zip(self.steps, self._last_reads()):
             st.release = release
         # Buffer pools of finished runs (one per concurrent run; list pop/append are atomic).
@@ -136,7 +136,7 @@ class Plan:
         return Step(op, fn, params, shapes, dtypes, into)
 
     def _prepared(self, op: Operation, reference: Callable, params: Any) -> Optional[Callable]:
-        """The operation's prepared 8-bit kernel (operations/_qfast.py), or None."""
+        """The operation's prepared 8-bit kernel (operations/_prepared.py), or None."""
         model = self.model
 
         def info(idx: int) -> _qfast.OperandInfo:
@@ -144,7 +144,7 @@ class Plan:
             return _qfast.OperandInfo(TORCH_DTYPE.get(t), model.shapes[idx], self.env_template[idx])
 
         try:
-            return _qfast.prepared_kernel(op.name, params, [info(i) for i in op.ins], [info(o) for o in op.outs],
+            return _prepared.prepared_kernel(op.name, params, [info(i) for i in op.ins], [info(o) for o in op.outs],
                                           reference)
         except Exception:  # the reference kernel is always there: a preparation failure only costs speed
             logger.debug("%s (operation #%d): no prepared kernel", op.name, op.index, exc_info=True)
@@ -171,6 +171,33 @@ class Plan:
                     continue
             kept.append(st)
         return kept
+
+    def _fuse_tables(self, steps: list[Step]) -> list[Step]:
+        """A two-input table step reading x and a one-input table step's result on that same x
+        (SiLU's MUL(x, LOGISTIC(x))) becomes one table of x; the inner step goes when nothing
+        else reads its result (results of both, and their perturbation, otherwise unchanged)."""
+        readers: dict[int, int] = {}
+        for st in steps:
+            for i in st.ins:
+                readers[i] = readers.get(i, 0) + 1
+        producer = {o: st for st in steps for o in st.outs}
+        outputs = set(self.model.outputs)
+        gone: set[int] = set()
+        for st in steps:
+            if not isinstance(st.fn, _qfast.Table) or st.fn.arity != 2 or st.op.index == self.faulted:
+                continue
+            for position in (0, 1):
+                inner = producer.get(st.ins[position])
+                if (inner is None or not isinstance(inner.fn, _qfast.Table) or inner.ins[0] != st.ins[1 - position]
+                        or readers[st.ins[position]] != 1 or st.ins[position] in outputs
+                        or inner.op.index == self.faulted or id(inner) in gone):
+                    continue
+                fused = _qfast.fused_table(st.fn, inner.fn, position)
+                if fused is not None:
+                    st.fn, st.ins = fused, (inner.ins[0],)
+                    gone.add(id(inner))
+                    break
+        return [st for st in steps if id(st) not in gone]
 
     def _last_reads(self) -> list[tuple[int, ...]]:
         """Per step, the temporaries it is the last to read (or produces and nobody reads)."""

@@ -82,7 +82,9 @@ def _onednn_conv_kernel(p, in_shape: tuple[int, ...], parts: list[tuple[int, tor
                                                       [n, c, h, w]))
               for factor, part in parts]
     requantize = qf.requantizer_for(p, bias, -bound, bound)
-    nchw, stride, dilation = p.nchw, p.stride, p.dilation
+    nchw, stride, padding, dilation = p.nchw, list(p.stride), list(padding), list(p.dilation)
+    ones, zeros = torch.ones(channels), torch.zeros(channels, dtype=torch.int64)
+    conv = torch.ops.onednn.qconv2d_pointwise
 
     def run(xs: list, _p) -> list:
         x = qf.to_unsigned(xs[0])
@@ -92,7 +94,9 @@ def _onednn_conv_kernel(p, in_shape: tuple[int, ...], parts: list[tuple[int, tor
         x4 = to_nchw(x, nchw)
         acc = None
         for factor, weights in packed:
-            part = qf._onednn_conv(x4, zp, weights, channels, stride, padding, dilation, groups)
+            # Σ (x − zp)·w as float32: scales 1, no bias.
+            part = conv(x4, 1.0, zp, weights, ones, zeros, None, stride, padding, dilation, groups, 1.0, 0,
+                        torch.float32, "none", [], "")
             if factor != 1:
                 part.mul_(factor)
             acc = part if acc is None else acc.add_(part)   # exact: every partial sum is below 2^24
@@ -188,11 +192,3 @@ def fully_connected_kernel(p, ins: Sequence[qf.OperandInfo], outs: Sequence[qf.O
         return [requantize(acc, 1)]
 
     return qf.described(run, f"torch._int_mm, {qf.requantization_name(requantize)}")
-
-
-qf._MAKERS.update({
-    "CONV_2D": conv_kernel,
-    "DEPTHWISE_CONV_2D": conv_kernel,
-    "GROUPED_CONV_2D": conv_kernel,
-    "FULLY_CONNECTED": fully_connected_kernel,
-})

@@ -1,8 +1,9 @@
 """Prepared 8-bit kernels: the reference kernels' results (`_qkernels`), bit for bit, at the speed
 of integer kernels (issue 40; docs/architecture.md, "The host driver's 8-bit path").
 
-A plan (compilation.py) asks `prepared_kernel` once per operation when it is compiled. What it
-prepares, and why each result equals the reference's:
+A plan (compilation.py) asks `_prepared.prepared_kernel` once per operation when it is compiled
+(the convolutions' kernels are in `_qconv`). What it prepares, and why each result equals the
+reference's:
 
 * Convolutions and FULLY_CONNECTED: the weights become int8 once; the accumulation runs in an
   integer kernel, oneDNN's u8 x s8 convolution (float32 output) or `torch._int_mm` (int32
@@ -15,7 +16,8 @@ prepares, and why each result equals the reference's:
   is made (`verify`). A channel that fails keeps the reference requantization.
 * One-input 8-bit element-wise operations (LOGISTIC, TANH, HARD_SWISH, DEQUANTIZE): a table of
   the reference's result for each of the 256 codes; ADD, SUB and MUL of two 8-bit tensors: a
-  table of 65,536 pairs. Exact by construction.
+  table of 65,536 pairs. Exact by construction; `fused_table` composes two such tables.
+* 8-bit pools: sums in float32 (exact) or, over the whole image, in integers.
 
 `EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS=1` turns all of this off (plans then run the reference
 kernels), which the tests use to compare the two.
@@ -30,7 +32,9 @@ from typing import Callable, Optional, Sequence
 import torch
 import torch.nn.functional as F
 
+from . import _qkernels as qk
 from . import _qmath as qm
+from .common import from_nchw, pad_nhwc, to_nchw
 
 REFERENCE_VARIABLE = "EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS"
 FLOAT32_EXACT = 1 << 24
@@ -61,16 +65,6 @@ class OperandInfo:
         self.dtype, self.shape, self.value = dtype, shape, value
 
 
-def prepared_kernel(name: str, p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo],
-                    reference: Kernel) -> Optional[Kernel]:
-    """A kernel computing what ``reference`` (the operation's compute) computes, prepared for
-    these parameters and operands, or None when there is none (the plan keeps ``reference``)."""
-    if p is None or not getattr(p, "quant", name == "DEQUANTIZE"):
-        return None
-    maker = _MAKERS.get(name)
-    return None if maker is None else maker(p, ins, outs, reference)
-
-
 # -- tables for element-wise operations -------------------------------------------------------------
 EIGHT_BIT = (torch.uint8, torch.int8)
 
@@ -85,52 +79,62 @@ def _lut_index(x: torch.Tensor) -> torch.Tensor:
     return x.view(torch.uint8).to(torch.int32) if x.dtype == torch.int8 else x.to(torch.int32)
 
 
-def _unary_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
-    """One 8-bit input, an element-wise result: out = table[code]."""
+class Table:
+    """A prepared element-wise kernel: out = table[code] (one 8-bit input) or table[256·a + b]
+    (two, broadcast), the codes read as their uint8 bit patterns."""
+
+    def __init__(self, table: torch.Tensor, arity: int, what: str) -> None:
+        self.table, self.arity, self.prepared = table.contiguous(), arity, what
+
+    def __call__(self, xs: list, _p=None) -> list:
+        if self.arity == 1:
+            x = xs[0]
+            return [self.table.index_select(0, _lut_index(x).reshape(-1)).view(x.shape)]
+        index = _lut_index(xs[0]) << 8
+        index = index + _lut_index(xs[1])
+        return [self.table.index_select(0, index.reshape(-1)).view(index.shape)]
+
+
+def unary_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
+    """One 8-bit input, an element-wise result."""
     if len(ins) != 1 or ins[0].dtype not in EIGHT_BIT or ins[0].shape is None:
         return None
-    table = reference([_all_codes(ins[0].dtype)], p)[0].contiguous()
-
-    def run(xs: list, _p) -> list:
-        x = xs[0]
-        return [table.index_select(0, _lut_index(x).reshape(-1)).view(x.shape)]
-
-    return described(run, "table of 256 codes")
+    return Table(reference([_all_codes(ins[0].dtype)], p)[0], 1, "table of 256 codes")
 
 
-def _binary_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
-    """Two 8-bit inputs (broadcast), an element-wise result: out = table[256 a + b]."""
+def binary_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
+    """Two 8-bit inputs (broadcast), an element-wise result."""
     if len(ins) < 2 or ins[0].dtype not in EIGHT_BIT or ins[1].dtype != ins[0].dtype:
         return None
     codes = _all_codes(ins[0].dtype)
-    grid_a = codes.repeat_interleave(256)
-    grid_b = codes.repeat(256)
     extra = [None] * (len(ins) - 2)   # the fused activation is a parameter already
-    table = reference([grid_a, grid_b, *extra], p)[0].contiguous()
-
-    def run(xs: list, _p) -> list:
-        index = _lut_index(xs[0]) << 8
-        index = index + _lut_index(xs[1])
-        return [table.index_select(0, index.reshape(-1)).view(index.shape)]
-
-    return described(run, "table of 65,536 code pairs")
+    table = reference([codes.repeat_interleave(256), codes.repeat(256), *extra], p)[0]
+    return Table(table, 2, "table of 65,536 code pairs")
 
 
-def _dequantize_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo],
+def fused_table(outer: Table, inner: Table, inner_position: int) -> Optional[Table]:
+    """``outer(x, inner(x))`` (``inner_position`` 1) or ``outer(inner(x), x)`` (0) as one table
+    of x's 256 codes: e.g. SiLU's MUL(x, LOGISTIC(x)). None unless both are 8-bit tables."""
+    if outer.arity != 2 or inner.arity != 1 or inner.table.dtype not in EIGHT_BIT:
+        return None
+    x = torch.arange(256, dtype=torch.int32)
+    u = _lut_index(inner.table)
+    index = x * 256 + u if inner_position == 1 else u * 256 + x
+    return Table(outer.table.index_select(0, index), 1, "table of 256 codes (two operations)")
+
+
+def dequantize_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo],
                       reference: Kernel) -> Optional[Kernel]:
     """DEQUANTIZE with one scale for the tensor (per-channel scales are not element-wise)."""
     if isinstance(p.scale, torch.Tensor):
         return None
-    return _unary_table(p, ins, outs, reference)
+    return unary_table(p, ins, outs, reference)
 
 
 # -- pooling ----------------------------------------------------------------------------------------------
-def _average_pool(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
+def average_pool(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
     """The reference's rounding division of the window sums, the sums taken in float32 (exact:
     at most taps·255 < 2^24) or, for a pool over the whole image, as an integer sum."""
-    from . import _qkernels as qk
-    from .common import from_nchw, pad_nhwc, to_nchw
-
     x = ins[0]
     (fh, fw), (sh, sw) = p.kernel, p.stride
     if x.shape is None or outs[0].shape is None or 0 in x.shape or fh * fw * 256 >= FLOAT32_EXACT:
@@ -157,11 +161,9 @@ def _average_pool(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], re
     return described(run, "integer sum pool" if whole else "float32 sum pool")
 
 
-def _max_pool(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
+def max_pool(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
     """The reference's float32 maximum, padding with torch's when it is symmetric (both ignore
     the padding: every window holds an input element), clamped from float32 directly."""
-    from .common import from_nchw, pad_nhwc, to_nchw
-
     if ins[0].shape is None or 0 in ins[0].shape:
         return None
     lo, hi = p.q_range
@@ -207,33 +209,37 @@ class Requantizer:
         self.lo, self.top = float(lo + self.shift), float(hi + self.shift) + 1.0 - 2.0 ** -8
         self.dtype = dtype
 
-    def _values(self, acc: torch.Tensor, view: Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
-        """floor(acc·r + c) clamped, as float64 values in the uint8 domain (not yet truncated)."""
-        y = acc.to(torch.float64)
-        side = None
-        if self.branch is not None:
-            threshold, _ = self.branch
-            side = torch.sub(y, view(threshold)).sign_()   # ±1: the threshold is a half-integer
-        y.mul_(view(self.r))
-        y.add_(view(self.c))
-        if side is not None:
-            y.addcmul_(side, view(self.branch[1]))        # ± 2^-(e+1), exact
-        return y.clamp_(self.lo, self.top)
+        self._shaped: dict[tuple[int, int], tuple] = {}
 
-    def codes_of(self, acc: torch.Tensor, view: Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
-        """Output codes of ``acc`` (float32 or int32 holding integers) of any layout; ``view``
-        shapes a per-channel vector to broadcast against it."""
+    def constants(self, view: Callable[[torch.Tensor], torch.Tensor]) -> tuple:
+        """(r, c, threshold, half) shaped by ``view`` to broadcast against accumulators."""
+        threshold, half = self.branch if self.branch is not None else (None, None)
+        return tuple(None if t is None else view(t) for t in (self.r, self.c, threshold, half))
+
+    def codes(self, acc: torch.Tensor, constants: tuple) -> torch.Tensor:
+        """Output codes of ``acc`` (float32 or int32 holding integers) with `constants`."""
+        r, c, threshold, half = constants
+        y = acc.to(torch.float64)
+        side = None if threshold is None else torch.sub(y, threshold).sign_()   # ±1: a half-integer threshold
+        y.mul_(r)
+        y.add_(c)
+        if side is not None:
+            y.addcmul_(side, half)                      # ± 2^-(e+1), exact
+        y.clamp_(self.lo, self.top)
         # Through int32: float64 -> uint8 has no vectorized conversion; the values are in [0, 256).
-        out = self._values(acc, view).to(torch.int32).to(torch.uint8)
+        out = y.to(torch.int32).to(torch.uint8)
         if self.shift:
-            out.bitwise_xor_(0x80)
-            out = out.view(torch.int8)
+            out = out.bitwise_xor_(0x80).view(torch.int8)
         return out
 
     def __call__(self, acc: torch.Tensor, channel_axis: int) -> torch.Tensor:
-        shape = [1] * acc.dim()
-        shape[channel_axis] = -1
-        return self.codes_of(acc, lambda t: t.view(shape))
+        key = (channel_axis, acc.dim())
+        constants = self._shaped.get(key)
+        if constants is None:
+            shape = [1] * acc.dim()
+            shape[channel_axis] = -1
+            constants = self._shaped[key] = self.constants(lambda t: t.view(shape))
+        return self.codes(acc, constants)
 
 
 def _reference_codes(x_ref: torch.Tensor, p, channels: slice) -> torch.Tensor:
@@ -288,7 +294,7 @@ def verify(req: Requantizer, p, offset: torch.Tensor, low: torch.Tensor, high: t
         points = torch.stack((steps - 1, steps), 2)                                 # [C, K, 2]
         points = torch.maximum(torch.minimum(points, high[sl, None, None]), low[sl, None, None])
         expected = _reference_codes(points + offset[sl, None, None], p, sl)
-        got = req.codes_of(points, lambda t: t[sl].view(-1, 1, 1)).to(torch.int64)
+        got = req.codes(points, req.constants(lambda t: t[sl].view(-1, 1, 1))).to(torch.int64)
         if not torch.equal(expected, got):
             return False
         below = (expected[:, :, 0] < ks) | (points[:, :, 0] == low[sl, None])
@@ -377,25 +383,8 @@ def _onednn_conv(x4: torch.Tensor, zp: int, packed: torch.Tensor, channels: int,
                  groups: int) -> torch.Tensor:
     """Σ (x − zp)·w as float32 (scales 1, no bias), NCHW-shaped like x4."""
     return torch.ops.onednn.qconv2d_pointwise(
-        x4, 1.0, zp, packed, _ONES.get(channels), _ZEROS.get(channels), None, list(stride), list(padding),
-        list(dilation), groups, 1.0, 0, torch.float32, "none", [], "")
-
-
-class _PerChannelConstants:
-    """Cached per-channel scale 1 / zero point 0 tensors oneDNN's call takes."""
-
-    def __init__(self, dtype: torch.dtype, value: float) -> None:
-        self.dtype, self.value, self.cache = dtype, value, {}
-
-    def get(self, n: int) -> torch.Tensor:
-        t = self.cache.get(n)
-        if t is None:
-            t = self.cache[n] = torch.full((n,), self.value, dtype=self.dtype)
-        return t
-
-
-_ONES = _PerChannelConstants(torch.float32, 1.0)
-_ZEROS = _PerChannelConstants(torch.int64, 0)
+        x4, 1.0, zp, packed, torch.ones(channels), torch.zeros(channels, dtype=torch.int64), None, list(stride),
+        list(padding), list(dilation), groups, 1.0, 0, torch.float32, "none", [], "")
 
 
 def int8_weights(w: Optional[torch.Tensor]) -> Optional[torch.Tensor]:
@@ -429,7 +418,6 @@ def requantizer_for(p, offset: torch.Tensor, low: torch.Tensor, high: torch.Tens
     req = build_requantizer(p, offset, low, high)
     if req is not None:
         return req
-    from . import _qkernels as qk
 
     def reference(acc: torch.Tensor, channel_axis: int) -> torch.Tensor:
         shape = [1] * acc.dim()
@@ -443,18 +431,3 @@ def requantizer_for(p, offset: torch.Tensor, low: torch.Tensor, high: torch.Tens
 def requantization_name(requantize) -> str:
     """How a kernel made by `requantizer_for` requantizes (for `described`)."""
     return "proved float64 requantization" if isinstance(requantize, Requantizer) else "reference requantization"
-
-
-# The makers of each operation's prepared kernel: see the convolution and FC ones in `_qconv`.
-_MAKERS: dict[str, Callable] = {
-    "LOGISTIC": _unary_table,
-    "TANH": _unary_table,
-    "HARD_SWISH": _unary_table,
-    "DEQUANTIZE": _dequantize_table,
-    "ADD": _binary_table,
-    "SUB": _binary_table,
-    "MUL": _binary_table,
-    "AVERAGE_POOL_2D": _average_pool,
-    "MAX_POOL_2D": _max_pool,
-}
-from . import _qconv  # noqa: E402,F401  (registers the convolution and FULLY_CONNECTED kernels)

@@ -23,6 +23,7 @@ import torch
 from nnapi_client import QA8, TF32, TI32, Execution, Model
 from executorch_nnapi.host_driver import operations
 from executorch_nnapi.host_driver.compilation import Compilation
+from executorch_nnapi.host_driver.operations import _prepared
 from executorch_nnapi.host_driver.operations import _qfast as qf
 from executorch_nnapi.host_driver.operations import _qkernels as qk
 from executorch_nnapi.host_driver.operations import _qmath as qm
@@ -58,7 +59,7 @@ def _execute(lib, comp, inputs, out_shapes, out_dtypes) -> list[torch.Tensor]:
     return outs
 
 
-def _prepared(driver, comp) -> dict[str, list]:
+def _kinds(driver, comp) -> dict[str, list]:
     """Operation name -> what each of its steps runs (a prepared kernel's description, or None)."""
     plan = driver.lookup(comp.value, Compilation, "compilation").plan
     kinds: dict[str, list] = {}
@@ -78,8 +79,8 @@ def same_bytes(lib, driver, monkeypatch, m: Model, inputs, out_shapes, out_dtype
     reference = m.compile()
     monkeypatch.delenv(qf.REFERENCE_VARIABLE)
     fast = m.compile()
-    assert all(k is None for ks in _prepared(driver, reference).values() for k in ks)
-    kinds = _prepared(driver, fast)
+    assert all(k is None for ks in _kinds(driver, reference).values() for k in ks)
+    kinds = _kinds(driver, fast)
     for name, parts in expect.items():
         assert kinds.get(name) and all(k is not None and all(w in k for w in parts) for k in kinds[name]), \
             (name, kinds.get(name))
@@ -167,7 +168,7 @@ CONV_CASES = {
     "conv_nchw_batch2": ("CONV_2D", dict(nchw=True, batch=2, act=2), "oneDNN"),
     "conv1x1": ("CONV_2D", dict(k=1, pads=(0, 0, 0, 0), cin=16, cout=24), "oneDNN"),
     "conv_per_tensor_filter": ("CONV_2D", dict(per_channel=False, zp_w=0), "oneDNN"),
-    "conv_per_tensor_uint8_filter_split": ("CONV_2D", dict(per_channel=False, zp_w=3, act=1), "oneDNN u8 x s8 convolution, 2 parts"),
+    "conv_per_tensor_uint8_filter_split": ("CONV_2D", dict(per_channel=False, zp_w=3, act=1), "convolution, 2 parts"),
     "conv_over_float32_bound": ("CONV_2D", dict(cin=300, cout=5, h=5, w=6, s_out=40.0), "torch._int_mm"),
     "conv1x1_over_float32_bound_stride2": ("CONV_2D", dict(k=1, pads=(0, 0, 0, 0), cin=3000, cout=7, stride=2,
                                                            s_out=60.0), "torch._int_mm"),
@@ -177,7 +178,7 @@ CONV_CASES = {
     "depthwise_relu6_stride2": ("DEPTHWISE_CONV_2D", dict(cin=8, cout=8, extra=1, stride=2, pads=(0, 1, 0, 1),
                                                           act=3), "oneDNN"),
     "depthwise_per_tensor_split": ("DEPTHWISE_CONV_2D", dict(cin=5, cout=5, extra=1, per_channel=False, zp_w=200),
-                                   "oneDNN u8 x s8 convolution, 2 parts"),
+                                   "convolution, 2 parts"),
     "grouped": ("GROUPED_CONV_2D", dict(cin=6, cout=4, extra=2, act=1), "oneDNN"),
 }
 
@@ -251,6 +252,24 @@ def test_one_input_operations_equal_the_reference(lib, driver, monkeypatch, kind
     m.io([x], [out])
     inputs = [_codes(torch.Generator().manual_seed(1), (3, 4, 5, 6), dtype)]
     same_bytes(lib, driver, monkeypatch, m, inputs, [(3, 4, 5, 6)], [out_dtype], {name: ("table",)})
+
+
+@pytest.mark.parametrize("kind", DTYPES)
+@pytest.mark.parametrize("logistic_first", [False, True])
+def test_silu_becomes_one_table(lib, driver, monkeypatch, kind, logistic_first):
+    """MUL(x, LOGISTIC(x)): one table of x's codes, the LOGISTIC step gone."""
+    q_type, dtype = DTYPES[kind]
+    m = Model(lib)
+    x = m.tensor([2, 6, 6, 5], q_type, scale=0.07, zp=3)
+    sig = m.tensor([2, 6, 6, 5], q_type, scale=1 / 256, zp=0 if kind == "uint8" else -128)
+    out = m.tensor([2, 6, 6, 5], q_type, scale=0.05, zp=-7 if kind == "int8" else 9)
+    m.op("LOGISTIC", [x], [sig])
+    m.op("MUL", [sig, x, m.i32(0)] if logistic_first else [x, sig, m.i32(0)], [out])
+    m.io([x], [out])
+    inputs = [_codes(torch.Generator().manual_seed(6), (2, 6, 6, 5), dtype)]
+    same_bytes(lib, driver, monkeypatch, m, inputs, [(2, 6, 6, 5)], [dtype], {"MUL": ("two operations",)})
+    plan = driver.lookup(m.compile().value, Compilation, "compilation").plan
+    assert [st.op.name for st in plan.steps] == ["MUL"]
 
 
 # -- pooling ---------------------------------------------------------------------------------------------------
@@ -338,7 +357,7 @@ def test_the_proof_refuses_a_requantizer_one_step_off():
 
 
 # -- Android's 8-bit cases, both ways -------------------------------------------------------------------------
-PREPARED = set(qf._MAKERS)
+PREPARED = set(_prepared.MAKERS)
 QUANT8 = {"TENSOR_QUANT8_ASYMM", "TENSOR_QUANT8_ASYMM_SIGNED", "TENSOR_QUANT8_SYMM_PER_CHANNEL"}
 
 
@@ -383,7 +402,7 @@ def _small_cnn() -> torch.nn.Module:
     return torch.nn.Sequential(
         torch.nn.Conv2d(3, 16, 3, stride=2, padding=1), torch.nn.BatchNorm2d(16), torch.nn.ReLU6(),
         torch.nn.Conv2d(16, 16, 3, padding=1, groups=16), torch.nn.ReLU(),
-        torch.nn.Conv2d(16, 24, 1), torch.nn.Hardswish(),
+        torch.nn.Conv2d(16, 24, 1), torch.nn.Hardswish(), torch.nn.Conv2d(24, 24, 1), torch.nn.SiLU(),
         torch.nn.Conv2d(24, 24, 3, padding=1), torch.nn.Sigmoid(),
         torch.nn.MaxPool2d(2), torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(24, 10)).eval()
 
@@ -404,8 +423,8 @@ def test_a_quantized_model_gives_the_same_bytes_both_ways(monkeypatch, signed):
     program = to_edge_transform_and_lower(torch.export.export(calibrated(gm, (x,), 4), (x,)),
                                           partitioner=[NnapiPartitioner(30)]).to_executorch()
     prepared: list = []
-    real = qf.prepared_kernel
-    monkeypatch.setattr(qf, "prepared_kernel", lambda name, *a: prepared.append((name, real(name, *a))) or
+    real = _prepared.prepared_kernel
+    monkeypatch.setattr(_prepared, "prepared_kernel", lambda name, *a: prepared.append((name, real(name, *a))) or
                         prepared[-1][1])
     programs, methods = [], []   # a Method needs its Program alive
     for reference in (True, False):

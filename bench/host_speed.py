@@ -1,0 +1,164 @@
+"""The host driver's speed beside XNNPACK's, float and 8-bit, in one process (issue 40).
+
+    python bench/host_speed.py                                   # the four models of issue 40
+    python bench/host_speed.py mobilenet_v2 --runs 30 --markdown # also into docs/benchmarks.md
+
+Per torchvision model (random weights, batch norms with random statistics as in
+zoo_benchmark.py's 8-bit rows, batch 1, 224 x 224): the NNAPI .pte run by the C++ backend on this
+project's host NNAPI driver, XNNPACK's .pte and eager torch, in float; then NnapiQuantizer's 8-bit
+NNAPI .pte and XNNPACKQuantizer's 8-bit XNNPACK .pte, calibrated on the same random inputs. All
+methods run in rounds, one execution each per round in a fixed order, so that a change of the
+machine's load touches them alike; the times are medians over the rounds. *compile*: the time of
+`load_method` (for NNAPI: the model built through the NNAPI C API, Model_finish and
+Compilation_finish, where the host driver prepares its 8-bit kernels). *reference kernels*: the
+same 8-bit .pte on the host driver with $EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS=1 (the
+reference integer kernels the prepared ones are proved and tested equal to), median of
+`--reference-runs`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import pathlib
+import platform
+import statistics
+import sys
+import time
+from typing import Callable, Optional
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import benchmark_page  # noqa: E402  (first: it reads the load average as the run starts)
+import torch  # noqa: E402
+
+from executorch.runtime import Runtime  # noqa: E402
+
+import executorch_nnapi.runtime  # noqa: E402,F401  (NnapiBackend + host driver)
+from executorch_nnapi.host_driver import get_driver  # noqa: E402
+from executorch_nnapi.host_driver.operations._qfast import REFERENCE_VARIABLE  # noqa: E402
+from executorch_nnapi.partitioners import NnapiPartitioner  # noqa: E402
+from executorch_nnapi.quantizer.calibration import random_inputs  # noqa: E402
+from zoo_benchmark import (FEATURE_LEVEL, _lower, _quantize_and_lower, _quantized_model, print_table,  # noqa: E402
+                           warm_up)
+
+DEFAULT_MODELS = ["mobilenet_v2", "resnet18", "mobilenet_v3_large", "efficientnet_b0"]
+
+
+@dataclasses.dataclass
+class Row:
+    model: str
+    precision: str
+    nnapi_ms: float
+    xnnpack_ms: float
+    eager_ms: Optional[float]
+    nnapi_compile_ms: float
+    xnnpack_compile_ms: float
+    reference_ms: Optional[float]
+
+    def cells(self) -> list[str]:
+        return [self.model, self.precision, f"{self.nnapi_ms:.1f}", f"{self.xnnpack_ms:.1f}",
+                f"{self.nnapi_ms / self.xnnpack_ms:.2f}", "-" if self.eager_ms is None else f"{self.eager_ms:.1f}",
+                f"{self.nnapi_compile_ms:.0f}", f"{self.xnnpack_compile_ms:.0f}",
+                "-" if self.reference_ms is None else f"{self.reference_ms:.0f}"]
+
+
+HEADER = ["model", "precision", "NNAPI .pte on the host driver ms", "XNNPACK .pte ms", "host driver / XNNPACK",
+          "eager ms", "NNAPI compile ms", "XNNPACK compile ms", "host driver, reference kernels ms"]
+NOTES = __doc__.split("\n\n", 2)[2].strip()
+
+
+class Timed:
+    """A program's loaded method and how long loading it took (kept alive together)."""
+
+    def __init__(self, pte: bytes, reference: bool = False) -> None:
+        if reference:
+            os.environ[REFERENCE_VARIABLE] = "1"
+        try:
+            self.program = Runtime.get().load_program(pte)
+            started = time.perf_counter()
+            self.method = self.program.load_method("forward")
+            self.compile_ms = (time.perf_counter() - started) * 1e3
+        finally:
+            if reference:
+                del os.environ[REFERENCE_VARIABLE]
+
+    def __call__(self, x: torch.Tensor):
+        return self.method.execute([x])
+
+
+def interleaved_medians(fns: list[Callable[[], object]], rounds: int) -> list[float]:
+    """Median ms of each function over ``rounds`` rounds, each round running every function once
+    in order (after one warm-up round)."""
+    for fn in fns:
+        fn()
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(rounds):
+        for fn, ts in zip(fns, times):
+            started = time.perf_counter()
+            fn()
+            ts.append((time.perf_counter() - started) * 1e3)
+    return [statistics.median(ts) for ts in times]
+
+
+def bench_model(name: str, runs: int, reference_runs: int, calibration: int) -> list[Row]:
+    """The float and the 8-bit row of one model."""
+    from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
+    from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (XNNPACKQuantizer,
+                                                                         get_symmetric_quantization_config)
+
+    from executorch_nnapi.quantizer import NnapiQuantizer
+
+    model, size = _quantized_model(name)
+    x = torch.randn(1, 3, size, size)
+    nnapi_float = _lower(model, x, NnapiPartitioner(FEATURE_LEVEL))[2]
+    xnn_float = _lower(model, x, XnnpackPartitioner())[2]
+    samples = random_inputs((1, 3, size, size), calibration, seed=0)
+    nnapi_int8 = _quantize_and_lower(model, x, NnapiQuantizer(FEATURE_LEVEL), NnapiPartitioner(FEATURE_LEVEL),
+                                     samples)[4]
+    xnn_quantizer = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True))
+    xnn_int8 = _quantize_and_lower(model, x, xnn_quantizer, XnnpackPartitioner(), samples)[4]
+    get_driver().feature_level = FEATURE_LEVEL
+    methods = [Timed(pte) for pte in (nnapi_float, xnn_float, nnapi_int8, xnn_int8)]
+
+    def eager() -> None:
+        with torch.no_grad():
+            model(x)
+
+    nf, xf, ni, xi, ef = interleaved_medians([lambda m=m: m(x) for m in methods] + [eager], runs)
+    reference = Timed(nnapi_int8, reference=True)
+    reference_ms = interleaved_medians([lambda: reference(x)], reference_runs)[0]
+    compile_ms = [m.compile_ms for m in methods]
+    return [Row(name, "float", nf, xf, ef, compile_ms[0], compile_ms[1], None),
+            Row(name, "8-bit", ni, xi, None, compile_ms[2], compile_ms[3], reference_ms)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("models", nargs="*", help=f"torchvision models (default: {' '.join(DEFAULT_MODELS)})")
+    parser.add_argument("--runs", type=int, default=20, help="rounds of executions (default 20)")
+    parser.add_argument("--reference-runs", type=int, default=3,
+                        help="executions of the 8-bit .pte on the reference kernels (default 3)")
+    parser.add_argument("--calibration", type=int, default=8, help="random calibration inputs (default 8)")
+    benchmark_page.add_markdown_option(parser)
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()}, {torch.get_num_threads()} torch threads; torch {torch.__version__}; "
+          f"load average {os.getloadavg()[0]:.2f}")
+    warm_up()
+    rows: dict[str, list[Row]] = {}
+
+    def row(name: str, k: int) -> Callable[[], Row]:
+        def measure() -> Row:   # a model's float row measures both; its 8-bit row is read back
+            if k == 0:
+                rows[name] = bench_model(name, args.runs, args.reference_runs, args.calibration)
+            return rows[name][k]
+        return measure
+
+    table = print_table(HEADER, [(name, row(name, k)) for name in args.models or DEFAULT_MODELS for k in (0, 1)])
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+    benchmark_page.write_if_asked(args, "host-speed", "The host driver's speed beside XNNPACK's, float and 8-bit",
+                                  NOTES, table)
+
+
+if __name__ == "__main__":
+    main()

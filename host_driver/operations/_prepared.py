@@ -1,0 +1,36 @@
+"""Which operations have a prepared 8-bit kernel (`_qfast`, `_qconv`), asked by the plan once per
+compilation (host_driver/compilation.py; docs/architecture.md, "The host driver's 8-bit path")."""
+
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence
+
+from . import _qconv, _qfast
+from ._qfast import Kernel, OperandInfo
+
+# Operation name -> maker(params, inputs, outputs, reference kernel) -> kernel or None.
+MAKERS: dict[str, Callable] = {
+    "CONV_2D": _qconv.conv_kernel,
+    "DEPTHWISE_CONV_2D": _qconv.conv_kernel,
+    "GROUPED_CONV_2D": _qconv.conv_kernel,
+    "FULLY_CONNECTED": _qconv.fully_connected_kernel,
+    "LOGISTIC": _qfast.unary_table,
+    "TANH": _qfast.unary_table,
+    "HARD_SWISH": _qfast.unary_table,
+    "DEQUANTIZE": _qfast.dequantize_table,
+    "ADD": _qfast.binary_table,
+    "SUB": _qfast.binary_table,
+    "MUL": _qfast.binary_table,
+    "AVERAGE_POOL_2D": _qfast.average_pool,
+    "MAX_POOL_2D": _qfast.max_pool,
+}
+
+
+def prepared_kernel(name: str, p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo],
+                    reference: Kernel) -> Optional[Kernel]:
+    """A kernel computing what ``reference`` (the operation's compute) computes, prepared for
+    these parameters and operands, or None when there is none (the plan keeps ``reference``)."""
+    if p is None or not getattr(p, "quant", name == "DEQUANTIZE"):
+        return None
+    maker = MAKERS.get(name)
+    return None if maker is None else maker(p, ins, outs, reference)
