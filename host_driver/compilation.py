@@ -59,6 +59,22 @@ class RunSource(OperandSource):
         return self.model.operands[idx].lifetime in KNOWN_VALUE
 
 
+# Results of constant operations a plan keeps at most (each compilation has its own: the C++
+# backend compiles a model per set of dynamic sizes). SmolLM2-135M's dequantized weights take
+# 0.54 GB; a model whose dequantized weights exceed this dequantizes them at each execution.
+FOLDED_BYTES = 2 << 30
+
+
+def _byte_size(shape: Optional[tuple[int, ...]], dtype: Optional[torch.dtype]) -> float:
+    """Bytes of a result of static ``shape`` (infinite when unknown)."""
+    if shape is None or dtype is None:
+        return float("inf")
+    n = 1
+    for d in shape:
+        n *= d
+    return n * torch.empty(0, dtype=dtype).element_size()
+
+
 class Step:
     """One operation of the plan.
 
@@ -152,14 +168,16 @@ class Plan:
 
     def _fold_constants(self, steps: list[Step]) -> list[Step]:
         """Run now the steps whose inputs are all constants (or omitted), their results becoming
-        constants of the plan; return the steps left. A step that fails stays, to fail at
-        execution as it would have."""
+        constants of the plan, up to FOLDED_BYTES of results; return the steps left. A step that
+        fails stays, to fail at execution as it would have."""
         known = {idx for idx, o in enumerate(self.model.operands) if o.lifetime in KNOWN_VALUE + (NO_VALUE,)}
+        budget = FOLDED_BYTES
         kept = []
         for st in steps:
             foldable = (st.params is not None and st.op.index != self.faulted and all(i in known for i in st.ins)
                         and not getattr(st.op.module, "RUNS_REFERENCED_MODELS", False))
-            if foldable:
+            size = sum(_byte_size(s, dt) for s, dt in zip(st.shapes or (), st.dtypes)) if foldable else 0
+            if foldable and size <= budget:
                 try:
                     self._run_step(st, self.env_template, BufferPool())
                 except Exception:
@@ -168,6 +186,7 @@ class Plan:
                         self.env_template[o] = None
                 else:
                     known.update(st.outs)
+                    budget -= size
                     continue
             kept.append(st)
         return kept

@@ -202,11 +202,14 @@ class Requantizer:
     """
 
     def __init__(self, r: torch.Tensor, c: torch.Tensor, branch: Optional[tuple[torch.Tensor, torch.Tensor]],
-                 lo: int, hi: int, dtype: torch.dtype) -> None:
+                 lo: int, hi: int, dtype: torch.dtype, int32_clamp: bool = False) -> None:
         self.r, self.c, self.branch = r, c, branch
-        # Codes are computed as uint8 (int8 + 128), where truncation is floor.
+        # Codes are computed as uint8 (int8 + 128), where truncation is floor (below 0, truncation
+        # and floor both clamp to lo >= 0).
         self.shift = 128 if dtype == torch.int8 else 0
-        self.lo, self.top = float(lo + self.shift), float(hi + self.shift) + 1.0 - 2.0 ** -8
+        self.lo, self.hi = lo + self.shift, hi + self.shift
+        # int32_clamp: every value fits int32, so the clamp can follow the (cheaper) conversion.
+        self.int32_clamp = int32_clamp
         self.dtype = dtype
 
         self._shaped: dict[tuple[int, int], tuple] = {}
@@ -225,9 +228,11 @@ class Requantizer:
         y.add_(c)
         if side is not None:
             y.addcmul_(side, half)                      # ± 2^-(e+1), exact
-        y.clamp_(self.lo, self.top)
-        # Through int32: float64 -> uint8 has no vectorized conversion; the values are in [0, 256).
-        out = y.to(torch.int32).to(torch.uint8)
+        # Through int32: float64 -> uint8 has no vectorized conversion.
+        if self.int32_clamp:
+            out = y.to(torch.int32).clamp_(self.lo, self.hi).to(torch.uint8)
+        else:
+            out = y.clamp_(self.lo, self.hi + 1.0 - 2.0 ** -8).to(torch.int32).to(torch.uint8)
         if self.shift:
             out = out.bitwise_xor_(0x80).view(torch.int8)
         return out
@@ -329,33 +334,44 @@ def build_requantizer(p, offset: torch.Tensor, low: torch.Tensor, high: torch.Te
         threshold = -offset.to(torch.float64) - 0.5 - (m_int == 1 << 30).to(torch.float64)
         c_pos = c_pos - half
         split = (threshold, half)
-    req = Requantizer(r, c_pos, split, p.q_range[0], p.q_range[1], p.q_dtype)
+    largest = torch.maximum(low.abs(), high.abs()).to(torch.float64) * r + c_pos.abs() + 1.0
+    req = Requantizer(r, c_pos, split, p.q_range[0], p.q_range[1], p.q_dtype,
+                      int32_clamp=bool((largest < INT32_LIMIT - 1).all()))
     if verify(req, p, offset, low, high):
         return req
     return None
 
 
 # -- integer accumulation ----------------------------------------------------------------------
+ONEDNN_PROBES = (  # (kernel, stride, groups, input channels): the kernels oneDNN picks differ by shape
+    (3, 1, 1, 64), (3, 2, 1, 64), (1, 1, 1, 600), (3, 1, 8, 64), (3, 1, 64, 64), (5, 2, 64, 64))
+
+
 @functools.cache
 def onednn_exact() -> bool:
-    """Whether oneDNN's u8 x s8 convolution (float32 output) gives exact sums on this machine: a
-    probe with the extreme codes (a kernel that saturates 16-bit pair sums would fail it)."""
+    """Whether oneDNN's u8 x s8 convolution (float32 output) gives exact sums on this machine,
+    probed with the extreme codes (a kernel that saturated 16-bit pair sums would fail) and with
+    sums of the codes far above 2^24 whose zero-point-corrected sums are small (a kernel that
+    converted before subtracting the zero point's term would fail: the bound of `_qconv` is on
+    the corrected sums)."""
     try:
         gen = torch.Generator().manual_seed(0)
-        for zp, fill in ((0, 255), (131, None)):
-            x = torch.full((1, 5, 6, 32), fill, dtype=torch.uint8) if fill is not None else \
-                torch.randint(0, 256, (1, 5, 6, 32), dtype=torch.uint8, generator=gen)
-            w = torch.randint(-128, 128, (8, 32, 3, 3), dtype=torch.int8, generator=gen)
-            w[:4] = 127
-            w[4:6] = -128
-            for stride, groups in ((1, 1), (2, 1), (1, 8)):
-                wg = w[:, : 32 // groups].contiguous()
+        for k, stride, groups, cin in ONEDNN_PROBES:
+            for zp, fill in ((0, 255), (255, 255), (131, None)):
+                x = torch.full((1, 7, 6, cin), fill, dtype=torch.uint8) if fill is not None else \
+                    torch.randint(0, 256, (1, 7, 6, cin), dtype=torch.uint8, generator=gen)
+                x[0, 0, 0, 0] = 254   # odd sums: a float32 rounding above 2^24 shows
+                channels = max(8, groups)
+                w = torch.randint(-128, 128, (channels, cin // groups, k, k), dtype=torch.int8, generator=gen)
+                if fill is not None:
+                    w[:4], w[4:6], w[:, 0, 0, 0] = 127, -128, 126
                 x4 = x.permute(0, 3, 1, 2)
-                packed = torch.ops.onednn.qconv_prepack(wg, torch.ones(8), 1.0, zp, [stride, stride], [1, 1],
-                                                        [1, 1], groups, list(x4.shape))
-                got = _onednn_conv(x4, zp, packed, 8, [stride, stride], [1, 1], [1, 1], groups)
-                want = F.conv2d(x4.to(torch.float64) - zp, wg.to(torch.float64), None, stride, 1, 1, groups)
-                if not torch.equal(got.to(torch.float64), want):
+                pad = k // 2
+                packed = torch.ops.onednn.qconv_prepack(w, torch.ones(channels), 1.0, zp, [stride, stride],
+                                                        [pad, pad], [1, 1], groups, list(x4.shape))
+                got = _onednn_conv(x4, zp, packed, channels, [stride, stride], [pad, pad], [1, 1], groups)
+                want = F.conv2d(x4.to(torch.float64) - zp, w.to(torch.float64), None, stride, pad, 1, groups)
+                if want.abs().max() < FLOAT32_EXACT and not torch.equal(got.to(torch.float64), want):
                     return False
         return True
     except Exception:  # no oneDNN in this torch build, or it refuses: the other paths remain
@@ -385,16 +401,6 @@ def _onednn_conv(x4: torch.Tensor, zp: int, packed: torch.Tensor, channels: int,
     return torch.ops.onednn.qconv2d_pointwise(
         x4, 1.0, zp, packed, torch.ones(channels), torch.zeros(channels, dtype=torch.int64), None, list(stride),
         list(padding), list(dilation), groups, 1.0, 0, torch.float32, "none", [], "")
-
-
-def int8_weights(w: Optional[torch.Tensor]) -> Optional[torch.Tensor]:
-    """Offset weights (q_w − zp_w, any float or integer dtype) as int8, or None if one does not fit."""
-    if w is None or w.numel() == 0:
-        return None
-    lo, hi = float(w.min()), float(w.max())
-    if lo < -128 or hi > 127:
-        return None
-    return w.to(torch.int8)
 
 
 def input_reach(dtype: torch.dtype, zp: int) -> int:

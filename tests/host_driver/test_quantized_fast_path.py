@@ -352,7 +352,7 @@ def test_the_proof_refuses_a_requantizer_one_step_off():
     req = qf.build_requantizer(p, offset, -bound, bound)
     assert req is not None and qf.verify(req, p, offset, -bound, bound)
     # One accumulator unit later: every step moves by one, which the pairs around the steps see.
-    wrong = qf.Requantizer(req.r, req.c - req.r, req.branch, *p.q_range, p.q_dtype)
+    wrong = qf.Requantizer(req.r, req.c - req.r, req.branch, *p.q_range, p.q_dtype, req.int32_clamp)
     assert not qf.verify(wrong, p, offset, -bound, bound)
 
 
