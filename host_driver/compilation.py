@@ -193,8 +193,9 @@ class Plan:
 
     def _fuse_tables(self, steps: list[Step]) -> list[Step]:
         """A two-input table step reading x and a one-input table step's result on that same x
-        (SiLU's MUL(x, LOGISTIC(x))) becomes one table of x; the inner step goes when nothing
-        else reads its result (results of both, and their perturbation, otherwise unchanged)."""
+        (SiLU's MUL(x, LOGISTIC(x))) becomes one table of x, and the inner step goes, when nothing
+        else reads the inner result and neither step is the one EXECUTORCH_NNAPI_HOST_FAULT
+        perturbs."""
         readers: dict[int, int] = {}
         for st in steps:
             for i in st.ins:
