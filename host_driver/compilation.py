@@ -65,6 +65,10 @@ class RunSource(OperandSource):
 FOLDED_BYTES = 2 << 30
 
 
+# Operations whose result is not a function of their inputs (NNAPI's one random operation): never folded.
+NOT_FOLDED = frozenset({"RANDOM_MULTINOMIAL"})
+
+
 def _byte_size(shape: Optional[tuple[int, ...]], dtype: Optional[torch.dtype]) -> float:
     """Bytes of a result of static ``shape`` (infinite when unknown)."""
     if shape is None or dtype is None:
@@ -175,7 +179,7 @@ class Plan:
         kept = []
         for st in steps:
             foldable = (st.params is not None and st.op.index != self.faulted and all(i in known for i in st.ins)
-                        and not getattr(st.op.module, "RUNS_REFERENCED_MODELS", False))
+                        and st.op.name not in NOT_FOLDED and not getattr(st.op.module, "RUNS_REFERENCED_MODELS", False))
             size = sum(_byte_size(s, dt) for s, dt in zip(st.shapes or (), st.dtypes)) if foldable else 0
             if foldable and size <= budget:
                 try:
