@@ -21,6 +21,7 @@ from . import (
 from . import rnn, sequence_rnn, svdf
 from . import lstm, quantized_16bit_lstm, quantized_lstm, sequence_lstm
 from . import batch_to_space_nd, local_response_normalization, space_to_batch_nd
+from . import embedding_lookup, hashtable_lookup, lsh_projection, random_multinomial, rank
 
 # Every NNAPI OperationCode (docs/nnapi_facts.md §6.1), for messages about operations the driver lacks.
 OPERATION_NAMES: dict[int, str] = dict(enumerate((
@@ -53,6 +54,7 @@ _MODULES = (
     rnn, svdf,
     lstm, quantized_16bit_lstm, quantized_lstm,
     space_to_batch_nd, batch_to_space_nd, local_response_normalization,
+    embedding_lookup, hashtable_lookup, lsh_projection, random_multinomial, rank,
 )
 
 _FAMILIES = (argmax_argmin, elementwise_unary, elementwise_binary, comparison, reduce, sequence_rnn, sequence_lstm)
