@@ -283,6 +283,9 @@ class Plan:
             logger.debug("%s (operation #%d) failed", op.name, op.index, exc_info=True)
             raise op_failed(f"{op.name} (operation #{op.index}) failed: {summarize_exception(e, 1)}") from e
         for j, (o, t, s, dt) in enumerate(zip(st.outs, results, shapes, st.dtypes)):
+            if dt is None and not isinstance(t, torch.Tensor):  # a scalar operand (RANK's result)
+                env[o] = t
+                continue
             if s is None:
                 s = merge_dims(op, j, o, model.operands[o].type.dims, tuple(t.shape))
             if t.shape != s or t.dtype != dt:
