@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from nnapi_client import BAD_DATA, INT32, OP_FAILED, QA8, TF16, TI32, Model, host_driver_at, last_error
+from nnapi_client import (BAD_DATA, INT32, NO_ERROR, OP_FAILED, QA8, TF16, TI32, Execution, Model, host_driver_at,
+                          last_error)
 
 TABLE = torch.randn(5, 3, 2, generator=torch.Generator().manual_seed(7))
 
@@ -64,3 +65,72 @@ def test_embedding_lookup_float16_values_need_feature_level_30(lib):
         idx, values, out = m.tensor([2], TI32), m.tensor([5, 3], TF16), m.tensor([2, 3], TF16)
         m.op("EMBEDDING_LOOKUP", [idx, values], [out], expect=BAD_DATA)
     assert "input 1 (values) of type TENSOR_FLOAT16 needs feature level" in last_error(lib)
+
+
+KEYS = torch.tensor([-3, 1, 4, 9], dtype=torch.int32)
+
+
+@pytest.mark.parametrize("value_type,dtype", [(3, torch.float32), (TI32, torch.int32)], ids=["float32", "int32"])
+def test_hashtable_lookup_finds_rows_by_key_and_marks_hits(lib, driver, value_type, dtype):
+    values = (torch.arange(8).reshape(4, 2) * 3 - 5).to(dtype)
+    lookups = torch.tensor([4, 5, -3, 9, 0, 4], dtype=torch.int32)
+    m = Model(lib)
+    lk, keys, vals = m.tensor([6], TI32), m.tensor([4], TI32), m.tensor([4, 2], value_type)
+    out, hits = m.tensor([6, 2], value_type), m.operand(QA8, [6], scale=1.0, zp=0)
+    m.op("HASHTABLE_LOOKUP", [lk, keys, vals], [out, hits])
+    m.io([lk, keys, vals], [out, hits])
+    m.finish()
+    ex = Execution(lib, m.compile())
+    for j, x in enumerate((lookups, KEYS, values)):
+        ex.set_input(j, x)
+    res, res_hits = torch.full((6, 2), 77).to(dtype), torch.full((6,), 77, dtype=torch.uint8)
+    ex.set_output(0, res)
+    ex.set_output(1, res_hits)
+    assert ex.compute() == NO_ERROR, last_error(lib)
+    row_of = {int(k): r for r, k in enumerate(KEYS.tolist())}
+    expected = torch.stack([values[row_of[k]] if k in row_of else torch.zeros(2, dtype=dtype)
+                            for k in lookups.tolist()])
+    torch.testing.assert_close(res, expected, atol=0, rtol=0)
+    assert res_hits.tolist() == [int(k in row_of) for k in lookups.tolist()]
+
+
+def test_hashtable_lookup_hits_must_be_quant8_asymm(lib, driver):
+    m = Model(lib)
+    lk, keys, vals = m.tensor([2], TI32), m.tensor([4], TI32), m.tensor([4, 2])
+    m.op("HASHTABLE_LOOKUP", [lk, keys, vals], [m.tensor([2, 2]), m.tensor([2])], expect=BAD_DATA)
+    assert "output 1 has type TENSOR_FLOAT32, expected TENSOR_QUANT8_ASYMM" in last_error(lib)
+
+
+def _multinomial(lib, logits: torch.Tensor, samples: int, seeds: tuple[int, int]) -> torch.Tensor:
+    m = Model(lib)
+    x, out = m.tensor(list(logits.shape)), m.tensor([logits.shape[0], samples], TI32)
+    m.op("RANDOM_MULTINOMIAL", [x, m.i32(samples), m.const(torch.tensor(seeds, dtype=torch.int32), TI32)], [out])
+    m.io([x], [out])
+    (res,) = m.run([logits], [[logits.shape[0], samples]], out_dtype=torch.int32)
+    return res
+
+
+def test_random_multinomial_draws_classes_with_softmax_frequencies(lib, driver):
+    logits = torch.tensor([[0.5, -1.0, 2.0, 0.0, 1.0], [3.0, 3.0, -2.0, 0.5, -0.5]])
+    samples = 20000
+    res = _multinomial(lib, logits, samples, (37, 42))
+    assert res.min() >= 0 and res.max() < logits.shape[1]
+    frequencies = torch.stack([torch.bincount(row.long(), minlength=logits.shape[1]) for row in res]) / samples
+    # CTS's tolerance for this operation: each class's frequency within 0.025 of its probability.
+    torch.testing.assert_close(frequencies, torch.softmax(logits, dim=1), atol=0.025, rtol=0)
+
+
+def test_random_multinomial_is_determined_by_its_seeds(lib, driver):
+    logits = torch.zeros(3, 10)
+    first, again = _multinomial(lib, logits, 64, (5, 6)), _multinomial(lib, logits, 64, (5, 6))
+    other = _multinomial(lib, logits, 64, (6, 5))
+    assert torch.equal(first, again)
+    assert not torch.equal(first, other)
+
+
+def test_random_multinomial_logits_must_be_float(lib, driver):
+    m = Model(lib)
+    x, out = m.tensor([2, 3], TI32), m.tensor([2, 4], TI32)
+    seeds = m.const(torch.tensor([1, 2], dtype=torch.int32), TI32)
+    m.op("RANDOM_MULTINOMIAL", [x, m.i32(4), seeds], [out], expect=BAD_DATA)
+    assert "input 0 (logits) has type TENSOR_INT32" in last_error(lib)
