@@ -5,8 +5,12 @@ Android makes (types at addOperation, values when the model is finished or when 
 
 from __future__ import annotations
 
+import struct
+
 import pytest
 import torch
+
+from executorch_nnapi.host_driver.operations._fingerprint import fingerprint64
 
 from nnapi_client import (BAD_DATA, INT32, NO_ERROR, OP_FAILED, QA8, TF16, TI32, Execution, Model, host_driver_at,
                           last_error)
@@ -134,3 +138,88 @@ def test_random_multinomial_logits_must_be_float(lib, driver):
     seeds = m.const(torch.tensor([1, 2], dtype=torch.int32), TI32)
     m.op("RANDOM_MULTINOMIAL", [x, m.i32(4), seeds], [out], expect=BAD_DATA)
     assert "input 0 (logits) has type TENSOR_INT32" in last_error(lib)
+
+
+# FarmHash Fingerprint64 (farmhashna::Hash64) of strings, as published with FarmHash ports'
+# tests: every length class (up to 16, 32, 64 bytes, and the 64-byte rounds of longer keys).
+FINGERPRINTS = {
+    b"": 0x9AE16A3B2F90404F,
+    b"abc": 0x24A5B3A074E7F369,
+    b"0123456789=012345": 0x46A7416ED4861E3B,
+    b"C is as portable as Stonehedge!!": 0xB944F8A16261E414,
+    b"Discard medicine more than two years old.": 0xE8F89AB6DF9BDD25,
+    b"For every action there is an equal and opposite government program.": 0x55182F8859ECA4CE,
+    b"The fugacity of a constituent in a mixture of gases at a given temperature is proportional to its mole "
+    b"fraction.  Lewis-Randall Rule": 0x098EFF6958C5E91A,
+}
+
+
+@pytest.mark.parametrize("data", list(FINGERPRINTS), ids=lambda d: f"{len(d)}_bytes")
+def test_fingerprint64_matches_farmhash(data):
+    assert fingerprint64(data) == FINGERPRINTS[data]
+
+
+def _own_lsh(seeds: torch.Tensor, x: torch.Tensor, weight, kind: int) -> list[int]:
+    """The projection computed here (with the fingerprint checked above): the sign of the weighted
+    sum of signed fingerprints of (seed as float32 bytes + row bytes) per seed; sparse types pack
+    each function's bits."""
+    rows = [r.numpy().tobytes() for r in x]
+    bits = []
+    for seed in seeds.reshape(-1).tolist():
+        score = 0.0
+        for i, row in enumerate(rows):
+            h = fingerprint64(struct.pack("<f", seed) + row)
+            h = h - (1 << 64) if h >= 1 << 63 else h
+            score += float(h) * (1.0 if weight is None else float(weight[i]))
+        bits.append(int(score > 0))
+    if kind == 2:
+        return bits
+    width = seeds.shape[1]
+    packed = [int("".join(map(str, bits[k * width:(k + 1) * width])), 2) for k in range(seeds.shape[0])]
+    return [v + (k << width if kind == 3 else 0) for k, v in enumerate(packed)]
+
+
+HASHES = torch.tensor([[0.123, 0.456, 7.5], [-0.321, -0.654, 2.0], [1.234, 5.678, -1.5], [-4.321, -8.765, 0.25]])
+LSH_INPUT = torch.tensor([[12345, 54321], [67890, 9876], [-12345678, -87654321], [3, 4]], dtype=torch.int32)
+
+
+@pytest.mark.parametrize("kind", [1, 2, 3], ids=["sparse_deprecated", "dense", "sparse"])
+def test_lsh_projection_is_the_sign_of_weighted_fingerprints(lib, driver, kind):
+    weight = torch.tensor([0.12, -0.34, 0.56, 0.9]) if kind == 2 else None
+    m = Model(lib)
+    hashes, x = m.const(HASHES), m.tensor([4, 2], TI32)
+    w = m.const(weight) if weight is not None else m.omitted(3, [4])
+    count = HASHES.numel() if kind == 2 else HASHES.shape[0]
+    out = m.tensor([count], TI32)
+    m.op("LSH_PROJECTION", [hashes, x, w, m.i32(kind)], [out])
+    m.io([x], [out])
+    (res,) = m.run([LSH_INPUT], [[count]], out_dtype=torch.int32)
+    assert res.tolist() == _own_lsh(HASHES, LSH_INPUT, weight, kind)
+
+
+def test_lsh_projection_android_dense_case(lib, driver):
+    # Android's lsh_projection.mod.py: 4 functions of 2 bits, weights given, DENSE.
+    seeds = torch.tensor([[0.123, 0.456], [-0.321, -0.654], [1.234, 5.678], [-4.321, -8.765]])
+    m = Model(lib)
+    hashes, x, w, out = m.const(seeds), m.tensor([3, 2], TI32), m.tensor([3]), m.tensor([8], TI32)
+    m.op("LSH_PROJECTION", [hashes, x, w, m.i32(2)], [out])
+    m.io([x, w], [out])
+    x_value = LSH_INPUT[:3].contiguous()
+    (res,) = m.run([x_value, torch.tensor([0.12, 0.34, 0.56])], [[8]], out_dtype=torch.int32)
+    assert res.tolist() == _own_lsh(seeds, x_value, [0.12, 0.34, 0.56], 2) == [1, 1, 1, 0, 1, 1, 1, 0]
+
+
+def test_lsh_projection_sparse_type_refuses_a_weight(lib, driver):
+    m = Model(lib)
+    hashes, x, w, out = m.const(HASHES), m.tensor([4, 2], TI32), m.const(torch.ones(4)), m.tensor([4], TI32)
+    m.op("LSH_PROJECTION", [hashes, x, w, m.i32(3)], [out])
+    m.io([x], [out])
+    m.finish(expect=BAD_DATA)
+    assert "input 2 (weight) must be omitted for the sparse projection type 3" in last_error(lib)
+
+
+def test_lsh_projection_hash_functions_must_be_float(lib, driver):
+    m = Model(lib)
+    hashes, x, w, out = m.tensor([4, 3], TI32), m.tensor([4, 2], TI32), m.tensor([4], TI32), m.tensor([12], TI32)
+    m.op("LSH_PROJECTION", [hashes, x, w, m.i32(2)], [out], expect=BAD_DATA)
+    assert "input 0 (hash functions) has type TENSOR_INT32" in last_error(lib)
