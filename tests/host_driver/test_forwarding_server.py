@@ -21,6 +21,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Iterator
 
 import flatbuffers
 import pytest
@@ -183,6 +184,17 @@ print(lib.ANeuralNetworks_getRuntimeFeatureLevel())
 """
 
 
+@pytest.fixture
+def short_tmp_path() -> Iterator[Path]:
+    """A temporary directory with a short path: a socket path must fit AF_UNIX's 108 bytes, which
+    pytest's tmp_path under an xdist worker (.../pytest-N/popen-gwK/<test name>0/) can exceed."""
+    directory = Path(tempfile.mkdtemp(prefix="enn-", dir="/tmp"))
+    try:
+        yield directory
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def _default_path_env(tmp_path: Path) -> dict:
     """An environment whose default socket is ``<tmp_path>/executorch-nnapi-<uid>/executorch-nnapi.sock``."""
     env = {k: v for k, v in os.environ.items() if k not in ("XDG_RUNTIME_DIR", "EXECUTORCH_NNAPI_SERVER")}
@@ -240,9 +252,10 @@ def test_an_xdg_runtime_dir_open_to_others_is_refused(tmp_path, monkeypatch, cap
     assert f"refusing the socket directory {runtime}: its mode is 0750, not 0700" in capsys.readouterr().err
 
 
-def test_the_default_path_works_in_a_directory_made_0700(tmp_path):
+def test_the_default_path_works_in_a_directory_made_0700(short_tmp_path):
     """No EXECUTORCH_NNAPI_SERVER on either side: the server makes its directory 0700 and its socket
     0600, and the library finds it there."""
+    tmp_path = short_tmp_path
     env = _default_path_env(tmp_path)
     directory = tmp_path / f"executorch-nnapi-{os.getuid()}"
     server = subprocess.Popen([sys.executable, "-m", "executorch_nnapi.host_driver.forwarding_server"],
