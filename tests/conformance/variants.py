@@ -3,7 +3,8 @@
 - GeneratedTests: every valid case, executed synchronously, then again after compiling twice
   with compilation caching (TestGenerated.cpp ``execute``); with NNTEST_COMPUTE_MODE also
   asynchronously and through a burst.
-- GeneratedValidationTests: the cases expected to fail, less the infinite-loop timeout models.
+- GeneratedValidationTests: the cases expected to fail, less the infinite-loop timeout models,
+  which run on their own (LoopTimeoutTest) as CTS's control-flow tests run them.
 - DynamicOutputShapeTest: valid cases without scalar outputs, IF or WHILE, outputs declared
   with unknown dimensions.
 - QuantizationCouplingTest: valid one-operation cases with a TENSOR_QUANT8_ASYMM operand (not of
@@ -68,6 +69,9 @@ INSTANTIATIONS: dict[str, tuple[Callable[[Case], bool], Callable[[Case], Case], 
     "GeneratedTests.Burst": (lambda c: not c.expect_failure, lambda c: c, Mode(compute="burst")),
     "GeneratedValidationTests": (lambda c: c.expect_failure and not is_infinite_loop_timeout_test(c), lambda c: c,
                                  Mode()),
+    # CTS runs while_infinite_loop's models in its control-flow tests: the execution must end at the
+    # loop timeout (2 s by default) with an error.
+    "LoopTimeoutTest": (is_infinite_loop_timeout_test, lambda c: c, Mode()),
     "DynamicOutputShapeTest": (lambda c: not c.expect_failure and not has_scalar_outputs(c), lambda c: c,
                                Mode(dynamic_outputs=True)),
     "FencedComputeTest": (lambda c: not c.expect_failure and all(c.main.operands[i].data.size for i in c.main.outputs),
