@@ -142,6 +142,33 @@ class QuantizedOpUnit(NodeUnit):
 
 
 @dataclasses.dataclass(eq=False)
+class LocalResponseNormUnit(NodeUnit):
+    """``F.local_response_norm`` of a 4-D ``input`` as torch decomposes it: ``x / (k + alpha *
+    avg_pool3d(pad(view(x * x, [N, 1, C, H, W]), channels), [size, 1, 1]))^beta``, the pooled
+    value squeezed and viewed back to [N, C, H, W]. In a convert_pt2e program a quantize /
+    dequantize pair of one scale and zero point may follow any step, and the division reads
+    another dequantize of the input's codes (``numerator``)."""
+
+    input: Node                  # x, read by the square (a dequantize in a convert_pt2e program)
+    chain: tuple[Node, ...]      # from the square to the power, with the quantize / dequantize pairs
+    numerator: Node | None       # the division's own dequantize of x's codes, or None (it reads ``input``)
+    output: Node                 # the division: the unit's result
+    before: int                  # channels of zeros padded before / after: the window is
+    after: int                   # c - before .. c + after, ``size`` = before + after + 1
+    alpha: Any                   # the multiplier (a number, or a node known at lowering time)
+    bias: Any                    # the added k (likewise)
+    beta: float
+
+    @property
+    def size(self) -> int:
+        return self.before + self.after + 1
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        return (*self.chain, *((self.numerator,) if self.numerator is not None else ()), self.output)
+
+
+@dataclasses.dataclass(eq=False)
 class WeightOnlyLinearUnit(NodeUnit):
     """A linear with int8 weights and float activations, as torchao's weight-only int8
     form leaves it: ``mm(x, float(int8 weight [transposed])) * scale``, ``scale`` one per

@@ -20,7 +20,7 @@ from executorch.exir.backend.utils import tag_constant_data
 from executorch.exir.tracer import _default_decomposition_table as _build_default_decomposition_table
 
 from executorch_nnapi.lowering import constant_folding
-from executorch_nnapi.lowering.builders import CheckContext, Refused, get_builder, get_unit_builder
+from executorch_nnapi.lowering.builders import UNIT_BUILDERS, CheckContext, Refused, get_builder, get_unit_builder
 from executorch_nnapi.lowering.builders.node_builder import level_refusal
 from executorch_nnapi.lowering.compile_specs import (NnapiCompileOptions, ranges_from_compile_specs, symbol_ranges,
                                                     symbol_ranges_spec)
@@ -88,8 +88,22 @@ class NnapiOperatorSupport(OperatorSupportBase):
         self._unit_refusals: dict[int, Optional[str]] = {}
         # API 27 has no TRANSPOSE: find the values that will be NHWC to refuse readers needing another order.
         self.nhwc = nhwc_values(graph) if feature_level < FeatureLevel.ANDROID_9 else None
+        if self.nhwc is not None:
+            self._dissolve_misplaced_units()
         # The program inputs a delegate may read sizes and numbers of (none inside a body).
         self.user_inputs = set(exported_program.graph_signature.user_inputs) if body is None else set()
+
+    def _dissolve_misplaced_units(self) -> None:
+        """At API 27 a unit whose builder cannot take its input's layout (its ``api27_layout_refusal``)
+        is no unit: its nodes are decided one by one, as without the pattern. (Refused whole, a local
+        response norm would leave avg_pool3d, which ExecuTorch's CPU kernels lack, on the CPU.)"""
+        for unit in list(self.patterns.units):
+            builder = UNIT_BUILDERS.get(type(unit))  # a fused activation's producer emits it: no unit builder
+            own_layout_check = getattr(builder, "api27_layout_refusal", None)
+            if own_layout_check is not None and own_layout_check(unit, self.nhwc):
+                self.patterns.units.remove(unit)
+                for node in unit.nodes:
+                    self.patterns.unit_of.pop(node, None)
 
     def _body_refusal(self, name: str, body: torch.fx.GraphModule, ctx: CheckContext) -> Optional[str]:
         """Why NNAPI cannot run a control-flow body whole: its first node refused, decided as the
@@ -164,8 +178,11 @@ class NnapiOperatorSupport(OperatorSupportBase):
     def unit_refusal(self, unit: NodeUnit) -> Optional[str]:
         """None if the unit's builder takes ``unit`` at the target level, else why not (once per unit)."""
         if id(unit) not in self._unit_refusals:
-            reason = get_unit_builder(unit).refusal(unit, self.ctx)
-            if reason is None and self.nhwc is not None:
+            builder = get_unit_builder(unit)
+            reason = builder.refusal(unit, self.ctx)
+            # A builder judging its unit's layout itself (its inner nodes read values in other orders
+            # than their ops alone would) was asked in _dissolve_misplaced_units.
+            if reason is None and self.nhwc is not None and not hasattr(builder, "api27_layout_refusal"):
                 reason = next(filter(None, (api27_layout_refusal(n, self.nhwc, self.ctx.is_constant)
                                             for n in unit.covered)), None)
             self._unit_refusals[id(unit)] = reason

@@ -1,5 +1,8 @@
 """aten.convolution -> CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D / TRANSPOSE_CONV_2D.
 
+Dilation is an operand of CONV_2D and DEPTHWISE_CONV_2D from API 29; below it a dilated
+convolution takes one of the exact forms of dilated_conv.py.
+
 A 1-D convolution ([N, C, L]) runs as the 2-D one on an H=1 view: its value is
 held channels-last, in dim order (0, 2, 1) ([N, L, C], the same bytes as NHWC
 [N, 1, L, C]), so a RESHAPE on each side is all it takes, no TRANSPOSE; the
@@ -13,10 +16,11 @@ from torch.fx import Node
 
 from ..graph import NHWC
 from ..lowering_context import QUANTIZED_TYPES, LoweringContext
-from ..nnapi_codes import FeatureLevel, OperationCode
-from ..node_utils import tensor_shape
+from ..nnapi_codes import FeatureLevel, OperandCode, OperationCode
+from ..node_utils import is_dequantize, quant_params, tensor_shape
 from .batch_norm import folded_parameters
 from .common import check_float_tensors, fuse_operand
+from .dilated_conv import DilatedPlan, emit_dilated, plan_dilated
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .quantization import QuantKind, Quantization
 from .quantized_weights import bias_operand, weight_operand
@@ -65,7 +69,9 @@ class ConvolutionBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.convolution.default, FeatureLevel.ANDROID_8_1, "CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D / TRANSPOSE_CONV_2D",
                   "float32, 1-D (on an H=1 view, RESHAPE each side) or 2-D, constant weight and bias, padding < "
-                  "kernel; dilation, groups not in {1, Cin} and transposed need API 29", quantized=_QUANTIZED),
+                  "kernel; groups not in {1, Cin} and transposed need API 29; dilation below API 29: taps "
+                  "reading only padding dropped, then SPACE_TO_BATCH_ND + conv + BATCH_TO_SPACE_ND (API 28, "
+                  "stride 1) or, depthwise, SPACE_TO_DEPTH + conv + DEPTH_TO_SPACE", quantized=_QUANTIZED),
     )
     layout = LayoutClass.NHWC
     fuses_activation = True
@@ -97,12 +103,23 @@ class ConvolutionBuilder(NodeBuilder):
         eff_h, eff_w = (kh - 1) * dilation[0] + 1, (kw - 1) * dilation[1] + 1
         if padding[0] >= eff_h or padding[1] >= eff_w:
             raise Refused(f"convolution padding {padding} not smaller than the (dilated) kernel ({eff_h}, {eff_w})")
-        if dilation != [1, 1]:
-            ctx.require(FeatureLevel.ANDROID_10, f"convolution with dilation={dilation}")
         in_channels = tensor_shape(x)[1]
         out_channels = w_shape[0]
         if groups != 1 and not (groups == in_channels and out_channels % in_channels == 0):
             ctx.require(FeatureLevel.ANDROID_10, f"grouped convolution (groups={groups}, GROUPED_CONV_2D)")
+        self._check_dilated(node, ctx.feature_level, None)
+
+    def check_quantized(self, node: Node, output, ctx: CheckContext) -> None:
+        """Below API 29 a dilated convolution's form depends on its 8-bit input's zero point."""
+        x = node.args[0]
+        self._check_dilated(node, ctx.feature_level, quant_params(x).zero_point if is_dequantize(x) else None)
+
+    @staticmethod
+    def _check_dilated(node: Node, level: FeatureLevel, zero_point: int | None) -> None:
+        """Refuses a dilated convolution that has no form below API 29 at ``level`` (dilated_conv.py)."""
+        plan = _dilated_plan(node, tensor_shape, level, zero_point)
+        if isinstance(plan, str):
+            raise Refused(plan)
 
     def define(self, node: Node, lc: LoweringContext) -> None:
         x, weight_node, bias_node, stride, padding, dilation, transposed, output_padding, groups = _conv_args(node)
@@ -120,6 +137,15 @@ class ConvolutionBuilder(NodeBuilder):
         out_channels = weight.shape[0]
         in_channels = lc.shape(x)[1]
         inp, out = _nhwc_operands(lc, node)
+        source = g.operands[inp]
+        zero_point = None if source.type == OperandCode.TENSOR_FLOAT32 else source.zero_point
+        plan = _dilated_plan(node, lc.shape, g.feature_level, zero_point)
+        if plan is not None:
+            depthwise = groups != 1
+            emit_dilated(lc, node, plan, (weight_node, weight, bias_node, bias), depthwise,
+                         out_channels // in_channels if depthwise else 1, inp, out)
+            _finish_1d(lc, node, out)
+            return
         pads = [g.emit_int32(padding[1]), g.emit_int32(padding[1]), g.emit_int32(padding[0]), g.emit_int32(padding[0])]
         strides = [g.emit_int32(stride[1]), g.emit_int32(stride[0])]
         dilated = dilation != [1, 1]
@@ -160,6 +186,21 @@ class ConvolutionBuilder(NodeBuilder):
                   fuse_operand(lc, node), g.emit_bool(False)]
         g.emit_operation(OperationCode.TRANSPOSE_CONV_2D, inputs, [out], debug_name=node.name)
         _finish_1d(lc, node, out)
+
+
+def _dilated_plan(node: Node, shape_of, level: FeatureLevel, zero_point: int | None) -> DilatedPlan | str | None:
+    """A dilated convolution's form below API 29 (or why it has none); None when it needs none
+    (no dilation, a transposed or grouped one, or API 29+). ``shape_of``: a node's logical shape."""
+    x, weight, _, stride, padding, dilation, transposed, _, groups = _conv_args(node)
+    if dilation == [1, 1] or transposed or level >= FeatureLevel.ANDROID_10:
+        return None
+    x_shape = shape_of(x)
+    in_channels = x_shape[1]
+    depthwise = groups != 1 and groups == in_channels
+    if groups != 1 and not depthwise:
+        return None  # GROUPED_CONV_2D: API 29 anyway
+    in_hw = (1, x_shape[2]) if len(x_shape) == 3 else tuple(x_shape[2:])
+    return plan_dilated(in_hw, _kernel_hw(weight), stride, padding, dilation, depthwise, level, zero_point)
 
 
 def _nhwc_operands(lc: LoweringContext, node: Node) -> tuple[int, int]:

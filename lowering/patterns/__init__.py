@@ -18,6 +18,7 @@ from torch.fx import Graph, Node
 from ..node_units import NodeUnit
 from .channel_shuffle import find_channel_shuffles, find_quantized_channel_shuffles
 from .fused_activation import find_fused_activations
+from .local_response_norm import find_local_response_norms
 from .masked_softmax import find_masked_softmaxes
 from .pattern_context import PatternContext
 from .quantized_op import find_quantized_ops
@@ -27,11 +28,13 @@ from .weight_only_linear import find_weight_only_linears
 
 Matcher = Callable[[Graph, PatternContext, set[Node]], list[NodeUnit]]
 
-# Order matters: a quantized channel shuffle's views are no quantized ops (each alone has a rank-5
-# side); a quantized op's nodes are no float unit's (so it comes next), nor are a weight-only
-# linear's; a channel shuffle is also a rank-5 view chain; a fused activation's producer must not
-# be a node another unit emits.
+# Order matters: a local response norm's square, view and pad, quantized, are no quantized ops
+# (the view and pad have rank-5 sides), nor are a quantized channel shuffle's views; a quantized
+# op's nodes are no float unit's (so it comes next), nor are a weight-only linear's; a channel
+# shuffle is also a rank-5 view chain; a fused activation's producer must not be a node another
+# unit emits.
 MATCHERS: tuple[Matcher, ...] = (
+    find_local_response_norms,
     find_quantized_channel_shuffles,
     find_quantized_ops,
     find_weight_only_linears,
