@@ -82,6 +82,14 @@ def declare_signatures(lib: ctypes.CDLL) -> None:
         "ANeuralNetworksDevice_getType": (p, POINTER(c_int32)),
         "ANeuralNetworksDevice_getVersion": (p, POINTER(c_char_p)),
         "ANeuralNetworksDevice_getFeatureLevel": (p, POINTER(c_int64)),
+        "ANeuralNetworksMemoryDesc_create": (p,),
+        "ANeuralNetworksMemoryDesc_free": (p,),
+        "ANeuralNetworksMemoryDesc_finish": (p,),
+        "ANeuralNetworksMemoryDesc_addInputRole": (p, p, c_uint32, c_float),
+        "ANeuralNetworksMemoryDesc_addOutputRole": (p, p, c_uint32, c_float),
+        "ANeuralNetworksMemoryDesc_setDimensions": (p, c_uint32, p),
+        "ANeuralNetworksMemory_createFromDesc": (p, p),
+        "ANeuralNetworksMemory_copy": (p, p),
         "executorch_nnapi_host_last_error": (ctypes.c_char_p, c_size_t),
     }
     for name, args in sigs.items():

@@ -66,13 +66,6 @@ def declare_extra_signatures(lib: ctypes.CDLL) -> None:
     lib.ANeuralNetworksExecution_startComputeWithDependencies.argtypes = (
         c_void_p, c_void_p, c_uint32, ctypes.c_uint64, c_void_p)
     lib.ANeuralNetworksExecution_startComputeWithDependencies.restype = ctypes.c_int
-    for name, args in (("MemoryDesc_create", (c_void_p,)), ("MemoryDesc_finish", (c_void_p,)),
-                       ("MemoryDesc_addInputRole", (c_void_p, c_void_p, c_uint32, c_float)),
-                       ("MemoryDesc_addOutputRole", (c_void_p, c_void_p, c_uint32, c_float)),
-                       ("Memory_createFromDesc", (c_void_p, c_void_p)), ("Memory_copy", (c_void_p, c_void_p))):
-        fn = getattr(lib, "ANeuralNetworks" + name)
-        fn.argtypes, fn.restype = args, ctypes.c_int
-    lib.ANeuralNetworksMemoryDesc_free.argtypes, lib.ANeuralNetworksMemoryDesc_free.restype = (c_void_p,), None
 
 
 class _ModelBuilder:

@@ -8,22 +8,11 @@ from __future__ import annotations
 import ctypes
 import mmap
 import os
-from ctypes import byref, c_float, c_uint32, c_void_p
+from ctypes import byref, c_void_p
 
 import torch
 
 from nnapi_client import BAD_DATA, BAD_STATE, NO_ERROR, OP_FAILED, Execution, Model, last_error
-
-def _declare(lib) -> None:
-    for name, args in (("MemoryDesc_create", (c_void_p,)), ("MemoryDesc_finish", (c_void_p,)),
-                       ("MemoryDesc_addInputRole", (c_void_p, c_void_p, c_uint32, c_float)),
-                       ("MemoryDesc_addOutputRole", (c_void_p, c_void_p, c_uint32, c_float)),
-                       ("MemoryDesc_setDimensions", (c_void_p, c_uint32, c_void_p)),
-                       ("Memory_createFromDesc", (c_void_p, c_void_p)), ("Memory_copy", (c_void_p, c_void_p))):
-        fn = getattr(lib, "ANeuralNetworks" + name)
-        fn.argtypes, fn.restype = args, ctypes.c_int
-    lib.ANeuralNetworksMemoryDesc_free.argtypes, lib.ANeuralNetworksMemoryDesc_free.restype = (c_void_p,), None
-
 
 def _relu_compilation(lib):
     """A finished model computing relu(x) on [2, 3] float32, compiled."""
@@ -61,7 +50,6 @@ def _shared(lib, data: bytes):
 
 
 def test_a_device_memory_carries_an_output_into_the_next_execution(lib, driver):
-    _declare(lib)
     _, c = _relu_compilation(lib)
     # One memory is the output of the first run and the input of the second: relu(relu(x)).
     both = _device_memory(lib, c, [(False, 0), (True, 0)])
@@ -82,7 +70,6 @@ def test_a_device_memory_carries_an_output_into_the_next_execution(lib, driver):
 
 
 def test_device_memory_rules(lib, driver):
-    _declare(lib)
     _, c = _relu_compilation(lib)
     out_only = _device_memory(lib, c, [(False, 0)])
     # Unwritten: neither an execution's input nor a copy's source.
