@@ -5,7 +5,6 @@ something wrote it (host_driver/device_memory.py)."""
 
 from __future__ import annotations
 
-import ctypes
 import mmap
 import os
 from ctypes import byref, c_void_p
