@@ -69,9 +69,10 @@ class ConvolutionBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.convolution.default, FeatureLevel.ANDROID_8_1, "CONV_2D / DEPTHWISE_CONV_2D / GROUPED_CONV_2D / TRANSPOSE_CONV_2D",
                   "float32, 1-D (on an H=1 view, RESHAPE each side) or 2-D, constant weight and bias, padding < "
-                  "kernel; groups not in {1, Cin} and transposed need API 29; dilation below API 29: taps "
-                  "reading only padding dropped, then SPACE_TO_BATCH_ND + conv + BATCH_TO_SPACE_ND (API 28, "
-                  "stride 1) or, depthwise, SPACE_TO_DEPTH + conv + DEPTH_TO_SPACE", quantized=_QUANTIZED),
+                  "kernel; groups not in {1, Cin} and transposed need API 29; dilation below API 29 (static "
+                  "height and width): taps reading only padding dropped, then SPACE_TO_BATCH_ND + conv + "
+                  "BATCH_TO_SPACE_ND (API 28, stride 1), else depthwise SPACE_TO_DEPTH + conv + DEPTH_TO_SPACE or "
+                  "the kernel written out, regular one-hot DEPTHWISE_CONV_2D im2col + CONV_2D", quantized=_QUANTIZED),
     )
     layout = LayoutClass.NHWC
     fuses_activation = True

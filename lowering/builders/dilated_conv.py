@@ -1,6 +1,7 @@
 """A dilated convolution below API 29, where CONV_2D and DEPTHWISE_CONV_2D have no dilation.
 
-Three exact forms, tried in this order (``plan_dilated``):
+Five exact forms, tried in this order (``plan_dilated``); every dilated convolution of static
+size has one at API 27:
 
 1. **Dead taps dropped.** A kernel tap that reads only padding, for every output position,
    adds nothing: it is cut from the weight and the padding shrinks by the taps cut before it.
@@ -18,14 +19,40 @@ Three exact forms, tried in this order (``plan_dilated``):
    i.e. input rows ``j·d + r - p + t·d``: the dilated convolution's. Dilated axes need
    stride 1. 8-bit: both operations keep the codes' scale and zero point, but before API 29
    SPACE_TO_BATCH_ND takes only a zero point of 0 (Android 9 pads with code 0, not with the zero
-   point; AOSP's validation asks for HAL 1.2 otherwise), so another zero point takes form 3 or
-   stays on the CPU.
+   point; AOSP's validation asks for HAL 1.2 otherwise), so another zero point takes form 3, 4
+   or 5.
 3. **SPACE_TO_DEPTH, DEPTHWISE_CONV_2D, DEPTH_TO_SPACE (API 27)**, for a depthwise convolution
    only: SPACE_TO_DEPTH puts phase (r_h, r_w) of channel c at channel (r_h·d + r_w)·C + c, a
    depthwise kernel tiled d² times convolves each phase alone, and DEPTH_TO_SPACE puts them
    back. Without padding of its own it needs one dilation on both axes (or one tap on the
-   other), stride 1, and the sizes and both pads of each dilated axis multiples of d. A regular
-   convolution would need a block-diagonal weight d⁴ times its size: it is refused at API 27.
+   other), stride 1, and the sizes and both pads of each dilated axis multiples of d.
+4. **One-hot im2col: DEPTHWISE_CONV_2D per dilated axis, then CONV_2D (API 27)**, for a regular
+   convolution that forms 2-3 do not take (API 27; API 28 with an 8-bit zero point other than 0;
+   a dilated axis with a stride). Per dilated axis, a DEPTHWISE_CONV_2D with depth multiplier k
+   (its taps) and the dilated kernel's extent E = (k - 1)·d + 1, the convolution's own padding
+   and stride on that axis, whose kernel for output channel c·k + t is one-hot at t·d: channel
+   c·k + t holds the input shifted to tap t. Height first, then width: channel
+   (c·k_h + t_h)·k_w + t_w = c·k_h·k_w + t_h·k_w + t_w, the order of the weight's [C, k_h, k_w]
+   flattened. Then a CONV_2D with the weight so rearranged to [O, k', k', C·k_h·k_w] (a 1x1
+   kernel, or over an undilated axis its own taps, pads and stride), the bias and the fused
+   activation. The one-hot products are by exactly 1.0 and 0.0, so the columns are the input's
+   values; in 8 bits the depthwise keeps the input's scale and zero point, with a filter of scale
+   0.5 and codes 2 / 0 (real 1.0 / 0.0; the multiplier input scale x 0.5 / output scale = 0.5 is
+   below 1, as API 27 requires, and halves an even accumulator exactly), padding with the zero
+   point as the convolution would; the CONV_2D has the original codes, so the integer sums are
+   the original convolution's.
+   Cost: the CONV_2D does the convolution's own multiply-adds (O·C·k_h·k_w per output position);
+   the one-hot passes add C·k_h·E_h per position of [out_h, W] and C·k_h·k_w·E_w per output
+   position, and hold C·k_h·k_w values per output position. The alternative, one CONV_2D with
+   the kernel written out (zeros between taps), costs O·C·E_h·E_w per position and a weight that
+   large: for DeepLabV3's ASPP at 256x256 (960 -> 256 channels, 3x3, d = 12, 16x16 map) the
+   im2col form is 566 M + 74 M multiply-adds with 2.2 M intermediate values, the written-out
+   kernel 39 G multiply-adds and a 154 M-value weight.
+5. **The kernel written out (API 27)**, for a depthwise convolution form 3 does not take: one
+   DEPTHWISE_CONV_2D with an E_h x E_w kernel holding the taps at multiples of d and zeros (the
+   weight's zero point in 8 bits) between, the convolution's padding and stride. Cost
+   E_h·E_w / (k_h·k_w) times the convolution's multiply-adds (a depthwise convolution's are
+   few); an im2col form would need a block-diagonal CONV_2D C times that.
 """
 
 from __future__ import annotations
@@ -39,7 +66,6 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperandCode, OperationCode
 from ..shape_program import is_static
 from .common import fuse_operand
-from .node_builder import level_refusal
 from .quantized_weights import QuantizedConstant, bias_operand, quantized_constant
 
 
@@ -49,6 +75,8 @@ class DilatedForm(enum.Enum):
     DENSE = "dead taps dropped: no dilation left"
     SPACE_TO_BATCH = "SPACE_TO_BATCH_ND + convolution + BATCH_TO_SPACE_ND"
     SPACE_TO_DEPTH = "SPACE_TO_DEPTH + DEPTHWISE_CONV_2D + DEPTH_TO_SPACE"
+    ONE_HOT_IM2COL = "one-hot DEPTHWISE_CONV_2D per dilated axis + CONV_2D"
+    WRITTEN_OUT = "DEPTHWISE_CONV_2D with the dilated kernel written out"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -138,30 +166,53 @@ def _space_to_depth_refusal(h: AxisPlan, w: AxisPlan) -> str | None:
 def plan_dilated(in_hw: tuple, kernel_hw: tuple, stride: list, padding: list, dilation: list, depthwise: bool,
                  level: FeatureLevel, zero_point: int | None) -> DilatedPlan | str:
     """How a dilated convolution (groups 1 or depthwise) is emitted at ``level`` < API 29, or why it
-    cannot be; ``zero_point``: the 8-bit input's (None: float)."""
+    cannot be (dynamic sizes); ``zero_point``: the 8-bit input's (None: float)."""
     what = f"dilated convolution (dilation={list(dilation)})"
     if not all(is_static(s) for s in in_hw):
         return f"{what} with a dynamic height or width below API 29 (its form depends on the sizes)"
     h, w = (_axis(int(n), k, d, p, s) for n, k, d, p, s in zip(in_hw, kernel_hw, dilation, padding, stride))
     if h.dilation == w.dilation == 1:
         return DilatedPlan(DilatedForm.DENSE, h, w, FeatureLevel.ANDROID_8_1)
-    strided = [f"{name} stride {a.stride}" for name, a in (("height", h), ("width", w))
-               if a.dilation > 1 and a.stride != 1]
-    if strided:
-        return f"{what} with {strided[0]} below API 29 (its SPACE_TO_BATCH_ND form needs stride 1)"
-    depth_refusal = _space_to_depth_refusal(h, w) if depthwise else "it is not depthwise"
-    s2b = level_refusal(f"{what} (SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND)", FeatureLevel.ANDROID_9, level)
-    if s2b is None and zero_point:
-        s2b = (f"{what} on 8-bit codes of zero point {zero_point}: SPACE_TO_BATCH_ND takes zero point 0 only "
-               "before API 29 (Android 9 pads with code 0)")
-    if s2b is None:
+    strided = any(a.dilation > 1 and a.stride != 1 for a in (h, w))
+    if not strided and level >= FeatureLevel.ANDROID_9 and not zero_point:
         return DilatedPlan(DilatedForm.SPACE_TO_BATCH, _space_to_batch_axis(h), _space_to_batch_axis(w),
                            FeatureLevel.ANDROID_9)
-    if depth_refusal is None:
+    if not depthwise:
+        return DilatedPlan(DilatedForm.ONE_HOT_IM2COL, h, w, FeatureLevel.ANDROID_8_1)
+    if _space_to_depth_refusal(h, w) is None:
         h, w = (dataclasses.replace(a, conv_pads=(a.pads[0] // a.dilation, a.pads[1] // a.dilation))
                 if a.dilation > 1 else a for a in (h, w))
         return DilatedPlan(DilatedForm.SPACE_TO_DEPTH, h, w, FeatureLevel.ANDROID_8_1)
-    return f"{s2b}; its API 27 form (SPACE_TO_DEPTH + DEPTHWISE_CONV_2D + DEPTH_TO_SPACE) does not fit: {depth_refusal}"
+    return DilatedPlan(DilatedForm.WRITTEN_OUT, h, w, FeatureLevel.ANDROID_8_1)
+
+
+def one_hot_taps(axis: AxisPlan) -> torch.Tensor:
+    """[k, E] float32: row t is one-hot at t·d, the dilated kernel's tap t (form 4)."""
+    extent = (axis.taps - 1) * axis.dilation + 1
+    rows = torch.zeros(axis.taps, extent)
+    rows[torch.arange(axis.taps), torch.arange(axis.taps) * axis.dilation] = 1.0
+    return rows
+
+
+def written_out(kernel: torch.Tensor, plan: DilatedPlan, fill: float | int = 0) -> torch.Tensor:
+    """The cut [O, I, k_h, k_w] ``kernel`` with ``fill`` between its taps: [O, I, E_h, E_w] (form 5)."""
+    dh, dw = plan.h.dilation, plan.w.dilation
+    o, i, kh, kw = kernel.shape
+    full = torch.full((o, i, (kh - 1) * dh + 1, (kw - 1) * dw + 1), fill, dtype=kernel.dtype)
+    full[:, :, ::dh, ::dw] = kernel
+    return full
+
+
+def im2col_weight(kernel: torch.Tensor, plan: DilatedPlan) -> torch.Tensor:
+    """The cut [O, C, k_h, k_w] ``kernel`` as form 4's CONV_2D filter [O, k_h', k_w', C·M] (NNAPI's
+    OHWI): the taps of each dilated axis join the channels (channel c·M + m, m over those taps,
+    height's before width's), an undilated axis keeps its taps as the kernel's."""
+    o, c, kh, kw = kernel.shape
+    dilated_h, dilated_w = plan.h.dilation > 1, plan.w.dilation > 1
+    spatial = [d for d, dilated in ((2, dilated_h), (3, dilated_w)) if not dilated]
+    joined = [d for d, dilated in ((2, dilated_h), (3, dilated_w)) if dilated]
+    arranged = kernel.permute(0, *spatial, 1, *joined)
+    return arranged.reshape(o, 1 if dilated_h else kh, 1 if dilated_w else kw, -1)
 
 
 # ------------------------------------------------------------------ emission
@@ -172,27 +223,39 @@ def _cut_weight(weight: torch.Tensor, plan: DilatedPlan) -> torch.Tensor:
     return weight[:, :, plan.h.first_tap:plan.h.last_tap + 1, plan.w.first_tap:plan.w.last_tap + 1]
 
 
+def _arranged_filter(weight: torch.Tensor, plan: DilatedPlan, depthwise: bool, tile: int,
+                     fill: float | int) -> tuple[torch.Tensor, int]:
+    """The cut ``weight`` (float, or codes whose zero is ``fill``) in the NNAPI filter layout of
+    ``plan``'s convolution, a depthwise one's channels repeated ``tile`` times; and the dim of its
+    output channels."""
+    cut = _cut_weight(weight, plan)
+    if plan.form is DilatedForm.ONE_HOT_IM2COL:
+        return im2col_weight(cut, plan), 0
+    if plan.form is DilatedForm.WRITTEN_OUT:
+        cut = written_out(cut, plan, fill)
+    if depthwise:
+        return cut.permute(1, 2, 3, 0).repeat(1, 1, 1, tile), 3      # [1, kh, kw, O]
+    return cut.permute(0, 2, 3, 1), 0                                 # [O, kh, kw, I]
+
+
 def _filter_and_bias(lc: LoweringContext, conv: tuple, plan: DilatedPlan, depthwise: bool, tile: int,
                      inp: int) -> tuple[int, int]:
-    """The cut filter (depthwise: its channels repeated ``tile`` times) and bias operands; float or
-    the convert_pt2e codes. ``conv``: (weight node, float weight, bias node, float bias)."""
+    """The filter (``_arranged_filter``) and bias operands, float or the convert_pt2e codes.
+    ``conv``: (weight node, float weight, bias node, float bias)."""
     weight_node, weight, bias_node, bias = conv
     g = lc.graph
-    perm = (1, 2, 3, 0) if depthwise else (0, 2, 3, 1)      # -> [1, kh, kw, O] / [O, kh, kw, I]
     out_channels = weight.shape[0]
     q = quantized_constant(lc, weight_node)
+    if q is None:
+        filt = g.emit_constant_tensor(_arranged_filter(weight, plan, depthwise, tile, 0.0)[0])
+    else:
+        codes, channel_dim = _arranged_filter(q.codes, plan, depthwise, tile, q.zero_point)
+        filt = _quantized_filter(lc, codes, q, channel_dim, tile)
     if tile == 1:
-        cut = _cut_weight(weight, plan)
-        if q is None:
-            filt = g.emit_constant_tensor(cut.permute(perm))
-        else:
-            filt = _quantized_filter(lc, _cut_weight(q.codes, plan), q, perm, 1)
         return filt, bias_operand(lc, bias_node, bias, out_channels, inp, filt)
     if q is None:
-        filt = g.emit_constant_tensor(_cut_weight(weight, plan).permute(perm).repeat(1, 1, 1, tile))
         values = bias if bias is not None else torch.zeros(out_channels)
         return filt, g.emit_constant_tensor(values.to(torch.float32).reshape(-1).repeat(tile))
-    filt = _quantized_filter(lc, _cut_weight(q.codes, plan), q, perm, tile)
     bq = quantized_constant(lc, bias_node) if bias_node is not None else None
     codes = bq.codes.to(torch.int32).reshape(-1) if bq is not None else torch.zeros(out_channels, dtype=torch.int32)
     scale = 0.0
@@ -202,16 +265,23 @@ def _filter_and_bias(lc: LoweringContext, conv: tuple, plan: DilatedPlan, depthw
     return filt, g.emit_quantized_constant(codes.repeat(tile), OperandCode.TENSOR_INT32, scale=scale)
 
 
-def _quantized_filter(lc: LoweringContext, codes: torch.Tensor, q: QuantizedConstant, perm: tuple, tile: int) -> int:
-    """The 8-bit filter of cut ``codes`` permuted by ``perm``, its channels (last dim) repeated ``tile``
-    times (a depthwise filter's output channels)."""
+def _quantized_filter(lc: LoweringContext, codes: torch.Tensor, q: QuantizedConstant, channel_dim: int,
+                      tile: int) -> int:
+    """The 8-bit filter of arranged ``codes`` (output channels along ``channel_dim``, the scales of
+    a per-channel one repeated ``tile`` times)."""
     g = lc.graph
-    codes = codes.permute(perm).repeat(1, 1, 1, tile)
     if q.axis is not None:
         return g.emit_quantized_constant(codes, OperandCode.TENSOR_QUANT8_SYMM_PER_CHANNEL,
-                                         channel_dim=list(perm).index(q.axis), channel_scales=q.scales.repeat(tile))
+                                         channel_dim=channel_dim, channel_scales=q.scales.repeat(tile))
     code = OperandCode.TENSOR_QUANT8_ASYMM if q.codes.dtype == torch.uint8 else OperandCode.TENSOR_QUANT8_ASYMM_SIGNED
     return g.emit_quantized_constant(codes, code, scale=float(q.scales[0]), zero_point=q.zero_point)
+
+
+def _geometry(plan: DilatedPlan, axis: AxisPlan) -> tuple[tuple[int, int], int]:
+    """(pads, stride) of the emitted convolution on ``axis``."""
+    if axis.dilation == 1 or plan.form is DilatedForm.WRITTEN_OUT:
+        return axis.pads, axis.stride
+    return axis.conv_pads, 1     # the block / one-hot operations did the dilated axis' padding and stride
 
 
 def emit_dilated(lc: LoweringContext, node, plan: DilatedPlan, conv: tuple, depthwise: bool, multiplier: int,
@@ -223,11 +293,14 @@ def emit_dilated(lc: LoweringContext, node, plan: DilatedPlan, conv: tuple, dept
     h, w = plan.h, plan.w
     n, _, _, channels = g.operands[inp].dims
     out_channels = g.operands[out].dims[3]
+    if plan.form is DilatedForm.ONE_HOT_IM2COL:
+        inp = _one_hot_columns(lc, node, plan, inp)
     code = OperationCode.DEPTHWISE_CONV_2D if depthwise else OperationCode.CONV_2D
     tile = h.dilation * w.dilation if plan.form is DilatedForm.SPACE_TO_DEPTH else 1
     filt, bias = _filter_and_bias(lc, conv, plan, depthwise, tile, inp)
-    pads = [g.emit_int32(v) for v in (*w.conv_pads, *h.conv_pads)]
-    strides = [g.emit_int32(1 if w.dilation > 1 else w.stride), g.emit_int32(1 if h.dilation > 1 else h.stride)]
+    (w_pads, w_stride), (h_pads, h_stride) = _geometry(plan, w), _geometry(plan, h)
+    pads = [g.emit_int32(v) for v in (*w_pads, *h_pads)]
+    strides = [g.emit_int32(w_stride), g.emit_int32(h_stride)]
     tail = [g.emit_int32(multiplier)] if depthwise else []
 
     def convolve(source: int, shape: list, target: int | None = None) -> int:
@@ -236,7 +309,7 @@ def emit_dilated(lc: LoweringContext, node, plan: DilatedPlan, conv: tuple, dept
                          debug_name=node.name)
         return target
 
-    if plan.form is DilatedForm.DENSE:
+    if plan.form in (DilatedForm.DENSE, DilatedForm.WRITTEN_OUT, DilatedForm.ONE_HOT_IM2COL):
         convolve(inp, [], target=out)
         return
     if plan.form is DilatedForm.SPACE_TO_DEPTH:
@@ -248,6 +321,48 @@ def emit_dilated(lc: LoweringContext, node, plan: DilatedPlan, conv: tuple, dept
         g.emit_operation(OperationCode.DEPTH_TO_SPACE, [result, block], [out], debug_name=node.name)
         return
     _space_to_batch(lc, node, plan, inp, out, convolve)
+
+
+def _one_hot_filter(lc: LoweringContext, source: int, weights: torch.Tensor) -> tuple[int, int]:
+    """Filter and zero bias of a one-hot DEPTHWISE_CONV_2D reading ``source``: float 1.0 / 0.0, or
+    8-bit codes 2 / 0 of scale 0.5 (form 4: exact, multiplier 0.5 < 1)."""
+    g = lc.graph
+    src = g.operands[source]
+    channels = weights.shape[-1]
+    if src.type == OperandCode.TENSOR_FLOAT32:
+        return g.emit_constant_tensor(weights), g.emit_constant_tensor(torch.zeros(channels))
+    dtype = torch.uint8 if src.type == OperandCode.TENSOR_QUANT8_ASYMM else torch.int8
+    filt = g.emit_quantized_constant((weights * 2).to(dtype), src.type, scale=0.5, zero_point=0)
+    scale = float(torch.tensor(src.scale, dtype=torch.float32) * torch.tensor(0.5, dtype=torch.float32))
+    return filt, g.emit_quantized_constant(torch.zeros(channels, dtype=torch.int32), OperandCode.TENSOR_INT32,
+                                           scale=scale)
+
+
+def _one_hot_columns(lc: LoweringContext, node, plan: DilatedPlan, inp: int) -> int:
+    """Form 4's one-hot DEPTHWISE_CONV_2D per dilated axis (height first): NHWC ``inp`` [N, H, W, C]
+    -> the columns [N, H', W', C·M], channel c·M + m holding the input at tap m (module docstring)."""
+    g = lc.graph
+    n, height, width, channels = g.operands[inp].dims
+    source = inp
+    for is_height, axis in ((True, plan.h), (False, plan.w)):
+        if axis.dilation == 1:
+            continue
+        taps = one_hot_taps(axis)                                         # [k, E]
+        k, extent = taps.shape
+        weights = taps.t().unsqueeze(1).expand(extent, channels, k)      # [e, c, t]: channel c·k + t
+        weights = weights.reshape((1, extent, 1, -1) if is_height else (1, 1, extent, -1)).contiguous()
+        filt, bias = _one_hot_filter(lc, source, weights)
+        height, width, channels = (axis.out, width, channels * k) if is_height else (height, axis.out, channels * k)
+        zero, one = g.emit_int32(0), g.emit_int32(1)
+        pads = [zero, zero, *map(g.emit_int32, axis.pads)] if is_height else [*map(g.emit_int32, axis.pads), zero, zero]
+        strides = [one, g.emit_int32(axis.stride)] if is_height else [g.emit_int32(axis.stride), one]
+        result = g.emit_like(source, [n, height, width, channels],
+                             debug_name=f"{node.name}.{'height' if is_height else 'width'}_taps")
+        g.emit_operation(OperationCode.DEPTHWISE_CONV_2D,
+                         [source, filt, bias, *pads, *strides, g.emit_int32(k), g.emit_int32(0)], [result],
+                         debug_name=node.name)
+        source = result
+    return source
 
 
 def _space_to_batch(lc: LoweringContext, node, plan: DilatedPlan, inp: int, out: int, convolve) -> None:
@@ -276,4 +391,5 @@ def _space_to_batch(lc: LoweringContext, node, plan: DilatedPlan, inp: int, out:
                      [out], debug_name=node.name)
 
 
-__all__ = ["AxisPlan", "DilatedForm", "DilatedPlan", "emit_dilated", "plan_dilated"]
+__all__ = ["AxisPlan", "DilatedForm", "DilatedPlan", "emit_dilated", "im2col_weight", "one_hot_taps", "plan_dilated",
+           "written_out"]

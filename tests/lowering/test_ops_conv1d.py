@@ -15,8 +15,9 @@ CONVS = [
     ("plain", lambda: torch.nn.Conv1d(4, 6, 3), "CONV_2D", 27),
     ("padded_strided_no_bias", lambda: torch.nn.Conv1d(4, 6, 5, stride=2, padding=2, bias=False), "CONV_2D", 27),
     ("depthwise", lambda: torch.nn.Conv1d(4, 8, 3, padding=1, groups=4), "DEPTHWISE_CONV_2D", 27),
-    # Below API 29 (no dilation operand): SPACE_TO_BATCH_ND + CONV_2D + BATCH_TO_SPACE_ND (API 28).
-    ("dilated", lambda: torch.nn.Conv1d(4, 6, 3, padding=2, dilation=2), "CONV_2D", 28),
+    # Below API 29 (no dilation operand): SPACE_TO_BATCH_ND + CONV_2D + BATCH_TO_SPACE_ND (API 28),
+    # a one-hot DEPTHWISE_CONV_2D + CONV_2D (API 27; builders/dilated_conv.py).
+    ("dilated", lambda: torch.nn.Conv1d(4, 6, 3, padding=2, dilation=2), "CONV_2D", 27),
     ("grouped", lambda: torch.nn.Conv1d(4, 6, 3, groups=2), "GROUPED_CONV_2D", 29),
     ("transposed", lambda: torch.nn.ConvTranspose1d(4, 3, 4, stride=2, padding=1), "TRANSPOSE_CONV_2D", 29),
     ("transposed_output_padding_no_bias",

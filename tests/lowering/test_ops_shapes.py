@@ -174,10 +174,8 @@ def test_dynamic_ceil_mode_pooling():
 
 REFUSALS = [
     # (id, feature level, module, inputs, {op: [substring of each reason]})
-    ("api29", 29, Lambda(lambda x: (F.interpolate(x, size=(7, 5), mode="bilinear"),
-                                    F.interpolate(x, size=(7, 5), mode="bilinear", align_corners=True))),
-     (randn(1, 3, 4, 6),),
-     {"aten.upsample_bilinear2d.vec": ["needs API 30"] * 2}),
+    # (A static bilinear resize below API 30 is now two interpolation matrices; the refusal of a
+    # dynamic one: test_resize_before_api30.py::test_dynamic_size_below_api_30_stays_on_the_cpu_with_reason.)
     ("api28", 28, Lambda(lambda x, a, b: (x.sum(1), x.amax(1), F.interpolate(x, scale_factor=2),
                                           F.pad(x, (1, 1), value=2.0), torch.bmm(a, b))),
      (randn(1, 3, 4, 6), randn(2, 3, 4), randn(2, 4, 5)),

@@ -66,13 +66,11 @@ def test_op_newer_than_feature_level_says_which_api_it_needs():
     assert "needs API 28" in reason and "API 27" in reason
 
 
-def test_dilated_conv_needs_api_28():
-    # Below API 29 (no dilation operand) as SPACE_TO_BATCH_ND + CONV_2D + BATCH_TO_SPACE_ND (API 28);
-    # tests/lowering/test_dilated_conv_and_lrn.py has the forms.
+def test_dilated_conv_is_taken_at_every_level():
+    # Below API 29 (no dilation operand) as SPACE_TO_BATCH_ND + CONV_2D + BATCH_TO_SPACE_ND (API 28) or
+    # a one-hot im2col (API 27); tests/lowering/test_dilated_conv_and_lrn.py has the forms.
     conv = torch.nn.Conv2d(2, 2, 3, dilation=2)
-    _, p = _lower(conv, torch.randn(1, 2, 9, 9), feature_level=27)
-    assert "needs API 28" in _reasons(p)["aten.convolution.default"]
-    for level in (28, 29):
+    for level in (27, 28, 29):
         _, p = _lower(conv, torch.randn(1, 2, 9, 9), feature_level=level)
         assert "aten.convolution.default" not in _reasons(p)
 
