@@ -31,6 +31,8 @@ LONG = {
         (54, "mobilenet_v3_large before API 29 (per-tensor weights, CPU quantize)"),
     "models/test_feature_levels_zoo.py::test_model_at_feature_level[swin_t-29]": (29, "the CNNs at API 29"),
     "models/test_feature_levels_zoo.py::test_model_at_feature_level[vit_b_16-29]": (25, "the CNNs at API 29"),
+    "models/test_feature_levels_zoo.py::test_model_at_feature_level[deeplabv3_mobilenet_v3_large-29]":
+        (25, "deeplabv3 at API 27 and 28 (the same resize form; native dilation in tests/lowering)"),
     "models/test_quantized_zoo.py::test_quantized_cnn_is_one_8bit_nnapi_model[regnet_y_400mf]":
         (39, "shufflenet_v2_x0_5 and the 8-bit model tests"),
     "models/test_quantized_zoo.py::test_quantized_cnn_is_one_8bit_nnapi_model[googlenet]":
