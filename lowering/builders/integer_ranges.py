@@ -278,7 +278,7 @@ _MOVES = (
     aten.alias_copy.default, aten.view_copy.default, aten.expand_copy.default, aten.permute_copy.default,
     aten.squeeze_copy.dims, aten.squeeze_copy.dim, aten.squeeze_copy.default, aten.unsqueeze_copy.default,
     aten.slice_copy.Tensor, aten.select_copy.int, aten.repeat.default, aten.flip.default, aten.t_copy.default,
-    aten.transpose_copy.int, aten.index_select.default, aten.gather.default, aten.embedding.default,
+    aten.transpose_copy.int, aten.index_select.default, aten.gather.default, aten.index.Tensor, aten.embedding.default,
     aten._to_copy.default, aten.detach_copy.default, aten.type_as.default, aten.contiguous.default,
 )
 

@@ -10,16 +10,20 @@ hook ExecuTorch gives a partitioner before ``to_edge``), in this order:
    into one ``aten.lstm.input`` per layer, which NNAPI runs as one sequence operation;
 3. ``language_model``: a language model's idioms (rotary embedding on interleaved pairs, the KV
    cache written at a run-time position, a causal mask sliced there) in ops NNAPI takes;
-4. ``exact_requantization``: convert_pt2e's quantize -> dequantize pairs after data-movement ops
+4. ``computed_gathers``: indexing by integer tensors (``x[i, j]``, ``gather`` over several dims,
+   ``unfold``) as one ``index_select`` along merged dims and views;
+5. ``exact_requantization``: convert_pt2e's quantize -> dequantize pairs after data-movement ops
    (view, permute, select...) whose values are already on the grid, removed, so that Swin's
    rank > 4 views form one view chain;
-5. ``size_arithmetic``: a computed tensor's size re-read from the program inputs' sizes, so
+6. ``size_arithmetic``: a computed tensor's size re-read from the program inputs' sizes, so
    reading it does not force a partition to hand the tensor out;
-6. ``constant_copies``: a constant computation read by several nodes copied once per reader, so
+7. ``constant_copies``: a constant computation read by several nodes copied once per reader, so
    that each partition reading it holds its own copy and folds it;
-7. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
-8. ``traced_decomposition``: every other composite of the default decomposition table, except
-   those kept whole, replaced by its traced decomposition.
+8. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
+9. ``traced_decomposition``: every other composite of the default decomposition table, except
+   those kept whole, replaced by its traced decomposition;
+10. ``computed_gathers`` again, on the indexing the decompositions wrote (``F.unfold``'s ``im2col``
+    decomposes into ``x[:, :, rows, cols]``).
 
 Each module does its one job; this package only fixes their order.
 """
@@ -32,6 +36,7 @@ from typing import Any, Callable, Collection
 from torch.export import ExportedProgram
 
 from .composite_ops import decompose_composites
+from .computed_gathers import rewrite_computed_gathers
 from .constant_copies import copy_shared_constant_computations
 from .exact_requantization import drop_exact_requantizations
 from .language_model import rewrite_language_model_idioms
@@ -42,10 +47,9 @@ from .unrolled_lstm import fold_unrolled_lstms
 __all__ = ["PRE_PARTITION_PASSES", "PassResult", "run_pre_partition_passes"]
 
 # The rewrites that need no decision of the partitioner's, in the order they run.
-PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (decompose_composites, fold_unrolled_lstms,
-                                                                      rewrite_language_model_idioms,
-                                                                      drop_exact_requantizations, sizes_from_inputs,
-                                                                      copy_shared_constant_computations)
+PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (
+    decompose_composites, fold_unrolled_lstms, rewrite_language_model_idioms, rewrite_computed_gathers,
+    drop_exact_requantizations, sizes_from_inputs, copy_shared_constant_computations)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,4 +66,5 @@ def run_pre_partition_passes(program: ExportedProgram, ops_to_keep: Callable[[Ex
     rewritten = {rewrite.__name__: rewrite(program) for rewrite in PRE_PARTITION_PASSES}
     kept = frozenset(ops_to_keep(program))
     rewritten[decompose_remaining.__name__] = decompose_remaining(program, decomposition_table, keep=kept)
+    rewritten[rewrite_computed_gathers.__name__] += rewrite_computed_gathers(program)
     return PassResult(rewritten, kept)

@@ -25,16 +25,24 @@ def fake(value: Any) -> Any:
     return value.meta["val"] if isinstance(value, Node) else value
 
 
-def call(graph: Graph, origin: Node, target: Any, args: tuple) -> Node:
-    """A new node computing ``target(*args)`` with ``origin``'s metadata and a fake value."""
-    new = graph.call_function(target, args)
+def call(graph: Graph, origin: Node, target: Any, args: tuple, kwargs: dict | None = None) -> Node:
+    """A new node computing ``target(*args, **kwargs)`` with ``origin``'s metadata and a fake value."""
+    new = graph.call_function(target, args, kwargs)
     new.meta.update({k: v for k, v in origin.meta.items() if k != "val"})
     if target is operator.getitem:
         new.meta["val"] = fake(args[0])[args[1]]
     else:
         with detect_fake_mode(pytree.tree_leaves(origin.meta["val"])):
-            new.meta["val"] = target(*map_arg(args, fake))
+            new.meta["val"] = target(*map_arg(args, fake), **map_arg(kwargs or {}, fake))
     return new
+
+
+def rename_outputs(program: ExportedProgram, renamed: dict[str, str]) -> None:
+    """Points the output signature at the new names of replaced nodes (old name -> new name)."""
+    specs = program.graph_signature.output_specs
+    for i, spec in enumerate(specs):
+        if isinstance(spec.arg, TensorArgument) and spec.arg.name in renamed:
+            specs[i] = dataclasses.replace(spec, arg=TensorArgument(name=renamed[spec.arg.name]))
 
 
 def rewrite_nodes(program: ExportedProgram, rewrite_for: Callable[[Node], Callable | None]) -> int:
@@ -55,11 +63,7 @@ def rewrite_nodes(program: ExportedProgram, rewrite_for: Callable[[Node], Callab
         graph.erase_node(node)
     if not renamed:
         return 0
-    # A rewritten node may be a program output, which the signature names.
-    specs = program.graph_signature.output_specs
-    for i, spec in enumerate(specs):
-        if isinstance(spec.arg, TensorArgument) and spec.arg.name in renamed:
-            specs[i] = dataclasses.replace(spec, arg=TensorArgument(name=renamed[spec.arg.name]))
+    rename_outputs(program, renamed)
     graph.lint()
     graph_module.recompile()
     return len(renamed)

@@ -1,0 +1,93 @@
+"""aten.index.Tensor with one integer index tensor -> GATHER (API 29) along that dim.
+
+``x[:, :, i]`` with ``i`` of any shape of rank >= 1 is NNAPI's GATHER: the result is
+``x.shape[:d] + i.shape + x.shape[d + 1:]``, exactly torch's for a single index tensor. Indexing
+on several dims or with a bool mask reaches this builder only as this form
+(lowering/passes/computed_gathers.py merges the indexed dims and combines their indices).
+GATHER takes the indices with any shape, so run-time indices need no RESHAPE (a TENSOR_INT32
+RESHAPE needs feature level 6). Indices are int32 or int64 held in int32; constant ones are
+checked in bounds (eager raises outside; negative ones are wrapped by the rewrite before).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch.fx import Node
+
+from ..graph import LoweringError, identity
+from ..lowering_context import LoweringContext
+from ..nnapi_codes import FeatureLevel, OperationCode
+from ..node_utils import tensor_dtype, tensor_shape
+from ..shape_program import is_static
+from .bool_values import HELD_IN_INT32
+from .common import MAX_RANK, check_rank
+from .index_select import check_runtime_indices
+from .integer_ranges import check_int64_result
+from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
+from .registry import register_builder
+
+aten = torch.ops.aten
+
+_VALUE_DTYPES = (torch.float32, *HELD_IN_INT32)
+
+
+def single_index(node: Node) -> tuple[int, Node] | None:
+    """(dim, index) when ``node`` indexes one dim by one integer tensor, else None."""
+    indices = list(node.args[1])
+    dims = [d for d, i in enumerate(indices) if i is not None]
+    if len(dims) != 1 or not isinstance(indices[dims[0]], Node):
+        return None
+    if tensor_dtype(indices[dims[0]]) not in (torch.int64, torch.int32):
+        return None
+    return dims[0], indices[dims[0]]
+
+
+@register_builder
+class IndexTensorBuilder(NodeBuilder):
+    ops = (
+        OpSupport(aten.index.Tensor, FeatureLevel.ANDROID_10, "GATHER",
+                  "one int32 / int64 index tensor (several, or on dims apart: merged into one by the "
+                  "computed-gathers rewrite), float32 or int32 / int64 input, input and result of rank <= 4, "
+                  "static size along the indexed dim; constant indices checked in bounds"),
+    )
+
+    def check(self, node: Node, ctx: CheckContext) -> None:
+        x = node.args[0]
+        found = single_index(node)
+        if found is None:
+            raise Refused("indexing by several tensors or by a bool mask (one integer index tensor is one GATHER)")
+        dim, index = found
+        if tensor_dtype(x) not in _VALUE_DTYPES or tensor_dtype(node) != tensor_dtype(x):
+            raise Refused(f"indexing a {tensor_dtype(x)} tensor (GATHER here takes float32, int32 and int64)")
+        check_rank(x, MAX_RANK, what="input")
+        check_rank(node, MAX_RANK, what="output")
+        if len(tensor_shape(index)) == 0:
+            raise Refused("a 0-d index tensor")
+        size = tensor_shape(x)[dim]
+        if not is_static(size):
+            raise Refused("indexing along a dim of dynamic size")
+        if ctx.is_foldable(index):
+            value = ctx.folded_value(index)
+            if value is not None and value.numel() and (int(value.min()) < 0 or int(value.max()) >= int(size)):
+                raise Refused(f"constant indices outside [0, {size}) (negative ones are wrapped before lowering; "
+                              "eager fails outside [-{size}, {size}))")
+        else:
+            check_runtime_indices(index, "index")
+        check_int64_result(node, ctx)
+
+    def define(self, node: Node, lc: LoweringContext) -> None:
+        x = node.args[0]
+        dim, index = single_index(node)
+        g = lc.graph
+        size = int(lc.shape(x)[dim])
+        if lc.is_constant(index):
+            value = lc.constant(index)
+            if value.numel() and (int(value.min()) < 0 or int(value.max()) >= size):
+                raise LoweringError(f"{node.name}: indices outside [0, {size}) (eager would fail too)")
+            index_op = g.emit_constant_tensor(value.to(torch.int32), debug_name=f"{node.name}.indices")
+        else:
+            index_op = lc.operand(index, identity(len(lc.shape(index))))
+        rank = len(lc.shape(x))
+        out = lc.emit_output(node)  # in PyTorch's order, as GATHER of an input in PyTorch's order gives
+        g.emit_operation(OperationCode.GATHER, [lc.operand(x, identity(rank)), g.emit_int32(dim), index_op], [out],
+                         debug_name=node.name)
