@@ -11,18 +11,21 @@ hook ExecuTorch gives a partitioner before ``to_edge``), in this order:
 3. ``language_model``: a language model's idioms (rotary embedding on interleaved pairs, the KV
    cache written at a run-time position, a causal mask sliced there) in ops NNAPI takes;
 4. ``computed_gathers``: indexing by integer tensors (``x[i, j]``, ``gather`` over several dims,
-   ``unfold``) as one ``index_select`` along merged dims and views;
-5. ``exact_requantization``: convert_pt2e's quantize -> dequantize pairs after data-movement ops
+   ``unfold``) as one GATHER along merged dims (``index_select``, or ``index.Tensor`` with one
+   index tensor) and views;
+5. ``high_rank_regions``: computations on values of rank > 4 (a softmax or sum over a group dim,
+   permuted operands added) rewritten on merged dims at rank <= 4;
+6. ``exact_requantization``: convert_pt2e's quantize -> dequantize pairs after data-movement ops
    (view, permute, select...) whose values are already on the grid, removed, so that Swin's
    rank > 4 views form one view chain;
-6. ``size_arithmetic``: a computed tensor's size re-read from the program inputs' sizes, so
+7. ``size_arithmetic``: a computed tensor's size re-read from the program inputs' sizes, so
    reading it does not force a partition to hand the tensor out;
-7. ``constant_copies``: a constant computation read by several nodes copied once per reader, so
+8. ``constant_copies``: a constant computation read by several nodes copied once per reader, so
    that each partition reading it holds its own copy and folds it;
-8. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
-9. ``traced_decomposition``: every other composite of the default decomposition table, except
+9. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
+10. ``traced_decomposition``: every other composite of the default decomposition table, except
    those kept whole, replaced by its traced decomposition;
-10. ``computed_gathers`` again, on the indexing the decompositions wrote (``F.unfold``'s ``im2col``
+11. ``computed_gathers`` again, on the indexing the decompositions wrote (``F.unfold``'s ``im2col``
     decomposes into ``x[:, :, rows, cols]``).
 
 Each module does its one job; this package only fixes their order.
@@ -39,6 +42,7 @@ from .composite_ops import decompose_composites
 from .computed_gathers import rewrite_computed_gathers
 from .constant_copies import copy_shared_constant_computations
 from .exact_requantization import drop_exact_requantizations
+from .high_rank_regions import rewrite_high_rank_regions
 from .language_model import rewrite_language_model_idioms
 from .size_arithmetic import sizes_from_inputs
 from .traced_decomposition import decompose_remaining
@@ -49,7 +53,7 @@ __all__ = ["PRE_PARTITION_PASSES", "PassResult", "run_pre_partition_passes"]
 # The rewrites that need no decision of the partitioner's, in the order they run.
 PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (
     decompose_composites, fold_unrolled_lstms, rewrite_language_model_idioms, rewrite_computed_gathers,
-    drop_exact_requantizations, sizes_from_inputs, copy_shared_constant_computations)
+    rewrite_high_rank_regions, drop_exact_requantizations, sizes_from_inputs, copy_shared_constant_computations)
 
 
 @dataclasses.dataclass(frozen=True)
