@@ -23,7 +23,8 @@ over the C axis (the width of [N, A, C, B]) with multiplier C and one-hot weight
 b * C + c takes 1.0 x element c): its products are by exactly 1.0 and 0.0, so the values move
 unchanged. With one channel a move is a RESHAPE. RESHAPEs between the steps change no bytes.
 A height kept as is (same size, identity mapping) skips steps 1-2 (step 3's kernel then spans
-the width of [N, H, W, C]); a width kept as is still takes step 3 (it is what puts W back).
+the width of [N, H, W, C]); a width kept as is makes steps 2-4 one TRANSPOSE from API 28
+((W, C, oh) -> (oh, W, C)), and still takes step 3 at API 27 (the product is what moves W there).
 
 Cost, per output element: W multiply-adds (step 3) plus, at API 27, C (step 4); steps 1-2 add
 H (+ C at API 27) per element of the [W, C, oh] intermediate. Constants: H * C * oh + W * C * ow
@@ -176,6 +177,12 @@ def emit_matrix_resize(lc: LoweringContext, source: int, out: int, dims: Sequenc
         product = _depthwise_product(lc, source, rw, channels, True, [n, h, 1, channels * ow], f"{name} (width)")
     else:
         tall = _depthwise_product(lc, source, rh, channels, False, [n, 1, w, channels * oh], f"{name} (height)")
+        if is_identity(rw) and lc.graph.feature_level >= FeatureLevel.ANDROID_9:
+            # A kept width at API 28: memory (W, C, oh) -> (oh, W, C) by one TRANSPOSE.
+            tall = _reshaped(lc, tall, [n, w, channels, oh], f"{name} (height, split)")
+            lc.graph.emit_operation(OperationCode.TRANSPOSE, [tall, lc.graph.emit_int32_vector([0, 3, 1, 2])], [out],
+                                    debug_name=f"{name} (height first)")
+            return
         tall = _channels_behind(lc, tall, [n, w, channels, oh], f"{name} (height, channels last)")
         product = _depthwise_product(lc, tall, rw, channels, False, [n, 1, oh, channels * ow], f"{name} (width)")
     _channels_behind(lc, product, [n, oh, channels, ow], f"{name} (channels last)", out)

@@ -191,11 +191,10 @@ REFUSALS = [
       "aten.permute_copy.default": ["needs API 28"], "aten.split_with_sizes_copy.default": ["needs API 28"]}),
     ("attributes", 30, Lambda(lambda x, v, a, b: (
         F.max_pool2d(x, 2, dilation=2), *F.max_pool2d(x, 2, return_indices=True), F.avg_pool2d(x, 2, divisor_override=3),
-        F.adaptive_avg_pool2d(x, (3, 3)), F.pad(x, (-1, 1)), F.interpolate(v, scale_factor=1.7), torch.bmm(a, b))),
+        F.pad(x, (-1, 1)), F.interpolate(v, scale_factor=1.7), torch.bmm(a, b))),
      (randn(1, 2, 8, 8), randn(1, 2, 5, 5), randn(2, 256, 256), randn(2, 256, 256)),
      {"aten.max_pool2d_with_indices.default": ["dilated pooling", "indices output is used"],
       "aten.avg_pool2d.default": ["divisor_override"],
-      "aten._adaptive_avg_pool2d.default": ["from 8x8 to 3x3"],
       "aten.constant_pad_nd.default": ["negative padding"],
       "aten.upsample_nearest2d.vec": ["scale_factor 1.7"]}),
     # (A static bmm too large for MUL + REDUCE_SUM is now one FULLY_CONNECTED per batch item; the

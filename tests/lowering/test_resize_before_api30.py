@@ -93,6 +93,8 @@ CASES = [
     ("width_only_28", bilinear(size=(4, 9)), (1, 3, 4, 4), 28, ["DEPTHWISE_CONV_2D", "RESHAPE", "TRANSPOSE"]),
     # A kept width still takes its product (it is what puts W back before the height's axis).
     ("height_only_27", bilinear(size=(8, 5)), (1, 2, 3, 5), 27, HEIGHT_AND_WIDTH_27),
+    # From API 28 a kept width takes no product: one TRANSPOSE puts the new height first.
+    ("height_only_28", bilinear(size=(8, 5)), (1, 2, 3, 5), 28, ["DEPTHWISE_CONV_2D", "RESHAPE", "TRANSPOSE"]),
     ("same_size_27", bilinear(size=(5, 7)), (1, 3, 5, 7), 27, ["RESHAPE"]),
     # 8 x 1.1 stays 8: PyTorch copies an axis of unchanged size whatever the scale factor.
     ("unchanged_height_by_scale_factor_27", bilinear(scale_factor=(1.1, 1.7)), (1, 2, 8, 5), 27,
