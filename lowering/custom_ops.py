@@ -11,13 +11,17 @@ kernel for it, so a program whose node NNAPI refuses stops lowering, naming it.
 boxes, scores and classes, best first, padded to ``max_detections``, and how many are real. Its
 fixed-size results let NNAPI's BOX_WITH_NMS_LIMIT (whose result size is known only when it runs)
 be the partition's last data-dependent step (docs/detection_ops.md).
+
+``class_nms_padded`` is BOX_WITH_NMS_LIMIT itself, on its own layout (a score and a box per region and
+class, class 0 the background), with the same fixed-size results: what a detector's per-class
+post-processing is once its candidates are rows of a fixed number (executorch_nnapi.tools.detection).
 """
 
 from __future__ import annotations
 
 import torch
 
-__all__ = ["batched_nms_padded", "decode_boxes"]
+__all__ = ["batched_nms_padded", "class_nms_padded", "decode_boxes"]
 
 _LIBRARY = "nnapi"
 
@@ -122,3 +126,61 @@ def batched_nms_padded(boxes: torch.Tensor, scores: torch.Tensor, idxs: torch.Te
     """
     return torch.ops.nnapi.batched_nms_padded(boxes, scores, idxs, iou_threshold, max_detections, num_classes,
                                               score_threshold)
+
+
+@torch.library.custom_op(f"{_LIBRARY}::class_nms_padded", mutates_args=())
+def _class_nms_padded(scores: torch.Tensor, boxes: torch.Tensor, score_threshold: float, iou_threshold: float,
+                      max_detections: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    from torchvision.ops import nms  # torchvision is needed only to run the op eagerly
+
+    rows, classes = scores.shape
+    per_class_boxes = boxes.reshape(rows, classes, 4)
+    kept_scores, kept_boxes, kept_classes = [], [], []
+    for column in range(1, classes):  # column 0 is the background
+        score = scores[:, column]
+        candidates = torch.nonzero((score > score_threshold) & (score >= SMALLEST_SCORE)).flatten()
+        keep = candidates[nms(per_class_boxes[candidates, column], score[candidates], iou_threshold)]
+        kept_scores.append(score[keep])
+        kept_boxes.append(per_class_boxes[keep, column])
+        kept_classes.append(torch.full((keep.numel(),), column, dtype=torch.int32))
+    all_scores = torch.cat(kept_scores)
+    order = torch.sort(all_scores, descending=True, stable=True).indices[:max_detections]
+    count = order.numel()
+    out_boxes = boxes.new_zeros((max_detections, 4))
+    out_scores = scores.new_zeros((max_detections,))
+    out_classes = torch.full((max_detections,), -1, dtype=torch.int32)
+    out_boxes[:count], out_scores[:count] = torch.cat(kept_boxes)[order], all_scores[order]
+    out_classes[:count] = torch.cat(kept_classes)[order]
+    return out_boxes, out_scores, out_classes, torch.tensor(count, dtype=torch.int32)
+
+
+@_class_nms_padded.register_fake
+def _(scores: torch.Tensor, boxes: torch.Tensor, score_threshold: float, iou_threshold: float,
+      max_detections: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    return (boxes.new_empty((max_detections, 4)), scores.new_empty((max_detections,)),
+            torch.empty((max_detections,), dtype=torch.int32), torch.empty((), dtype=torch.int32))
+
+
+def class_nms_padded(scores: torch.Tensor, boxes: torch.Tensor, score_threshold: float, iou_threshold: float,
+                     max_detections: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Per-class NMS of regions that hold a box and a score for each class, cut and padded to
+    ``max_detections``: NNAPI's BOX_WITH_NMS_LIMIT (hard NMS) with results of a fixed size.
+
+    Args:
+        scores: ``[N, C]`` float scores of each region for each class; column 0 is the background
+            and takes no part.
+        boxes: ``[N, 4 * C]`` float boxes ``(x1, y1, x2, y2)`` of each region for each class, with
+            ``x1 <= x2`` and ``y1 <= y2`` (NNAPI fails the run otherwise).
+        score_threshold: only scores above it (and at least 1.2e-38, the smallest normal float32)
+            are candidates; it must not be negative.
+        iou_threshold: a candidate is suppressed by a better one of its class when their IoU is
+            above it (torchvision's ``nms`` rule).
+        max_detections: the fixed number of results.
+
+    Returns:
+        ``(boxes [D, 4], scores [D], classes [D] int32, count)`` with ``D = max_detections``: the
+        first ``count`` rows are the kept detections of every class by decreasing score, the
+        best ``D`` when more survive (the order of equal scores is unspecified); the rest are zeros
+        with class -1. ``classes`` are column numbers. ``count`` is a 0-d int32 tensor.
+    """
+    return torch.ops.nnapi.class_nms_padded(scores, boxes, score_threshold, iou_threshold, max_detections)

@@ -1,0 +1,110 @@
+"""torchvision's detectors exported whole, post-processing included, for NNAPI (docs/detection.md).
+
+``torch.export`` fails on every torchvision detector: their post-processing keeps a number of boxes
+known only when the model runs (the scores above a threshold, the survivors of NMS). This module
+wraps a detector in a module that keeps the model's weights, layers and arithmetic and replaces
+only those selections by their fixed-capacity forms: a top-k of a fixed k (TOPK_V2) where
+torchvision takes ``min(k, count)``, a score of 0 where it drops a box, and its batched NMS with
+the final cut by NNAPI's BOX_WITH_NMS_LIMIT with a fixed number of results
+(``executorch_nnapi.lowering.custom_ops.class_nms_padded``). The results are padded to a
+capacity ``D`` and come with the number of real rows::
+
+    from executorch_nnapi.tools.detection import export_detector, detections_of
+    program = export_detector(model.eval(), image)          # image: [3, H, W] float in [0, 1]
+    boxes, scores, labels, count = program.module()(image)  # D rows; the first `count` are real
+    detections_of(program.module()(image))                  # torchvision's {"boxes", "scores", "labels"}
+
+Whenever the model finds no more than ``D`` detections they are its own, in its order; otherwise
+they are its best ``D`` by score (its first ``D``). ``D`` defaults to the model's
+``detections_per_img``, so the capacity is never reached.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import torch
+from torch import Tensor, nn
+from torch.export import Dim, ExportedProgram
+
+from executorch_nnapi.lowering import custom_ops  # noqa: F401  (registers the nnapi:: ops)
+
+__all__ = ["detections_of", "detector_module", "export_detector", "supported_detectors"]
+
+
+def supported_detectors() -> list[str]:
+    """Names of the torchvision detector classes ``detector_module`` takes."""
+    return ["SSD"]
+
+
+def detector_module(model: nn.Module, image_size: tuple[int, int], *, max_detections: int | None = None
+                    ) -> nn.Module:
+    """``model`` (an evaluation-mode torchvision detector) as a module of one ``[3, H, W]`` image with
+    fixed-size results ``(boxes [D, 4], scores [D], labels [D] int64, count)``, ready for
+    ``torch.export``.
+
+    Args:
+        model: a torchvision detection model (``supported_detectors()``), in eval mode.
+        image_size: ``(H, W)`` of the images it will see (its anchors are made for that size;
+            SSD resizes every image to its fixed size, so for SSD only the scale of the boxes
+            depends on it).
+        max_detections: the capacity ``D``; defaults to the model's ``detections_per_img``.
+    """
+    if model.training:
+        raise ValueError("detector_module: the model is in training mode; call model.eval() first (its "
+                         "post-processing is the evaluation one)")
+    from torchvision.models.detection.ssd import SSD
+
+    if isinstance(model, SSD):
+        from .detection_ssd import ExportableSSD
+        return ExportableSSD(model, image_size, _capacity(model.detections_per_img, max_detections)).eval()
+    raise TypeError(f"detector_module: {type(model).__name__} is not a supported torchvision detector "
+                    f"(supported: {', '.join(supported_detectors())})")
+
+
+def export_detector(model: nn.Module, example_image: Tensor, *, max_detections: int | None = None,
+                    dynamic_size: tuple[int, int] | None = None) -> ExportedProgram:
+    """``torch.export`` of ``detector_module(model, ...)`` for images like ``example_image`` ``[3, H, W]``.
+
+    Args:
+        model: a torchvision detection model in eval mode.
+        example_image: a ``[3, H, W]`` float image.
+        max_detections: the capacity ``D`` (default: the model's ``detections_per_img``).
+        dynamic_size: ``(min, max)`` of the image's height and width, each a ``Dim``; only for models
+            whose transform resizes every image to one fixed size (SSD, SSDlite), where nothing but
+            the input and the resize depends on it.
+    Returns:
+        The exported program; lower it with ``to_edge_transform_and_lower(program, partitioner=[
+        NnapiPartitioner()])``.
+    """
+    if example_image.dim() != 3:
+        raise ValueError(f"export_detector: the example image must be [3, H, W], got {list(example_image.shape)}")
+    size = (int(example_image.shape[1]), int(example_image.shape[2]))
+    module = detector_module(model, size, max_detections=max_detections)
+    dynamic_shapes = None
+    if dynamic_size is not None:
+        if getattr(model.transform, "fixed_size", None) is None:
+            raise ValueError(f"export_detector: dynamic_size needs a model that resizes every image to a fixed "
+                             f"size; {type(model).__name__}'s transform scales by the image's size, so its "
+                             "feature maps and anchors change with it (docs/detection.md)")
+        low, high = dynamic_size
+        dynamic_shapes = ({1: Dim("height", min=low, max=high), 2: Dim("width", min=low, max=high)},)
+    with torch.no_grad():
+        return torch.export.export(module, (example_image,), dynamic_shapes=dynamic_shapes)
+
+
+def detections_of(outputs: Sequence[Tensor]) -> dict[str, Tensor]:
+    """The real rows of an exported detector's outputs, as torchvision returns one image's detections:
+    ``{"boxes", "scores", "labels"}`` (and ``"masks"``, ``"keypoints"``, ``"keypoints_scores"`` when the
+    model has them)."""
+    boxes, scores, labels, count = outputs[:4]
+    real = int(count)
+    result = {"boxes": boxes[:real], "scores": scores[:real], "labels": labels[:real]}
+    return result
+
+
+def _capacity(per_image: int, requested: int | None) -> int:
+    capacity = int(per_image) if requested is None else int(requested)
+    if capacity < 1:
+        raise ValueError(f"max_detections must be at least 1, got {capacity}")
+    return capacity
