@@ -16,6 +16,7 @@ from typing import Any, Callable, Optional, Sequence
 import torch
 
 from .buffers import BufferPool
+from .determinism import pinned_torch_settings
 from .fault_injection import fault_spec, faulted_operation, perturb
 from .errors import DriverError, bad_data, bad_state, op_failed, summarize_exception
 from .model import KNOWN_VALUE, NO_VALUE, TEMPORARY, Model, Operation, merge_dims, validate_operation
@@ -352,8 +353,11 @@ class Compilation:
         if self.finished:
             raise bad_state("Compilation_finish was already called")
         # Explicit devices mean no CPU fallback, but the model holds only operations the
-        # driver computes (Model_addOperation refused the rest), so none needs one.
-        self.plan = Plan(self.model)
+        # driver computes (Model_addOperation refused the rest), so none needs one. The plan is
+        # made on the driver's thread count, as executions run: the preparation's torch passes
+        # (folding, proofs) on a busy machine's oversubscribed threads took 10x longer.
+        with pinned_torch_settings():
+            self.plan = Plan(self.model)
         self.finished = True
 
     def check_io_index(self, index: int, is_input: bool) -> int:

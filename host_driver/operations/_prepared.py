@@ -18,6 +18,7 @@ MAKERS: dict[str, Callable] = {
     "TANH": _qfast.unary_table,
     "HARD_SWISH": _qfast.unary_table,
     "DEQUANTIZE": _qfast.dequantize_table,
+    "QUANTIZE": _qfast.quantize_kernel,
     "ADD": _qfast.binary_table,
     "SUB": _qfast.binary_table,
     "MUL": _qfast.binary_table,
@@ -30,7 +31,7 @@ def prepared_kernel(name: str, p, ins: Sequence[OperandInfo], outs: Sequence[Ope
                     reference: Kernel) -> Optional[Kernel]:
     """A kernel computing what ``reference`` (the operation's compute) computes, prepared for
     these parameters and operands, or None when there is none (the plan keeps ``reference``)."""
-    if p is None or not getattr(p, "quant", name == "DEQUANTIZE"):
+    if p is None or not getattr(p, "quant", name in ("DEQUANTIZE", "QUANTIZE")):
         return None
     maker = MAKERS.get(name)
     return None if maker is None else maker(p, ins, outs, reference)

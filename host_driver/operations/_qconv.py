@@ -60,9 +60,14 @@ def conv_kernel(p, ins: Sequence[qf.OperandInfo], outs: Sequence[qf.OperandInfo]
     dims = tuple(range(1, w.dim()))
     # Every partial sum of every part (times its factor) must stay below 2^24 in float32.
     partial = sum(f * part.to(torch.int64).abs().sum(dims) for f, part in parts) * reach
-    if int(partial.max()) < qf.FLOAT32_EXACT and qf.onednn_exact():
+    onednn = int(partial.max()) < qf.FLOAT32_EXACT and qf.onednn_exact()
+    int_mm = groups == 1 and len(parts) == 1 and int(abs_sum.max()) * 128 < qf.INT32_LIMIT and qf.int_mm_exact()
+    # A 1x1 convolution of an NHWC tensor is a matrix product of the tensor as it lies:
+    # torch._int_mm takes it without oneDNN's ~20 microseconds of setup per call.
+    pointwise = w.shape[2:] == (1, 1) and tuple(p.stride) == (1, 1) and not any(p.pads) and not p.nchw
+    if onednn and not (pointwise and int_mm):
         return _onednn_conv_kernel(p, ins[0].shape, parts, bias, abs_sum * reach, dtype, groups)
-    if groups == 1 and len(parts) == 1 and int(abs_sum.max()) * 128 < qf.INT32_LIMIT and qf.int_mm_exact():
+    if int_mm:
         return _int_mm_conv_kernel(p, outs[0].shape, parts[0][1], bias, abs_sum, dtype)
     return None
 
@@ -124,7 +129,7 @@ def _int_mm_conv_kernel(p, out_shape: tuple[int, ...], w8: torch.Tensor, bias: t
     channels, _, kh, kw = w8.shape
     matrix = w8.permute(2, 3, 1, 0).reshape(-1, channels).contiguous()   # [(ky, kx, c), O]
     offset, low, high, zp_signed = _signed_offsets(p, w8, bias, abs_sum, dtype)
-    requantize = qf.requantizer_for(p, offset, low, high)
+    requantize = qf.requantizer_for(p, offset, low, high, torch.int32)
     left, right, top, bottom = p.pads
     nchw, stride, dilation = p.nchw, p.stride, p.dilation
     n, oh, ow = (out_shape[0], out_shape[2], out_shape[3]) if nchw else out_shape[:3]
@@ -180,7 +185,7 @@ def fully_connected_kernel(p, ins: Sequence[qf.OperandInfo], outs: Sequence[qf.O
         return None
     bound = offset_w.abs().sum(1) * qf.input_reach(x.dtype, p.q_zp[0])
     folded = alpha * b.sum(1) + depth * alpha * beta        # α·Σb + K·α·β per unit
-    requantize = qf.requantizer_for(p, bias + folded, -bound - folded, bound - folded)
+    requantize = qf.requantizer_for(p, bias + folded, -bound - folded, bound - folded, torch.int32)
     matrix = b.to(torch.int8).t().contiguous()
     batch_shape = p.batch_shape
 

@@ -26,19 +26,22 @@ kernels), which the tests use to compare the two.
 from __future__ import annotations
 
 import functools
+import math
 import os
 from typing import Callable, Optional, Sequence
 
 import torch
 import torch.nn.functional as F
 
+from . import _native
 from . import _qkernels as qk
 from . import _qmath as qm
-from .common import from_nchw, pad_nhwc, to_nchw
+from .common import f32, from_nchw, pad_nhwc, to_nchw
 
 REFERENCE_VARIABLE = "EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS"
 FLOAT32_EXACT = 1 << 24
 INT32_LIMIT = 1 << 31
+NATIVE_ROW = 64   # the least inner loop of the compiled requantization (repeats of few channels)
 
 # (ins, p) -> outputs, the signature of an operation's compute.
 Kernel = Callable[[list, object], list]
@@ -85,8 +88,16 @@ class Table:
 
     def __init__(self, table: torch.Tensor, arity: int, what: str) -> None:
         self.table, self.arity, self.prepared = table.contiguous(), arity, what
+        self.native = _native.kernels()
 
     def __call__(self, xs: list, _p=None) -> list:
+        native = self.native
+        if native is not None:
+            a, b = xs[0], (xs[1] if self.arity == 2 else None)
+            if a.is_contiguous() and (b is None or (b.shape == a.shape and b.is_contiguous())):
+                out = torch.empty(a.shape, dtype=self.table.dtype)
+                if native.table(a, b, self.table, out):
+                    return [out]
         if self.arity == 1:
             x = xs[0]
             return [self.table.index_select(0, _lut_index(x).reshape(-1)).view(x.shape)]
@@ -129,6 +140,27 @@ def dequantize_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo],
     if isinstance(p.scale, torch.Tensor):
         return None
     return unary_table(p, ins, outs, reference)
+
+
+def quantize_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
+    """QUANTIZE of float32 by the compiled loop (there is no torch pass fewer than the
+    reference's): the reference's arithmetic, and its codes for the values whose int64
+    conversion is the platform's (infinities, NaN, magnitudes of 2^63 and more)."""
+    native = _native.kernels()
+    if native is None or ins[0].dtype != torch.float32:
+        return None
+    scale, zp, dtype = p.q_out
+    lo, hi = qm.QRANGE[dtype]
+    special = reference([torch.tensor([math.inf, -math.inf, math.nan])], p)[0].to(torch.int32)
+    divisor = f32(scale)   # the reference divides in float64 by the float32 scale
+
+    def run(xs: list, _p) -> list:
+        x = xs[0].contiguous()
+        out = torch.empty(x.shape, dtype=dtype)
+        native.quantize(x, divisor, zp, lo, hi, special, out)
+        return [out]
+
+    return described(run, "compiled QUANTIZE loop")
 
 
 # -- pooling ----------------------------------------------------------------------------------------------
@@ -202,7 +234,8 @@ class Requantizer:
     """
 
     def __init__(self, r: torch.Tensor, c: torch.Tensor, branch: Optional[tuple[torch.Tensor, torch.Tensor]],
-                 lo: int, hi: int, dtype: torch.dtype, int32_clamp: bool = False) -> None:
+                 lo: int, hi: int, dtype: torch.dtype, int32_clamp: bool = False,
+                 acc_dtype: torch.dtype = torch.float32) -> None:
         self.r, self.c, self.branch = r, c, branch
         # Codes are computed as uint8 (int8 + 128), where truncation is floor (below 0, truncation
         # and floor both clamp to lo >= 0).
@@ -211,8 +244,12 @@ class Requantizer:
         # int32_clamp: every value fits int32, so the clamp can follow the (cheaper) conversion.
         self.int32_clamp = int32_clamp
         self.dtype = dtype
-
+        # What the accumulators will be: float32 (oneDNN) or int32 (torch._int_mm).
+        self.acc_dtype = acc_dtype
+        # The compiled loop computing the same expression in one pass (`_native`), or None.
+        self.native = _native.kernels()
         self._shaped: dict[tuple[int, int], tuple] = {}
+        self._flat: dict[int, tuple] = {}
 
     def constants(self, view: Callable[[torch.Tensor], torch.Tensor]) -> tuple:
         """(r, c, threshold, half) shaped by ``view`` to broadcast against accumulators."""
@@ -237,7 +274,53 @@ class Requantizer:
             out = out.bitwise_xor_(0x80).view(torch.int8)
         return out
 
+    def _flat_constants(self, repeat: int) -> tuple:
+        """The constants as contiguous float64 vectors, ``repeat`` copies end to end."""
+        constants = self._flat.get(repeat)
+        if constants is None:
+            constants = self._flat[repeat] = self.constants(lambda t: t.repeat(repeat).contiguous())
+        return constants
+
+    def native_codes(self, acc: torch.Tensor, channel_axis: int) -> Optional[torch.Tensor]:
+        """The codes by the compiled loop, in ``acc``'s memory layout; None when ``acc`` is not a
+        dense float32 / int32 tensor the loop reads (the torch passes then run)."""
+        native = self.native
+        if native is None or acc.dtype not in (torch.float32, torch.int32) or acc.numel() == 0:
+            return None
+        channels = acc.shape[channel_axis]
+        channels_last = acc.dim() == 4 and channel_axis == 1 and acc.is_contiguous(memory_format=torch.channels_last)
+        if channels_last or (channel_axis == acc.dim() - 1 and acc.is_contiguous()):
+            # Channels innermost in memory: rows of codes, constants repeated to a long inner loop.
+            outer, inner = acc.numel() // channels, 1
+            repeat = max(1, min(outer, -(-NATIVE_ROW // channels)))
+        elif acc.is_contiguous():
+            outer, inner, repeat = math.prod(acc.shape[:channel_axis]), math.prod(acc.shape[channel_axis + 1:]), 1
+        else:
+            return None
+        out = torch.empty_like(acc, dtype=self.dtype)    # the same strides as acc (dense)
+        native.requantize(acc, outer, channels, inner, repeat, self._flat_constants(repeat), self.lo, self.hi,
+                          self.shift, out)
+        return out
+
+    def codes_at(self, points: torch.Tensor, channels: slice) -> torch.Tensor:
+        """int64 codes of the int64 accumulators ``points`` [c, ...] of output channels
+        ``channels``, computed as executions compute them (by the compiled loop when there is
+        one, reading the accumulators' dtype): what `verify` checks."""
+        if self.native is None:
+            return self.codes(points, self.constants(lambda t: t[channels].view(-1, *[1] * (points.dim() - 1))))\
+                .to(torch.int64)
+        rows = points.reshape(points.shape[0], -1).t().contiguous()      # [points, c]: channels innermost
+        exact_f32 = self.acc_dtype == torch.float32 and int(rows.abs().max()) < FLOAT32_EXACT
+        rows = rows.to(torch.float32 if exact_f32 else torch.int32)
+        constants = self.constants(lambda t: t[channels].contiguous())
+        out = torch.empty(rows.shape, dtype=self.dtype)
+        self.native.requantize(rows, rows.shape[0], rows.shape[1], 1, 1, constants, self.lo, self.hi, self.shift, out)
+        return out.t().reshape(points.shape).to(torch.int64)
+
     def __call__(self, acc: torch.Tensor, channel_axis: int) -> torch.Tensor:
+        out = self.native_codes(acc, channel_axis)
+        if out is not None:
+            return out
         key = (channel_axis, acc.dim())
         constants = self._shaped.get(key)
         if constants is None:
@@ -299,7 +382,7 @@ def verify(req: Requantizer, p, offset: torch.Tensor, low: torch.Tensor, high: t
         points = torch.stack((steps - 1, steps), 2)                                 # [C, K, 2]
         points = torch.maximum(torch.minimum(points, high[sl, None, None]), low[sl, None, None])
         expected = _reference_codes(points + offset[sl, None, None], p, sl)
-        got = req.codes(points, req.constants(lambda t: t[sl].view(-1, 1, 1))).to(torch.int64)
+        got = req.codes_at(points, sl)
         if not torch.equal(expected, got):
             return False
         below = (expected[:, :, 0] < ks) | (points[:, :, 0] == low[sl, None])
@@ -309,9 +392,13 @@ def verify(req: Requantizer, p, offset: torch.Tensor, low: torch.Tensor, high: t
     return True
 
 
-def build_requantizer(p, offset: torch.Tensor, low: torch.Tensor, high: torch.Tensor) -> Optional[Requantizer]:
+def build_requantizer(p, offset: torch.Tensor, low: torch.Tensor, high: torch.Tensor,
+                      acc_dtype: torch.dtype = torch.float32) -> Optional[Requantizer]:
     """A `Requantizer` proved equal to the reference for accumulators in [low, high] (per
-    channel) plus ``offset``, or None (then the caller requantizes with the reference)."""
+    channel) plus ``offset``, or None (then the caller requantizes with the reference).
+    ``acc_dtype``: float32 or int32, what the accumulators are (int32 ones are no wider)."""
+    if acc_dtype == torch.int32:
+        low, high = low.clamp(min=-INT32_LIMIT), high.clamp(max=INT32_LIMIT - 1)
     m_int, shift = p.q_m, p.q_shift
     reach = torch.maximum((low + offset).abs(), (high + offset).abs())
     # Monotone without overflow: no int32 wrap of the (shifted) input, M > 0.
@@ -336,7 +423,7 @@ def build_requantizer(p, offset: torch.Tensor, low: torch.Tensor, high: torch.Te
         split = (threshold, half)
     largest = torch.maximum(low.abs(), high.abs()).to(torch.float64) * r + c_pos.abs() + 1.0
     req = Requantizer(r, c_pos, split, p.q_range[0], p.q_range[1], p.q_dtype,
-                      int32_clamp=bool((largest < INT32_LIMIT - 1).all()))
+                      int32_clamp=bool((largest < INT32_LIMIT - 1).all()), acc_dtype=acc_dtype)
     if verify(req, p, offset, low, high):
         return req
     return None
@@ -419,9 +506,11 @@ def to_signed(x: torch.Tensor) -> torch.Tensor:
     return torch.bitwise_xor(x, 0x80).view(torch.int8) if x.dtype == torch.uint8 else x
 
 
-def requantizer_for(p, offset: torch.Tensor, low: torch.Tensor, high: torch.Tensor):
-    """(acc, channel_axis) -> codes: the proved float64 requantizer, else the reference's."""
-    req = build_requantizer(p, offset, low, high)
+def requantizer_for(p, offset: torch.Tensor, low: torch.Tensor, high: torch.Tensor,
+                    acc_dtype: torch.dtype = torch.float32):
+    """(acc, channel_axis) -> codes: the proved float64 requantizer, else the reference's.
+    ``acc_dtype``: float32 (oneDNN) or int32 (torch._int_mm) accumulators."""
+    req = build_requantizer(p, offset, low, high, acc_dtype)
     if req is not None:
         return req
 
@@ -436,4 +525,6 @@ def requantizer_for(p, offset: torch.Tensor, low: torch.Tensor, high: torch.Tens
 
 def requantization_name(requantize) -> str:
     """How a kernel made by `requantizer_for` requantizes (for `described`)."""
-    return "proved float64 requantization" if isinstance(requantize, Requantizer) else "reference requantization"
+    if not isinstance(requantize, Requantizer):
+        return "reference requantization"
+    return "proved float64 requantization" + (" (compiled loop)" if requantize.native is not None else "")

@@ -23,7 +23,7 @@ import torch
 from nnapi_client import QA8, TF32, TI32, Execution, Model
 from executorch_nnapi.host_driver import operations
 from executorch_nnapi.host_driver.compilation import Compilation
-from executorch_nnapi.host_driver.operations import _prepared
+from executorch_nnapi.host_driver.operations import _native, _prepared
 from executorch_nnapi.host_driver.operations import _qfast as qf
 from executorch_nnapi.host_driver.operations import _qkernels as qk
 from executorch_nnapi.host_driver.operations import _qmath as qm
@@ -70,30 +70,36 @@ def _kinds(driver, comp) -> dict[str, list]:
 
 def same_bytes(lib, driver, monkeypatch, m: Model, inputs, out_shapes, out_dtypes, expect: dict[str, tuple[str, ...]],
                runs: int = 2) -> list[torch.Tensor]:
-    """Compile ``m`` as the reference plan and as the prepared one; assert the prepared plan took
-    a kernel whose description contains each of ``expect[name]`` for every step of each named
-    operation, and that both give the same bytes (on ``inputs`` and on ``runs - 1`` runs of fresh
-    codes)."""
+    """Compile ``m`` as the reference plan, as the prepared one and as the prepared one without
+    the compiled loops (`_native`: their torch passes instead); assert the prepared plans took a
+    kernel whose description contains each of ``expect[name]`` for every step of each named
+    operation, and that all three give the same bytes (on ``inputs`` and on ``runs - 1`` runs of
+    fresh codes)."""
     m.finish()
     monkeypatch.setenv(qf.REFERENCE_VARIABLE, "1")
     reference = m.compile()
     monkeypatch.delenv(qf.REFERENCE_VARIABLE)
     fast = m.compile()
+    monkeypatch.setenv(_native.LIBRARY_VARIABLE, "off")
+    passes = m.compile()
+    monkeypatch.delenv(_native.LIBRARY_VARIABLE)
     assert all(k is None for ks in _kinds(driver, reference).values() for k in ks)
-    kinds = _kinds(driver, fast)
-    for name, parts in expect.items():
-        assert kinds.get(name) and all(k is not None and all(w in k for w in parts) for k in kinds[name]), \
-            (name, kinds.get(name))
+    for comp in (fast, passes):
+        kinds = _kinds(driver, comp)
+        for name, parts in expect.items():
+            assert kinds.get(name) and all(k is not None and all(w in k for w in parts) for k in kinds[name]), \
+                (name, kinds.get(name))
     gen = torch.Generator().manual_seed(99)
     results = None
     for run in range(runs):
         if run:
             inputs = [_codes(gen, x.shape, x.dtype) if x.dtype in qf.EIGHT_BIT else x for x in inputs]
         want = _execute(lib, reference, inputs, out_shapes, out_dtypes)
-        got = _execute(lib, fast, inputs, out_shapes, out_dtypes)
-        for w, g in zip(want, got):
-            assert torch.equal(w, g), f"{(w.to(torch.int64) - g.to(torch.int64)).abs().max()} off"
-        results = results or got
+        for comp in (fast, passes):
+            got = _execute(lib, comp, inputs, out_shapes, out_dtypes)
+            for w, g in zip(want, got):
+                assert torch.equal(w, g), f"{(w.to(torch.int64) - g.to(torch.int64)).abs().max()} off"
+            results = results or got
     return results
 
 
@@ -166,7 +172,7 @@ CONV_CASES = {
     "conv_relu6_stride2_same_asymmetric": ("CONV_2D", dict(h=10, w=10, stride=2, pads=(0, 1, 0, 1), act=3), "oneDNN"),
     "conv_relu_dilated": ("CONV_2D", dict(h=11, w=12, dilation=2, pads=(2, 2, 2, 2), act=1), "oneDNN"),
     "conv_nchw_batch2": ("CONV_2D", dict(nchw=True, batch=2, act=2), "oneDNN"),
-    "conv1x1": ("CONV_2D", dict(k=1, pads=(0, 0, 0, 0), cin=16, cout=24), "oneDNN"),
+    "conv1x1": ("CONV_2D", dict(k=1, pads=(0, 0, 0, 0), cin=16, cout=24), "torch._int_mm"),
     "conv_per_tensor_filter": ("CONV_2D", dict(per_channel=False, zp_w=0), "oneDNN"),
     "conv_per_tensor_uint8_filter_split": ("CONV_2D", dict(per_channel=False, zp_w=3, act=1), "convolution, 2 parts"),
     "conv_over_float32_bound": ("CONV_2D", dict(cin=300, cout=5, h=5, w=6, s_out=40.0), "torch._int_mm"),

@@ -1,0 +1,101 @@
+"""The compiled loops of the 8-bit path (host_driver/kernels/nnapi_host_kernels.c), through ctypes.
+
+``libnnapi_host_kernels.so`` is built with the package (host_driver/CMakeLists.txt) and installed
+beside the host shim. Each function computes in one pass what a sequence of torch passes of the
+prepared kernels computes (`_qfast`); without the library (a build without it, or
+``EXECUTORCH_NNAPI_HOST_KERNELS=off``) the prepared kernels run those torch passes instead, with
+the same results. ``EXECUTORCH_NNAPI_HOST_KERNELS`` may also name the library's path.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import logging
+import os
+from typing import Optional
+
+import torch
+
+logger = logging.getLogger("executorch_nnapi.host_driver")
+
+LIBRARY_FILENAME = "libnnapi_host_kernels.so"
+LIBRARY_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNELS"
+INTERFACE_VERSION = 1
+OFF = ("0", "off", "none", "no")
+
+_P, _I32, _I64, _F64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_double
+
+
+def _pointer(t: Optional[torch.Tensor]) -> Optional[int]:
+    return None if t is None else t.data_ptr()
+
+
+class NativeKernels:
+    """The library's functions, with their C signatures. Every tensor passed must be contiguous
+    (the callers check) and stay alive for the call."""
+
+    def __init__(self, lib: ctypes.CDLL) -> None:
+        self.lib = lib
+        self._requantize = lib.nnapi_host_requantize
+        self._requantize.argtypes = [_P, _I32, _I64, _I64, _I64, _I64, _P, _P, _P, _P, _I32, _I32, _I32, _P]
+        self._requantize.restype = None
+        self._table = lib.nnapi_host_table
+        self._table.argtypes = [_P, _P, _I64, _P, _I32, _P]
+        self._table.restype = _I32
+        self._quantize = lib.nnapi_host_quantize
+        self._quantize.argtypes = [_P, _I64, _F64, _I32, _I32, _I32, _P, _P]
+        self._quantize.restype = None
+
+    def requantize(self, acc: torch.Tensor, outer: int, channels: int, inner: int, repeat: int,
+                   constants: tuple, lo: int, hi: int, xor_mask: int, out: torch.Tensor) -> None:
+        """Codes of float32 or int32 accumulators ``acc`` [outer, channels, inner] into ``out``
+        (see the C source); ``constants`` = (r, c, threshold or None, half or None), float64."""
+        r, c, threshold, half = constants
+        self._requantize(acc.data_ptr(), acc.dtype == torch.int32, outer, channels, inner, repeat, r.data_ptr(),
+                         c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, out.data_ptr())
+
+    def table(self, a: torch.Tensor, b: Optional[torch.Tensor], table: torch.Tensor, out: torch.Tensor) -> bool:
+        """out = table[a] or table[256·a + b] (8-bit codes, same shapes); False for an entry size
+        the library does not handle (out is then untouched)."""
+        return self._table(a.data_ptr(), _pointer(b), a.numel(), table.data_ptr(), table.element_size(),
+                           out.data_ptr()) == 0
+
+    def quantize(self, x: torch.Tensor, scale: float, zp: int, lo: int, hi: int, special: torch.Tensor,
+                 out: torch.Tensor) -> None:
+        """QUANTIZE of float32 ``x`` into ``out`` (8-bit); ``special``: the int32 codes of +inf,
+        -inf and NaN."""
+        self._quantize(x.data_ptr(), x.numel(), scale, zp, lo, hi, special.data_ptr(), out.data_ptr())
+
+
+def library_path() -> Optional[str]:
+    """$EXECUTORCH_NNAPI_HOST_KERNELS (None when it says off), else the package's copy."""
+    value = os.environ.get(LIBRARY_VARIABLE, "").strip()
+    if value.lower() in OFF:
+        return None
+    return value or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), LIBRARY_FILENAME)
+
+
+@functools.cache
+def _load(path: str) -> Optional[NativeKernels]:
+    if not os.path.exists(path):
+        logger.debug("%s not found: the 8-bit path runs its torch passes", path)
+        return None
+    try:
+        lib = ctypes.CDLL(path)
+        version = lib.nnapi_host_kernels_version
+        version.restype = _I32
+        if version() != INTERFACE_VERSION:
+            logger.warning("ignoring %s: interface version %d, this driver needs %d (rebuild the package)", path,
+                           version(), INTERFACE_VERSION)
+            return None
+        return NativeKernels(lib)
+    except (OSError, AttributeError) as e:
+        logger.warning("ignoring %s (%s): the 8-bit path runs its torch passes", path, e)
+        return None
+
+
+def kernels() -> Optional[NativeKernels]:
+    """The loaded library, or None: asked when a plan is made (a plan keeps what it was given)."""
+    path = library_path()
+    return None if path is None else _load(path)

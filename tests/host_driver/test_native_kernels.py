@@ -1,0 +1,168 @@
+"""The compiled loops of the host driver's 8-bit path (host_driver/kernels/nnapi_host_kernels.c,
+loaded by operations/_native.py) against the torch passes they replace and the reference kernels:
+equal codes in every layout and accumulator type the prepared kernels hand them, QUANTIZE on the
+values whose conversion is the platform's, tables of every entry size. The library is part of the
+package build; test_quantized_fast_path.py compares whole plans with and without it."""
+
+from __future__ import annotations
+
+import math
+import types
+
+import pytest
+import torch
+
+from nnapi_client import QA8, TF32, Model
+from executorch_nnapi.host_driver.compilation import Compilation
+from executorch_nnapi.host_driver.operations import _native, quantize
+from executorch_nnapi.host_driver.operations import _qfast as qf
+from executorch_nnapi.host_driver.operations import _qkernels as qk
+from executorch_nnapi.host_driver.operations import _qmath as qm
+
+QA8S = 14
+
+
+@pytest.fixture(scope="module")
+def native() -> _native.NativeKernels:
+    kernels = _native.kernels()
+    assert kernels is not None, (f"{_native.library_path()} did not load: build the package "
+                                 "(host_driver/CMakeLists.txt, target nnapi_host_kernels)")
+    return kernels
+
+
+def _params(multipliers, dtype, zp, act_range=None) -> types.SimpleNamespace:
+    mults = [qm.quantize_multiplier(v) for v in multipliers]
+    return types.SimpleNamespace(q_m=torch.tensor([a for a, _ in mults]), q_shift=torch.tensor([s for _, s in mults]),
+                                 q_zp=(0, 0, zp), q_dtype=dtype, q_range=act_range or qm.QRANGE[dtype])
+
+
+def _accumulators(p, offset: torch.Tensor, bound: int, gen: torch.Generator, count: int) -> torch.Tensor:
+    """[channels, n]: random accumulators and every integer around each of the reference's steps."""
+    channels = len(offset)
+    steps = qf.reference_steps(p, torch.arange(p.q_range[0] + 1, p.q_range[1] + 1), slice(None)) - offset[:, None]
+    near = (steps[:, :, None] + torch.arange(-2, 3)).reshape(channels, -1)
+    acc = torch.cat([torch.randint(-bound, bound, (channels, count), generator=gen), near], 1)
+    return acc.clamp(-bound, bound)
+
+
+@pytest.mark.parametrize("acc_dtype", [torch.float32, torch.int32])
+@pytest.mark.parametrize("multipliers,dtype,zp,act_range", [
+    ([0.0037, 0.5, 0.0009765625, 0.013, 0.002], torch.uint8, 100, None),          # M = 2^30 among them
+    ([0.0037, 0.02, 1.7], torch.int8, -5, None),                                    # a left shift
+    ([0.0041, 0.008, 0.0003] * 30, torch.uint8, 0, (0, 255)),                       # no negative branch, 90 channels
+    ([2.1e-7, 0.0003, 0.06, 0.01, 0.02, 0.03, 0.04], torch.int8, 0, (-20, 90)),   # a clamped range
+])
+def test_the_compiled_requantization_equals_the_reference_in_every_layout(native, acc_dtype, multipliers, dtype, zp,
+                                                                           act_range):
+    p = _params(multipliers, dtype, zp, act_range)
+    channels = len(multipliers)
+    gen = torch.Generator().manual_seed(channels)
+    offset = torch.randint(-4000, 4000, (channels,), generator=gen)
+    bound = (1 << 23) if acc_dtype == torch.float32 else (1 << 28)   # a left shift of 1 halves the int32 room
+    req = qf.build_requantizer(p, offset, torch.full((channels,), -bound), torch.full((channels,), bound), acc_dtype)
+    assert req is not None and req.native is not None
+    acc = _accumulators(p, offset, bound, gen, 997)                    # an odd count: rows left over
+    want = qk.requantize_acc(acc + offset[:, None], p, 0)              # [channels, n]
+    passes = qf.Requantizer(req.r, req.c, req.branch, *p.q_range, dtype, req.int32_clamp, acc_dtype)
+    passes.native = None
+    n = acc.shape[1]
+    rows = acc.t().contiguous().to(acc_dtype)                                     # [n, channels]
+    assert torch.equal(req(rows, 1).t(), want)
+    assert torch.equal(passes(rows, 1).t(), want)
+    planes = acc[None].contiguous().to(acc_dtype)                                 # [1, channels, n]
+    assert torch.equal(req(planes, 1)[0], want)
+    usable = n - n % 7
+    nchw = acc[:, :usable].reshape(channels, -1, 7)[None].to(acc_dtype)           # [1, channels, h, 7]
+    channels_last = nchw.contiguous(memory_format=torch.channels_last)
+    got = req(channels_last, 1)
+    assert got.is_contiguous(memory_format=torch.channels_last)
+    assert torch.equal(got, req(nchw, 1))
+    assert torch.equal(got.reshape(channels, -1), want[:, :usable])
+    assert req.native_codes(rows.t(), 0) is None                      # neither layout: the torch passes
+    assert torch.equal(req(rows.t(), 0), want)
+
+
+def test_the_proof_checks_the_compiled_loop():
+    """A requantizer one accumulator unit off is refused through the compiled loop too."""
+    p = _params([0.0037, 0.011], torch.uint8, 120)
+    offset, bound = torch.tensor([10, -7]), torch.full((2,), 1 << 20)
+    req = qf.build_requantizer(p, offset, -bound, bound)
+    assert req is not None and req.native is not None
+    wrong = qf.Requantizer(req.r, req.c - req.r, req.branch, *p.q_range, p.q_dtype, req.int32_clamp)
+    assert wrong.native is not None
+    assert not qf.verify(wrong, p, offset, -bound, bound)
+
+
+SPECIAL_VALUES = [math.inf, -math.inf, math.nan, -math.nan, 0.0, -0.0, 1e-45, -1e-45, 1e30, -1e30, 3.4e38, -3.4e38,
+                  9.3e18, -9.3e18, 9.2e18, -9.2e18, 1024.4, -1024.6, 2047.5, -2047.5, 2048.5, -2048.5, 1e7, -1e7,
+                  2.0 ** 24 + 1, -2.0 ** 24 - 1]
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8])
+@pytest.mark.parametrize("scale,zp", [(0.1, 3), (1.0, 0), (0.0039, -5), (3e-30, 7), (1e20, 0)])
+def test_the_compiled_quantize_equals_the_reference(native, dtype, scale, zp):
+    if dtype == torch.uint8:
+        zp = abs(zp)
+    p = types.SimpleNamespace(q_out=(scale, zp, dtype))
+    kernel = qf.quantize_kernel(p, [qf.OperandInfo(torch.float32, (0,))], [None], quantize.compute)
+    gen = torch.Generator().manual_seed(3)
+    edges = torch.tensor([2.0 ** 63, -2.0 ** 63, 2.0 ** 63 * (1 + 2 ** -23), 2.0 ** 63 * (1 - 2 ** -24)]) * scale
+    x = torch.cat([torch.randn(20000, generator=gen) * 30, torch.tensor(SPECIAL_VALUES), edges,
+                   (torch.arange(-600, 600) + 0.5) * scale, torch.arange(-600, 600) * scale,
+                   torch.randn(500, generator=gen) * 1e10, torch.randn(500, generator=gen) * 1e25]).float()
+    assert torch.equal(kernel([x], p)[0], quantize.compute([x], p)[0])
+    strided = x.reshape(-1, 2)[:, 0]                                   # not contiguous: copied first
+    assert torch.equal(kernel([strided], p)[0], quantize.compute([strided], p)[0])
+
+
+def test_quantize_of_a_model_input_takes_the_compiled_loop(lib, driver, native):
+    m = Model(lib)
+    x = m.tensor([2, 5, 7])
+    out = m.tensor([2, 5, 7], QA8S, scale=0.05, zp=-3)
+    m.op("QUANTIZE", [x], [out])
+    m.io([x], [out])
+    m.finish()
+    plan = driver.lookup(m.compile().value, Compilation, "compilation").plan
+    assert [getattr(st.fn, "prepared", None) for st in plan.steps] == ["compiled QUANTIZE loop"]
+
+
+@pytest.mark.parametrize("entry", [torch.uint8, torch.int8, torch.float16, torch.float32])
+def test_compiled_tables_equal_the_torch_lookups(native, entry):
+    gen = torch.Generator().manual_seed(5)
+    values = torch.randn(65536, generator=gen) * 50
+    table = values.to(entry) if entry.is_floating_point else values.clamp(-128, 127).to(torch.int32).to(entry)
+    for arity in (1, 2):
+        t = qf.Table(table[:256] if arity == 1 else table, arity, "test")
+        assert t.native is not None
+        plain = qf.Table(t.table, arity, "test")
+        plain.native = None
+        a = torch.randint(0, 256, (3, 5, 7, 11), generator=gen, dtype=torch.int32).to(torch.uint8)
+        b = torch.randint(-128, 128, (3, 5, 7, 11), generator=gen, dtype=torch.int32).to(torch.int8)
+        xs = [a] if arity == 1 else [a.view(torch.int8), b]
+        assert torch.equal(t(xs)[0], plain(xs)[0])
+    broadcast = [a.view(torch.int8), b[:1]]                            # not the same shape: torch's lookup
+    assert torch.equal(t(broadcast)[0], plain(broadcast)[0])
+
+
+def test_the_library_can_be_turned_off(monkeypatch, native):
+    path = _native.library_path()
+    monkeypatch.setenv(_native.LIBRARY_VARIABLE, "off")
+    assert _native.kernels() is None
+    monkeypatch.setenv(_native.LIBRARY_VARIABLE, "/nonexistent/libnnapi_host_kernels.so")
+    assert _native.kernels() is None
+    monkeypatch.setenv(_native.LIBRARY_VARIABLE, path)
+    assert _native.kernels() is native
+
+
+def test_dequantize_tables_keep_float_entries(lib, driver, native):
+    """A DEQUANTIZE table has float32 entries: the compiled lookup copies four bytes."""
+    m = Model(lib)
+    x = m.tensor([4, 9], QA8, scale=0.25, zp=7)
+    out = m.tensor([4, 9], TF32)
+    m.op("DEQUANTIZE", [x], [out])
+    m.io([x], [out])
+    m.finish()
+    plan = driver.lookup(m.compile().value, Compilation, "compilation").plan
+    (step,) = plan.steps
+    codes = torch.arange(36, dtype=torch.uint8).reshape(4, 9) * 7
+    assert torch.equal(step.fn([codes])[0], (codes.to(torch.float32) - 7) * 0.25)
