@@ -130,7 +130,7 @@ class Plan:
         self.reference_kernels = _qfast.reference_only()
         self.steps = [self._step(model.operations[k]) for k in model.order]
         if not self.reference_kernels:
-            self.steps = self._fuse_tables(self._fold_constants(self.steps))
+            self.steps = self._fuse_activations(self._fuse_tables(self._fold_constants(self.steps)))
         for st, release in zip(self.steps, self._last_reads()):
             st.release = release
         # Buffer pools of finished runs (one per concurrent run; list pop/append are atomic).
@@ -222,6 +222,30 @@ class Plan:
                     st.fn, st.ins = fused, (inner.ins[0],)
                     gone.add(id(inner))
                     break
+        return [st for st in steps if id(st) not in gone]
+
+    def _fuse_activations(self, steps: list[Step]) -> list[Step]:
+        """A prepared convolution or FULLY_CONNECTED whose result only a one-input table step reads
+        (an 8-bit activation: HARD_SWISH, LOGISTIC, TANH, SiLU's table) looks its codes up in that
+        table as it writes them (`_qfast.fuse_table`), and the table step goes; not when the
+        result is a model output or either step is the one EXECUTORCH_NNAPI_HOST_FAULT perturbs."""
+        readers: dict[int, int] = {}
+        for st in steps:
+            for i in st.ins:
+                readers[i] = readers.get(i, 0) + 1
+        producer = {o: st for st in steps for o in st.outs}
+        outputs = set(self.model.outputs)
+        gone: set[int] = set()
+        for st in steps:
+            if not isinstance(st.fn, _qfast.Table) or st.fn.arity != 1 or st.op.index == self.faulted:
+                continue
+            inner = producer.get(st.ins[0])
+            if (inner is None or id(inner) in gone or len(inner.outs) != 1 or readers[st.ins[0]] != 1
+                    or st.ins[0] in outputs or inner.op.index == self.faulted):
+                continue
+            if _qfast.fuse_table(inner.fn, st.fn):
+                inner.outs, inner.shapes, inner.dtypes = st.outs, st.shapes, st.dtypes
+                gone.add(id(st))
         return [st for st in steps if id(st) not in gone]
 
     def _last_reads(self) -> list[tuple[int, ...]]:

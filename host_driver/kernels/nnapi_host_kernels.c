@@ -95,14 +95,20 @@ REQUANTIZE_PLANES(planes_f32_branch, float, 1)
 REQUANTIZE_PLANES(planes_i32, int32_t, 0)
 REQUANTIZE_PLANES(planes_i32_branch, int32_t, 1)
 
+NNAPI_HOST_CLONES static void lookup_in_place(uint8_t *restrict codes, int64_t n, const uint8_t *restrict table) {
+    for (int64_t i = 0; i < n; ++i) codes[i] = table[codes[i]];
+}
+
 /* acc: float32 (acc_is_int32 == 0) or int32 accumulators, contiguous [outer, channels, inner];
  * inner == 1 takes `repeat` (constants of repeat * channels entries), inner > 1 one copy.
  * threshold and half are NULL when the requantizer has no branch. lo, hi: the code range
- * shifted as the codes are computed (int8 outputs are uint8 codes with xor_mask 0x80). */
+ * shifted as the codes are computed (int8 outputs are uint8 codes with xor_mask 0x80).
+ * table: NULL, or 256 8-bit codes the codes then become (an activation's table, read by the
+ * codes' bit patterns), while they are still in cache. */
 NNAPI_HOST_EXPORT void nnapi_host_requantize(const void *acc, int32_t acc_is_int32, int64_t outer, int64_t channels,
                                              int64_t inner, int64_t repeat, const double *r, const double *c,
                                              const double *threshold, const double *half, int32_t lo, int32_t hi,
-                                             int32_t xor_mask, uint8_t *out) {
+                                             int32_t xor_mask, const uint8_t *table, uint8_t *out) {
     int branch = threshold != 0 && half != 0;
     double dlo = (double)lo, dhi = (double)hi;
     uint8_t mask = (uint8_t)xor_mask;
@@ -120,6 +126,52 @@ NNAPI_HOST_EXPORT void nnapi_host_requantize(const void *acc, int32_t acc_is_int
     } else {
         (branch ? planes_f32_branch : planes_f32)((const float *)acc, outer, channels, inner, r, c, threshold, half,
                                                   dlo, dhi, mask, out);
+    }
+    if (table) {
+        lookup_in_place(out, outer * channels * inner, table);
+    }
+}
+
+/* -- the mean over rows (a global 8-bit average pool) ----------------------------------------------------------
+ * x: [batches, rows, channels] 8-bit codes (signed when is_signed); per batch and channel the sum s
+ * of the rows, then the reference's rounding division trunc((s + (s >= 0 ? half : -half)) / rows)
+ * with half = rows / 2, clamped to [lo, hi]. rows * 255 must fit int32 (the caller checks). */
+NNAPI_HOST_CLONES static void channel_sums_u8(const uint8_t *restrict x, int64_t rows, int64_t channels,
+                                              int32_t *restrict sums) {
+    for (int64_t k = 0; k < channels; ++k) sums[k] = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+        const uint8_t *row = x + r * channels;
+        for (int64_t k = 0; k < channels; ++k) sums[k] += row[k];
+    }
+}
+
+NNAPI_HOST_CLONES static void channel_sums_s8(const int8_t *restrict x, int64_t rows, int64_t channels,
+                                              int32_t *restrict sums) {
+    for (int64_t k = 0; k < channels; ++k) sums[k] = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+        const int8_t *row = x + r * channels;
+        for (int64_t k = 0; k < channels; ++k) sums[k] += row[k];
+    }
+}
+
+/* sums: scratch of `channels` int32. */
+NNAPI_HOST_EXPORT void nnapi_host_mean_rows(const uint8_t *x, int32_t is_signed, int64_t batches, int64_t rows,
+                                            int64_t channels, int32_t lo, int32_t hi, int32_t *sums, uint8_t *out) {
+    int32_t half = (int32_t)(rows / 2), count = (int32_t)rows;
+    for (int64_t b = 0; b < batches; ++b) {
+        const uint8_t *xb = x + b * rows * channels;
+        if (is_signed) {
+            channel_sums_s8((const int8_t *)xb, rows, channels, sums);
+        } else {
+            channel_sums_u8(xb, rows, channels, sums);
+        }
+        for (int64_t k = 0; k < channels; ++k) {
+            int32_t s = sums[k];
+            int32_t v = (s + (s >= 0 ? half : -half)) / count;
+            v = v < lo ? lo : v;
+            v = v > hi ? hi : v;
+            out[b * channels + k] = (uint8_t)v;
+        }
     }
 }
 

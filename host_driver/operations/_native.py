@@ -38,7 +38,7 @@ class NativeKernels:
     def __init__(self, lib: ctypes.CDLL) -> None:
         self.lib = lib
         self._requantize = lib.nnapi_host_requantize
-        self._requantize.argtypes = [_P, _I32, _I64, _I64, _I64, _I64, _P, _P, _P, _P, _I32, _I32, _I32, _P]
+        self._requantize.argtypes = [_P, _I32, _I64, _I64, _I64, _I64, _P, _P, _P, _P, _I32, _I32, _I32, _P, _P]
         self._requantize.restype = None
         self._table = lib.nnapi_host_table
         self._table.argtypes = [_P, _P, _I64, _P, _I32, _P]
@@ -46,14 +46,28 @@ class NativeKernels:
         self._quantize = lib.nnapi_host_quantize
         self._quantize.argtypes = [_P, _I64, _F64, _I32, _I32, _I32, _P, _P]
         self._quantize.restype = None
+        self._mean_rows = lib.nnapi_host_mean_rows
+        self._mean_rows.argtypes = [_P, _I32, _I64, _I64, _I64, _I32, _I32, _P, _P]
+        self._mean_rows.restype = None
 
     def requantize(self, acc: torch.Tensor, outer: int, channels: int, inner: int, repeat: int,
-                   constants: tuple, lo: int, hi: int, xor_mask: int, out: torch.Tensor) -> None:
+                   constants: tuple, lo: int, hi: int, xor_mask: int, out: torch.Tensor,
+                   table: Optional[torch.Tensor] = None) -> None:
         """Codes of float32 or int32 accumulators ``acc`` [outer, channels, inner] into ``out``
-        (see the C source); ``constants`` = (r, c, threshold or None, half or None), float64."""
+        (see the C source); ``constants`` = (r, c, threshold or None, half or None), float64;
+        ``table``: 256 8-bit codes the codes then become, or None."""
         r, c, threshold, half = constants
         self._requantize(acc.data_ptr(), acc.dtype == torch.int32, outer, channels, inner, repeat, r.data_ptr(),
-                         c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, out.data_ptr())
+                         c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, _pointer(table),
+                         out.data_ptr())
+
+    def mean_rows(self, x: torch.Tensor, batches: int, rows: int, channels: int, lo: int, hi: int,
+                  out: torch.Tensor) -> None:
+        """The reference's rounded mean of 8-bit ``x`` [batches, rows, channels] over its rows,
+        clamped, into ``out`` [batches, channels] (rows·255 must fit int32)."""
+        sums = torch.empty(channels, dtype=torch.int32)
+        self._mean_rows(x.data_ptr(), x.dtype == torch.int8, batches, rows, channels, lo, hi, sums.data_ptr(),
+                        out.data_ptr())
 
     def table(self, a: torch.Tensor, b: Optional[torch.Tensor], table: torch.Tensor, out: torch.Tensor) -> bool:
         """out = table[a] or table[256·a + b] (8-bit codes, same shapes); False for an entry size

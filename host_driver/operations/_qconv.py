@@ -108,6 +108,7 @@ def _onednn_conv_kernel(p, in_shape: tuple[int, ...], parts: list[tuple[int, tor
         return [from_nchw(requantize(acc, 1), nchw)]
 
     parts_note = "" if len(packed) == 1 else f", {len(packed)} parts"
+    run.requantizer = requantize   # a following activation's table can join it (qf.fuse_table)
     return qf.described(run, f"oneDNN u8 x s8 convolution{parts_note}, {qf.requantization_name(requantize)}")
 
 
@@ -142,6 +143,7 @@ def _int_mm_conv_kernel(p, out_shape: tuple[int, ...], w8: torch.Tensor, bias: t
         codes = requantize(acc.view(n, oh, ow, channels), 3)
         return [codes.permute(0, 3, 1, 2) if nchw else codes]
 
+    run.requantizer = requantize   # a following activation's table can join it (qf.fuse_table)
     return qf.described(run, f"torch._int_mm over unrolled taps, {qf.requantization_name(requantize)}")
 
 
@@ -196,4 +198,5 @@ def fully_connected_kernel(p, ins: Sequence[qf.OperandInfo], outs: Sequence[qf.O
             acc += a.sum(1, dtype=torch.int32).mul_(beta)[:, None]
         return [requantize(acc, 1)]
 
+    run.requantizer = requantize   # a following activation's table can join it (qf.fuse_table)
     return qf.described(run, f"torch._int_mm, {qf.requantization_name(requantize)}")

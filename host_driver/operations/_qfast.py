@@ -94,10 +94,13 @@ class Table:
         native = self.native
         if native is not None:
             a, b = xs[0], (xs[1] if self.arity == 2 else None)
-            if a.is_contiguous() and (b is None or (b.shape == a.shape and b.is_contiguous())):
-                out = torch.empty(a.shape, dtype=self.table.dtype)
-                if native.table(a, b, self.table, out):
-                    return [out]
+            if b is not None and b.shape != a.shape:
+                # Broadcasting (e.g. a squeeze-and-excite scale): both as full 8-bit tensors.
+                a, b = torch.broadcast_tensors(a, b)
+            a, b = a.contiguous(), (None if b is None else b.contiguous())
+            out = torch.empty(a.shape, dtype=self.table.dtype)
+            if native.table(a, b, self.table, out):
+                return [out]
         if self.arity == 1:
             x = xs[0]
             return [self.table.index_select(0, _lut_index(x).reshape(-1)).view(x.shape)]
@@ -178,6 +181,9 @@ def average_pool(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], ref
     half = count // 2
     whole = (oh, ow) == (1, 1) and not any(p.pads) and (fh, fw) == tuple(p.in_hw)
     lo, hi = p.q_range
+    native = _native.kernels()
+    if whole and not p.nchw and native is not None and fh * fw * 256 < INT32_LIMIT:
+        return _global_mean(native, n, fh * fw, x.shape[3], lo, hi)
 
     def run(xs: list, _p) -> list:
         q = xs[0]
@@ -191,6 +197,19 @@ def average_pool(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], ref
         return [avg.clamp_(lo, hi).to(q.dtype)]
 
     return described(run, "integer sum pool" if whole else "float32 sum pool")
+
+
+def _global_mean(native: "_native.NativeKernels", batches: int, rows: int, channels: int, lo: int, hi: int) -> Kernel:
+    """An NHWC average pool over the whole image by the compiled loop: the same integer sums and
+    rounding division as the torch passes."""
+
+    def run(xs: list, _p) -> list:
+        q = xs[0].contiguous()
+        out = torch.empty((batches, 1, 1, channels), dtype=q.dtype)
+        native.mean_rows(q, batches, rows, channels, lo, hi, out)
+        return [out]
+
+    return described(run, "compiled integer mean pool")
 
 
 def max_pool(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
@@ -248,6 +267,8 @@ class Requantizer:
         self.acc_dtype = acc_dtype
         # The compiled loop computing the same expression in one pass (`_native`), or None.
         self.native = _native.kernels()
+        # 256 8-bit codes the codes become (a following one-input table the plan fused), or None.
+        self.table: Optional[torch.Tensor] = None
         self._shaped: dict[tuple[int, int], tuple] = {}
         self._flat: dict[int, tuple] = {}
 
@@ -297,9 +318,10 @@ class Requantizer:
             outer, inner, repeat = math.prod(acc.shape[:channel_axis]), math.prod(acc.shape[channel_axis + 1:]), 1
         else:
             return None
-        out = torch.empty_like(acc, dtype=self.dtype)    # the same strides as acc (dense)
+        table = self.table
+        out = torch.empty_like(acc, dtype=self.dtype if table is None else table.dtype)   # acc's strides (dense)
         native.requantize(acc, outer, channels, inner, repeat, self._flat_constants(repeat), self.lo, self.hi,
-                          self.shift, out)
+                          self.shift, out, table)
         return out
 
     def codes_at(self, points: torch.Tensor, channels: slice) -> torch.Tensor:
@@ -327,7 +349,23 @@ class Requantizer:
             shape = [1] * acc.dim()
             shape[channel_axis] = -1
             constants = self._shaped[key] = self.constants(lambda t: t.view(shape))
-        return self.codes(acc, constants)
+        codes = self.codes(acc, constants)
+        if self.table is None:
+            return codes
+        return self.table.index_select(0, _lut_index(codes).reshape(-1)).view(codes.shape)
+
+
+def fuse_table(kernel: Kernel, table: "Table") -> bool:
+    """Make ``kernel`` (a prepared convolution or FULLY_CONNECTED) give ``table``'s result on its
+    codes, when it requantizes with a `Requantizer` and the table is a one-input table of 8-bit
+    codes; returns whether it did."""
+    req = getattr(kernel, "requantizer", None)
+    if (not isinstance(req, Requantizer) or req.table is not None or table.arity != 1
+            or table.table.dtype not in EIGHT_BIT or len(table.table) != 256):
+        return False
+    req.table = table.table
+    kernel.prepared = f"{kernel.prepared}, then a {table.prepared}"
+    return True
 
 
 def _reference_codes(x_ref: torch.Tensor, p, channels: slice) -> torch.Tensor:

@@ -120,9 +120,10 @@ def _per_channel_filter(lib, m: Model, w: torch.Tensor, scales: list[float], axi
 
 def conv_model(lib, name: str, kind: str, *, h=9, w=8, cin=4, cout=6, k=3, stride=1, pads=(1, 1, 1, 1),
                act=0, per_channel=True, nchw=False, dilation=1, extra=None, weight_range=127, zp_w=0,
-               batch=1, seed=0, s_out=None):
+               batch=1, seed=0, s_out=None, then=None, both=False):
     """One 8-bit convolution with random codes, scales and zero points; returns (model, inputs,
-    output shape, output dtype)."""
+    output shape, output dtype). ``then``: a one-input 8-bit operation applied to its result, which
+    becomes the model's output instead (``both``: the convolution's result stays one, first)."""
     q_type, dtype = DTYPES[kind]
     gen = torch.Generator().manual_seed(seed)
     m = Model(lib)
@@ -162,6 +163,14 @@ def conv_model(lib, name: str, kind: str, *, h=9, w=8, cin=4, cout=6, k=3, strid
     out_shape = (batch, cout, oh, ow) if nchw else (batch, oh, ow, cout)
     out = m.tensor(list(out_shape), q_type, scale=s_out, zp=zp_out)
     m.op(name, ins, [out])
+    if then is not None:
+        s_act, zp_act = {"LOGISTIC": (1 / 256, lo), "TANH": (1 / 128, (lo + hi + 1) // 2)}.get(then, (s_out, zp_out))
+        activated = m.tensor(list(out_shape), q_type, scale=s_act, zp=zp_act)
+        m.op(then, [out], [activated])
+        if both:
+            m.io([inp], [out, activated])
+            return m, [x], out_shape, dtype
+        out = activated
     m.io([inp], [out])
     return m, [x], out_shape, dtype
 
@@ -200,6 +209,28 @@ def test_convolutions_equal_the_reference(lib, driver, monkeypatch, case, kind):
     codes = same_bytes(lib, driver, monkeypatch, m, inputs, [out_shape], [dtype],
                        {name: (engine, "proved float64 requantization")}, runs=3)[0]
     assert len(codes.unique()) > 3  # the case exercises the requantization, not only its clamp
+
+
+@pytest.mark.parametrize("kind", DTYPES)
+@pytest.mark.parametrize("case,then", [("conv3x3", "HARD_SWISH"), ("conv1x1", "LOGISTIC"),
+                                       ("depthwise_relu6_stride2", "TANH"), ("conv_nchw_batch2", "HARD_SWISH")])
+def test_an_activation_table_joins_the_convolution_before_it(lib, driver, monkeypatch, kind, case, then):
+    """conv -> HARD_SWISH / LOGISTIC / TANH: one step, the table looked up as the codes are written."""
+    name, kw, engine = CONV_CASES[case]
+    m, inputs, out_shape, dtype = conv_model(lib, name, kind, seed=len(case), then=then, **kw)
+    codes = same_bytes(lib, driver, monkeypatch, m, inputs, [out_shape], [dtype],
+                       {name: (engine, "proved float64 requantization", "then a table of 256 codes")}, runs=3)[0]
+    assert len(codes.unique()) > 3
+    plan = driver.lookup(m.compile().value, Compilation, "compilation").plan
+    assert [st.op.name for st in plan.steps] == [name]
+
+
+def test_an_activation_does_not_join_a_convolution_whose_result_is_a_model_output(lib, driver, monkeypatch):
+    m, inputs, out_shape, dtype = conv_model(lib, "CONV_2D", "uint8", then="HARD_SWISH", both=True)
+    same_bytes(lib, driver, monkeypatch, m, inputs, [out_shape] * 2, [dtype] * 2,
+               {"CONV_2D": ("oneDNN",), "HARD_SWISH": ("table",)})
+    plan = driver.lookup(m.compile().value, Compilation, "compilation").plan
+    assert [st.op.name for st in plan.steps] == ["CONV_2D", "HARD_SWISH"]
 
 
 @pytest.mark.parametrize("kind", DTYPES)
