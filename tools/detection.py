@@ -34,7 +34,7 @@ __all__ = ["detections_of", "detector_module", "export_detector", "supported_det
 
 def supported_detectors() -> list[str]:
     """Names of the torchvision detector classes ``detector_module`` takes."""
-    return ["SSD"]
+    return ["SSD", "FasterRCNN"]
 
 
 def detector_module(model: nn.Module, image_size: tuple[int, int], *, max_detections: int | None = None
@@ -53,11 +53,16 @@ def detector_module(model: nn.Module, image_size: tuple[int, int], *, max_detect
     if model.training:
         raise ValueError("detector_module: the model is in training mode; call model.eval() first (its "
                          "post-processing is the evaluation one)")
+    from torchvision.models.detection import FasterRCNN, KeypointRCNN, MaskRCNN
     from torchvision.models.detection.ssd import SSD
 
     if isinstance(model, SSD):
         from .detection_ssd import ExportableSSD
         return ExportableSSD(model, image_size, _capacity(model.detections_per_img, max_detections)).eval()
+    if isinstance(model, FasterRCNN) and not isinstance(model, (MaskRCNN, KeypointRCNN)):
+        from .detection_rcnn import ExportableFasterRCNN
+        capacity = _capacity(model.roi_heads.detections_per_img, max_detections)
+        return ExportableFasterRCNN(model, image_size, capacity).eval()
     raise TypeError(f"detector_module: {type(model).__name__} is not a supported torchvision detector "
                     f"(supported: {', '.join(supported_detectors())})")
 

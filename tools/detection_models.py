@@ -19,7 +19,7 @@ __all__ = ["DETECTOR_BUILDERS", "random_detector"]
 # name -> (torchvision builder name, extra keyword arguments, scale of the classifier's weights)
 DETECTOR_BUILDERS: dict[str, tuple[str, dict, float]] = {
     "ssdlite320_mobilenet_v3_large": ("ssdlite320_mobilenet_v3_large", {}, 1.0),
-    "fasterrcnn_mobilenet_v3_large_320_fpn": ("fasterrcnn_mobilenet_v3_large_320_fpn", {}, 30.0),
+    "fasterrcnn_mobilenet_v3_large_320_fpn": ("fasterrcnn_mobilenet_v3_large_320_fpn", {}, 8.0),
 }
 
 

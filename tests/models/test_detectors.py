@@ -9,13 +9,21 @@ random images, spread scores)."""
 
 from __future__ import annotations
 
+import collections
+import dataclasses
+import operator
+
 import pytest
 import torch
 import torch.nn as nn
 from torchvision.ops import batched_nms
 
+from executorch.exir import to_edge_transform_and_lower
+
 from executorch_nnapi.lowering.custom_ops import class_nms_padded
 from executorch_nnapi.lowering.node_utils import op_name
+from executorch_nnapi.lowering.serialization import read_blob
+from executorch_nnapi.partitioners import NnapiPartitioner
 from executorch_nnapi.tools.detection import detections_of, detector_module, export_detector
 from executorch_nnapi.tools.detection_models import random_detector
 from op_harness import lower, relative_max_error, run_pte
@@ -110,44 +118,78 @@ def test_topk_is_topk_v2_with_int64_indices():
 
 
 # -- whole detectors ------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def ssdlite():
-    """SSDlite, exported for images from 64 to 640 pixels a side, lowered once."""
-    model = random_detector("ssdlite320_mobilenet_v3_large", seed=1)
-    program = export_detector(model, torch.rand(3, 240, 300), dynamic_size=(64, 640))
-    from executorch.exir import to_edge_transform_and_lower
-    from executorch_nnapi.partitioners import NnapiPartitioner
+@dataclasses.dataclass
+class LoweredDetector:
+    model: nn.Module
+    pte: bytes
+    delegates: int
+    cpu_ops: set[str]
+    nnapi_operations: list[str]
 
-    partitioner = NnapiPartitioner(feature_level=30)
-    edge = to_edge_transform_and_lower(program, partitioner=[partitioner])
-    return model, program, edge, partitioner
+
+def lowered_detector(name: str, example: torch.Tensor, dynamic_size: tuple[int, int] | None = None,
+                     seed: int = 1) -> LoweredDetector:
+    """The random-weight detector ``name`` exported for images like ``example``, lowered with NnapiPartitioner."""
+    model = random_detector(name, seed=seed)
+    program = export_detector(model, example, dynamic_size=dynamic_size)
+    edge = to_edge_transform_and_lower(program, partitioner=[NnapiPartitioner(feature_level=30)])
+    graph_module = edge.exported_program().graph_module
+    calls = [n for n in graph_module.graph.nodes if n.op == "call_function" and n.target is not operator.getitem]
+    delegates = [n for n in calls if n.target is torch.ops.higher_order.executorch_call_delegate]
+    operations = [t for n in delegates for t in read_blob(getattr(graph_module, n.args[0].target).processed_bytes)
+                  .operation_types]
+    cpu_ops = {op_name(n.target) for n in calls if n not in delegates}
+    return LoweredDetector(model, edge.to_executorch().buffer, len(delegates), cpu_ops, operations)
+
+
+def assert_runs_like_torchvision(lowered: LoweredDetector, images: list[torch.Tensor]) -> list[int]:
+    """Each image's detections on the host driver equal eager torchvision's; returns how many each has."""
+    counts = []
+    for image in images:
+        outputs = run_pte(lowered.pte, [image])
+        with torch.no_grad():
+            want = lowered.model([image])[0]
+        assert_same_detections(detections_of(outputs), want)
+        assert_padding(outputs, int(outputs[3]))
+        counts.append(int(outputs[3]))
+    return counts
+
+
+@pytest.fixture(scope="module")
+def ssdlite() -> LoweredDetector:
+    """SSDlite, exported for images from 64 to 640 pixels a side."""
+    return lowered_detector("ssdlite320_mobilenet_v3_large", torch.rand(3, 240, 300), dynamic_size=(64, 640))
 
 
 def test_ssdlite_is_one_nnapi_model_with_torchvisions_detections(ssdlite):
-    model, _, edge, partitioner = ssdlite
-    graph = edge.exported_program().graph_module.graph
-    delegates = [n for n in graph.nodes if n.op == "call_function" and "call_delegate" in str(n.target)]
-    on_cpu = {op_name(n.target) for n in graph.nodes if n.op == "call_function"
-              and "call_delegate" not in str(n.target) and "getitem" not in str(n.target)}
-    assert len(delegates) == 1
+    assert ssdlite.delegates == 1
     # Only the image's size as a float ([1] tensors for the boxes' scale) is made on the CPU.
-    assert on_cpu <= {"aten.sym_size.int", "aten.full.default"}, on_cpu
-    pte = edge.to_executorch().buffer
+    assert ssdlite.cpu_ops <= {"aten.sym_size.int", "aten.full.default"}, ssdlite.cpu_ops
+    assert {"TOPK_V2", "BOX_WITH_NMS_LIMIT", "RESIZE_BILINEAR"} <= set(ssdlite.nnapi_operations)
     g = torch.Generator().manual_seed(5)
-    for size in ((240, 300), (320, 200)):
-        image = torch.rand(3, *size, generator=g)
-        outputs = run_pte(pte, [image])
-        with torch.no_grad():
-            want = model([image])[0]
-        assert len(want["labels"]) == 300  # torchvision's detections_per_img, the capacity
-        assert_same_detections(detections_of(outputs), want)
+    counts = assert_runs_like_torchvision(ssdlite, [torch.rand(3, 240, 300, generator=g),
+                                                    torch.rand(3, 320, 200, generator=g)])
+    assert counts == [300, 300]  # torchvision's detections_per_img, the capacity
 
 
 def test_ssdlite_capacity_keeps_torchvisions_best(ssdlite):
-    model = ssdlite[0]
+    model = ssdlite.model
     image = torch.rand(3, 200, 260, generator=torch.Generator().manual_seed(6))
     module = detector_module(model, (200, 260), max_detections=25)
     with torch.no_grad():
         outputs, want = module(image), model([image])[0]
     assert int(outputs[3]) == 25
     assert_same_detections(detections_of(outputs), {k: v[:25] for k, v in want.items()})
+
+
+def test_faster_rcnn_is_one_nnapi_model_with_torchvisions_detections():
+    g = torch.Generator().manual_seed(3)
+    images = [torch.rand(3, 320, 320, generator=g) for _ in range(2)]
+    lowered = lowered_detector("fasterrcnn_mobilenet_v3_large_320_fpn", images[0])
+    assert lowered.delegates == 1 and not lowered.cpu_ops, lowered.cpu_ops
+    operations = collections.Counter(lowered.nnapi_operations)
+    # The proposals' and the detections' NMS, the pooling on two levels, three levels' top-k and the
+    # NMS's own sorts.
+    assert operations["BOX_WITH_NMS_LIMIT"] == 2 and operations["ROI_ALIGN"] == 2 and operations["TOPK_V2"] == 5
+    counts = assert_runs_like_torchvision(lowered, images)
+    assert counts == [70, 100]  # below the capacity (detections_per_img = 100), and at it
