@@ -22,10 +22,13 @@ hook ExecuTorch gives a partitioner before ``to_edge``), in this order:
    reading it does not force a partition to hand the tensor out;
 8. ``constant_copies``: a constant computation read by several nodes copied once per reader, so
    that each partition reading it holds its own copy and folds it;
-9. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
-10. ``traced_decomposition``: every other composite of the default decomposition table, except
+9. ``lifted_constants``: a small tensor constant created in ``forward`` and read by several nodes
+   given one placeholder per reader (ExecuTorch's own copies of one shared between partitions
+   cannot be unlifted by ``to_executorch``);
+10. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
+11. ``traced_decomposition``: every other composite of the default decomposition table, except
    those kept whole, replaced by its traced decomposition;
-11. ``computed_gathers`` again, on the indexing the decompositions wrote (``F.unfold``'s ``im2col``
+12. ``computed_gathers`` again, on the indexing the decompositions wrote (``F.unfold``'s ``im2col``
     decomposes into ``x[:, :, rows, cols]``).
 
 Each module does its one job; this package only fixes their order.
@@ -44,6 +47,7 @@ from .constant_copies import copy_shared_constant_computations
 from .exact_requantization import drop_exact_requantizations
 from .high_rank_regions import rewrite_high_rank_regions
 from .language_model import rewrite_language_model_idioms
+from .lifted_constants import split_shared_lifted_constants
 from .size_arithmetic import sizes_from_inputs
 from .traced_decomposition import decompose_remaining
 from .unrolled_lstm import fold_unrolled_lstms
@@ -53,7 +57,8 @@ __all__ = ["PRE_PARTITION_PASSES", "PassResult", "run_pre_partition_passes"]
 # The rewrites that need no decision of the partitioner's, in the order they run.
 PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (
     decompose_composites, fold_unrolled_lstms, rewrite_language_model_idioms, rewrite_computed_gathers,
-    rewrite_high_rank_regions, drop_exact_requantizations, sizes_from_inputs, copy_shared_constant_computations)
+    rewrite_high_rank_regions, drop_exact_requantizations, sizes_from_inputs, copy_shared_constant_computations,
+    split_shared_lifted_constants)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,5 +75,6 @@ def run_pre_partition_passes(program: ExportedProgram, ops_to_keep: Callable[[Ex
     rewritten = {rewrite.__name__: rewrite(program) for rewrite in PRE_PARTITION_PASSES}
     kept = frozenset(ops_to_keep(program))
     rewritten[decompose_remaining.__name__] = decompose_remaining(program, decomposition_table, keep=kept)
-    rewritten[rewrite_computed_gathers.__name__] += rewrite_computed_gathers(program)
+    gathers = rewrite_computed_gathers.__name__
+    rewritten[gathers] = rewritten.get(gathers, 0) + rewrite_computed_gathers(program)
     return PassResult(rewritten, kept)
