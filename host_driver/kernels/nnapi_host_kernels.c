@@ -26,74 +26,97 @@
  * the expression of _qfast.Requantizer.codes: y = (double)acc; y = y * r; y = y + c; then
  * y + half where acc > threshold, y - half below (threshold is a half-integer: never equal).
  * Clamping before the truncating conversion is the same as flooring then clamping because
- * lo >= 0 and hi are integers.
+ * lo >= 0 and hi are integers; with int_clamp (the requantizer's int32_clamp: every y of the
+ * accumulators' domain is within int32) the conversion comes first and the clamp is on int32,
+ * half the vector operations of a float64 clamp.
  */
 static inline uint8_t requantize_one(double a, double r, double c, double threshold, double half, int branch,
-                                     double lo, double hi, uint8_t xor_mask) {
+                                     int int_clamp, int32_t lo, int32_t hi, uint8_t xor_mask) {
     double y = a * r;
     y = y + c;
     if (branch) {
         y = y + (a > threshold ? half : -half);
     }
-    y = y < lo ? lo : y;
-    y = y > hi ? hi : y;
-    return (uint8_t)((uint8_t)(int32_t)y ^ xor_mask);
+    if (!int_clamp) {
+        y = y < (double)lo ? (double)lo : y;
+        y = y > (double)hi ? (double)hi : y;
+    }
+    int32_t v = (int32_t)y;
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    return (uint8_t)((uint8_t)v ^ xor_mask);
 }
 
-/* Channels innermost: rows of `channels` codes. The constants hold `repeat` copies of the
- * per-channel values, so that the inner loop runs over repeat * channels elements (long
- * enough to vectorize when there are few channels); the rows left over use the first copy. */
-#define REQUANTIZE_ROWS(NAME, ACC_T, BRANCH)                                                              \
-    NNAPI_HOST_CLONES static void NAME(const ACC_T *restrict acc, int64_t rows, int64_t channels,         \
-                                       int64_t repeat, const double *restrict r, const double *restrict c, \
-                                       const double *restrict threshold, const double *restrict half,      \
-                                       double lo, double hi, uint8_t xor_mask, uint8_t *restrict out) {    \
-        int64_t period = channels * repeat, blocks = rows / repeat;                                       \
-        for (int64_t b = 0; b < blocks; ++b) {                                                            \
-            const ACC_T *a = acc + b * period;                                                            \
-            uint8_t *o = out + b * period;                                                                \
-            for (int64_t k = 0; k < period; ++k) {                                                        \
-                o[k] = requantize_one((double)a[k], r[k], c[k], BRANCH ? threshold[k] : 0.0,              \
-                                      BRANCH ? half[k] : 0.0, BRANCH, lo, hi, xor_mask);                  \
-            }                                                                                             \
-        }                                                                                                 \
-        for (int64_t row = blocks * repeat; row < rows; ++row) {                                          \
-            const ACC_T *a = acc + row * channels;                                                        \
-            uint8_t *o = out + row * channels;                                                            \
-            for (int64_t k = 0; k < channels; ++k) {                                                      \
-                o[k] = requantize_one((double)a[k], r[k], c[k], BRANCH ? threshold[k] : 0.0,              \
-                                      BRANCH ? half[k] : 0.0, BRANCH, lo, hi, xor_mask);                  \
-            }                                                                                             \
-        }                                                                                                 \
+typedef void (*requantize_loop)(const void *acc, int64_t outer, int64_t channels, int64_t inner, int64_t repeat,
+                                const double *r, const double *c, const double *threshold, const double *half,
+                                int32_t lo, int32_t hi, uint8_t xor_mask, uint8_t *out);
+
+/* Channels innermost (inner == 1): rows of `channels` codes. The constants hold `repeat` copies
+ * of the per-channel values, so that the inner loop runs over repeat * channels elements (long
+ * enough to vectorize when there are few channels); the rows left over use the first copy.
+ * Channels outside (inner > 1, NCHW): one channel's constants per run of `inner` elements. */
+#define REQUANTIZE_LOOPS(SUFFIX, ACC_T, BRANCH, INT_CLAMP)                                                 \
+    NNAPI_HOST_CLONES static void rows_##SUFFIX(const void *acc_, int64_t rows, int64_t channels,           \
+                                                int64_t inner, int64_t repeat, const double *restrict r,    \
+                                                const double *restrict c, const double *restrict threshold, \
+                                                const double *restrict half, int32_t lo, int32_t hi,        \
+                                                uint8_t xor_mask, uint8_t *restrict out) {                  \
+        const ACC_T *restrict acc = (const ACC_T *)acc_;                                                   \
+        (void)inner;                                                                                       \
+        int64_t period = channels * repeat, blocks = rows / repeat;                                        \
+        for (int64_t b = 0; b < blocks; ++b) {                                                             \
+            const ACC_T *a = acc + b * period;                                                             \
+            uint8_t *o = out + b * period;                                                                 \
+            for (int64_t k = 0; k < period; ++k) {                                                         \
+                o[k] = requantize_one((double)a[k], r[k], c[k], BRANCH ? threshold[k] : 0.0,               \
+                                      BRANCH ? half[k] : 0.0, BRANCH, INT_CLAMP, lo, hi, xor_mask);        \
+            }                                                                                              \
+        }                                                                                                  \
+        for (int64_t row = blocks * repeat; row < rows; ++row) {                                           \
+            const ACC_T *a = acc + row * channels;                                                         \
+            uint8_t *o = out + row * channels;                                                             \
+            for (int64_t k = 0; k < channels; ++k) {                                                       \
+                o[k] = requantize_one((double)a[k], r[k], c[k], BRANCH ? threshold[k] : 0.0,               \
+                                      BRANCH ? half[k] : 0.0, BRANCH, INT_CLAMP, lo, hi, xor_mask);        \
+            }                                                                                              \
+        }                                                                                                  \
+    }                                                                                                      \
+    NNAPI_HOST_CLONES static void planes_##SUFFIX(const void *acc_, int64_t outer, int64_t channels,        \
+                                                  int64_t inner, int64_t repeat, const double *restrict r,  \
+                                                  const double *restrict c, const double *restrict threshold, \
+                                                  const double *restrict half, int32_t lo, int32_t hi,      \
+                                                  uint8_t xor_mask, uint8_t *restrict out) {                \
+        const ACC_T *restrict acc = (const ACC_T *)acc_;                                                   \
+        (void)repeat;                                                                                      \
+        for (int64_t o = 0; o < outer; ++o) {                                                              \
+            for (int64_t ch = 0; ch < channels; ++ch) {                                                    \
+                int64_t base = (o * channels + ch) * inner;                                                \
+                double rc = r[ch], cc = c[ch];                                                             \
+                double t = BRANCH ? threshold[ch] : 0.0, h = BRANCH ? half[ch] : 0.0;                      \
+                for (int64_t i = 0; i < inner; ++i) {                                                      \
+                    out[base + i] = requantize_one((double)acc[base + i], rc, cc, t, h, BRANCH, INT_CLAMP,  \
+                                                   lo, hi, xor_mask);                                      \
+                }                                                                                          \
+            }                                                                                              \
+        }                                                                                                  \
     }
 
-/* Channels outside: [outer, channels, inner] (NCHW), one channel's constants per inner run. */
-#define REQUANTIZE_PLANES(NAME, ACC_T, BRANCH)                                                            \
-    NNAPI_HOST_CLONES static void NAME(const ACC_T *restrict acc, int64_t outer, int64_t channels,        \
-                                       int64_t inner, const double *restrict r, const double *restrict c,  \
-                                       const double *restrict threshold, const double *restrict half,      \
-                                       double lo, double hi, uint8_t xor_mask, uint8_t *restrict out) {    \
-        for (int64_t o = 0; o < outer; ++o) {                                                             \
-            for (int64_t ch = 0; ch < channels; ++ch) {                                                   \
-                int64_t base = (o * channels + ch) * inner;                                               \
-                double rc = r[ch], cc = c[ch];                                                            \
-                double t = BRANCH ? threshold[ch] : 0.0, h = BRANCH ? half[ch] : 0.0;                     \
-                for (int64_t i = 0; i < inner; ++i) {                                                     \
-                    out[base + i] = requantize_one((double)acc[base + i], rc, cc, t, h, BRANCH, lo, hi,   \
-                                                   xor_mask);                                             \
-                }                                                                                         \
-            }                                                                                             \
-        }                                                                                                 \
-    }
+REQUANTIZE_LOOPS(f32, float, 0, 0)
+REQUANTIZE_LOOPS(f32_branch, float, 1, 0)
+REQUANTIZE_LOOPS(f32_int, float, 0, 1)
+REQUANTIZE_LOOPS(f32_branch_int, float, 1, 1)
+REQUANTIZE_LOOPS(i32, int32_t, 0, 0)
+REQUANTIZE_LOOPS(i32_branch, int32_t, 1, 0)
+REQUANTIZE_LOOPS(i32_int, int32_t, 0, 1)
+REQUANTIZE_LOOPS(i32_branch_int, int32_t, 1, 1)
 
-REQUANTIZE_ROWS(rows_f32, float, 0)
-REQUANTIZE_ROWS(rows_f32_branch, float, 1)
-REQUANTIZE_ROWS(rows_i32, int32_t, 0)
-REQUANTIZE_ROWS(rows_i32_branch, int32_t, 1)
-REQUANTIZE_PLANES(planes_f32, float, 0)
-REQUANTIZE_PLANES(planes_f32_branch, float, 1)
-REQUANTIZE_PLANES(planes_i32, int32_t, 0)
-REQUANTIZE_PLANES(planes_i32_branch, int32_t, 1)
+/* [planes][int32 accumulators][branch][int32 clamp] */
+static const requantize_loop REQUANTIZE[2][2][2][2] = {
+    {{{rows_f32, rows_f32_int}, {rows_f32_branch, rows_f32_branch_int}},
+     {{rows_i32, rows_i32_int}, {rows_i32_branch, rows_i32_branch_int}}},
+    {{{planes_f32, planes_f32_int}, {planes_f32_branch, planes_f32_branch_int}},
+     {{planes_i32, planes_i32_int}, {planes_i32_branch, planes_i32_branch_int}}},
+};
 
 NNAPI_HOST_CLONES static void lookup_in_place(uint8_t *restrict codes, int64_t n, const uint8_t *restrict table) {
     for (int64_t i = 0; i < n; ++i) codes[i] = table[codes[i]];
@@ -103,32 +126,99 @@ NNAPI_HOST_CLONES static void lookup_in_place(uint8_t *restrict codes, int64_t n
  * inner == 1 takes `repeat` (constants of repeat * channels entries), inner > 1 one copy.
  * threshold and half are NULL when the requantizer has no branch. lo, hi: the code range
  * shifted as the codes are computed (int8 outputs are uint8 codes with xor_mask 0x80).
+ * int32_clamp: every value of the expression fits int32 (see requantize_one).
  * table: NULL, or 256 8-bit codes the codes then become (an activation's table, read by the
  * codes' bit patterns), while they are still in cache. */
 NNAPI_HOST_EXPORT void nnapi_host_requantize(const void *acc, int32_t acc_is_int32, int64_t outer, int64_t channels,
                                              int64_t inner, int64_t repeat, const double *r, const double *c,
                                              const double *threshold, const double *half, int32_t lo, int32_t hi,
-                                             int32_t xor_mask, const uint8_t *table, uint8_t *out) {
+                                             int32_t xor_mask, int32_t int32_clamp, const uint8_t *table,
+                                             uint8_t *out) {
     int branch = threshold != 0 && half != 0;
-    double dlo = (double)lo, dhi = (double)hi;
-    uint8_t mask = (uint8_t)xor_mask;
-    if (inner == 1) {
-        if (acc_is_int32) {
-            (branch ? rows_i32_branch : rows_i32)((const int32_t *)acc, outer, channels, repeat, r, c, threshold, half,
-                                                  dlo, dhi, mask, out);
-        } else {
-            (branch ? rows_f32_branch : rows_f32)((const float *)acc, outer, channels, repeat, r, c, threshold, half,
-                                                  dlo, dhi, mask, out);
-        }
-    } else if (acc_is_int32) {
-        (branch ? planes_i32_branch : planes_i32)((const int32_t *)acc, outer, channels, inner, r, c, threshold, half,
-                                                  dlo, dhi, mask, out);
-    } else {
-        (branch ? planes_f32_branch : planes_f32)((const float *)acc, outer, channels, inner, r, c, threshold, half,
-                                                  dlo, dhi, mask, out);
-    }
+    REQUANTIZE[inner != 1][acc_is_int32 != 0][branch][int32_clamp != 0](
+        acc, outer, channels, inner, repeat, r, c, threshold, half, lo, hi, (uint8_t)xor_mask, out);
     if (table) {
         lookup_in_place(out, outer * channels * inner, table);
+    }
+}
+
+/* -- depthwise convolution with its requantization ---------------------------------------------------------
+ * NHWC 8-bit x [n, h, w, c] (signed codes when x_signed), depth multiplier 1, weights
+ * q_w - zp_w as int16 [kh][kw][c], explicit padding (taps outside the image read nothing: NNAPI's
+ * zero point contributes (zp - zp) * w = 0). Per output pixel the int32 sums
+ * acc[ch] = sum over in-bounds taps of (x - x_zp) * w, exact (the caller bounds them below 2^31),
+ * then the same requantization as nnapi_host_requantize (requantize_one) on the exact sums.
+ * acc: scratch of c int32. */
+#define DEPTHWISE_LOOP(SUFFIX, X_T, BRANCH, INT_CLAMP)                                                      \
+    NNAPI_HOST_CLONES static void depthwise_##SUFFIX(                                                        \
+        const X_T *restrict x, int64_t n, int64_t h, int64_t w, int64_t c, const int16_t *restrict weights,  \
+        int64_t kh, int64_t kw, int64_t stride_h, int64_t stride_w, int64_t dilation_h, int64_t dilation_w,  \
+        int64_t pad_top, int64_t pad_left, int64_t oh, int64_t ow, int32_t x_zp, const double *restrict r,   \
+        const double *restrict cc, const double *restrict threshold, const double *restrict half, int32_t lo, \
+        int32_t hi, uint8_t xor_mask, int32_t *restrict acc, uint8_t *restrict out) {                        \
+        for (int64_t b = 0; b < n; ++b) {                                                                    \
+            for (int64_t oy = 0; oy < oh; ++oy) {                                                            \
+                for (int64_t ox = 0; ox < ow; ++ox) {                                                        \
+                    for (int64_t ch = 0; ch < c; ++ch) acc[ch] = 0;                                          \
+                    for (int64_t ky = 0; ky < kh; ++ky) {                                                    \
+                        int64_t iy = oy * stride_h - pad_top + ky * dilation_h;                              \
+                        if (iy < 0 || iy >= h) continue;                                                     \
+                        for (int64_t kx = 0; kx < kw; ++kx) {                                                \
+                            int64_t ix = ox * stride_w - pad_left + kx * dilation_w;                         \
+                            if (ix < 0 || ix >= w) continue;                                                 \
+                            const X_T *xp = x + ((b * h + iy) * w + ix) * c;                                 \
+                            const int16_t *wp = weights + (ky * kw + kx) * c;                                \
+                            for (int64_t ch = 0; ch < c; ++ch) acc[ch] += ((int32_t)xp[ch] - x_zp) * wp[ch]; \
+                        }                                                                                    \
+                    }                                                                                        \
+                    uint8_t *o = out + ((b * oh + oy) * ow + ox) * c;                                        \
+                    for (int64_t ch = 0; ch < c; ++ch) {                                                     \
+                        o[ch] = requantize_one((double)acc[ch], r[ch], cc[ch], BRANCH ? threshold[ch] : 0.0, \
+                                               BRANCH ? half[ch] : 0.0, BRANCH, INT_CLAMP, lo, hi, xor_mask); \
+                    }                                                                                        \
+                }                                                                                            \
+            }                                                                                                \
+        }                                                                                                    \
+    }
+
+DEPTHWISE_LOOP(u8, uint8_t, 0, 0)
+DEPTHWISE_LOOP(u8_branch, uint8_t, 1, 0)
+DEPTHWISE_LOOP(u8_int, uint8_t, 0, 1)
+DEPTHWISE_LOOP(u8_branch_int, uint8_t, 1, 1)
+DEPTHWISE_LOOP(s8, int8_t, 0, 0)
+DEPTHWISE_LOOP(s8_branch, int8_t, 1, 0)
+DEPTHWISE_LOOP(s8_int, int8_t, 0, 1)
+DEPTHWISE_LOOP(s8_branch_int, int8_t, 1, 1)
+
+/* geometry: {n, h, w, c, kh, kw, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow}.
+ * The other arguments as nnapi_host_requantize's; table applies to the codes as there. */
+NNAPI_HOST_EXPORT void nnapi_host_depthwise(const uint8_t *x, int32_t x_signed, const int64_t *geometry,
+                                            const int16_t *weights, int32_t x_zp, const double *r, const double *c,
+                                            const double *threshold, const double *half, int32_t lo, int32_t hi,
+                                            int32_t xor_mask, int32_t int32_clamp, const uint8_t *table,
+                                            int32_t *acc, uint8_t *out) {
+    const int64_t *g = geometry;
+    int branch = threshold != 0 && half != 0, int_clamp = int32_clamp != 0;
+    uint8_t mask = (uint8_t)xor_mask;
+#define DEPTHWISE_CALL(SUFFIX, X_T)                                                                                \
+    depthwise_##SUFFIX((const X_T *)x, g[0], g[1], g[2], g[3], weights, g[4], g[5], g[6], g[7], g[8], g[9], g[10], \
+                       g[11], g[12], g[13], x_zp, r, c, threshold, half, lo, hi, mask, acc, out)
+    if (x_signed) {
+        if (branch) {
+            if (int_clamp) DEPTHWISE_CALL(s8_branch_int, int8_t); else DEPTHWISE_CALL(s8_branch, int8_t);
+        } else {
+            if (int_clamp) DEPTHWISE_CALL(s8_int, int8_t); else DEPTHWISE_CALL(s8, int8_t);
+        }
+    } else {
+        if (branch) {
+            if (int_clamp) DEPTHWISE_CALL(u8_branch_int, uint8_t); else DEPTHWISE_CALL(u8_branch, uint8_t);
+        } else {
+            if (int_clamp) DEPTHWISE_CALL(u8_int, uint8_t); else DEPTHWISE_CALL(u8, uint8_t);
+        }
+    }
+#undef DEPTHWISE_CALL
+    if (table) {
+        lookup_in_place(out, g[0] * g[12] * g[13] * g[3], table);
     }
 }
 
@@ -236,7 +326,7 @@ NNAPI_HOST_CLONES static void quantize_f32(const float *restrict x, int64_t n, d
         int32_t v = (negative ? -magnitude : magnitude) + zp;
         v = v < lo ? lo : v;
         v = v > hi ? hi : v;
-        int in_range = (negative & up_to_limit) | (!negative & below_limit);
+        int in_range = (negative & up_to_limit) | ((!negative) & below_limit);
         int32_t special = positive ? above : below;
         special = nan ? nan_code : special;
         out[i] = (uint8_t)(in_range ? v : special);

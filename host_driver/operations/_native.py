@@ -38,7 +38,8 @@ class NativeKernels:
     def __init__(self, lib: ctypes.CDLL) -> None:
         self.lib = lib
         self._requantize = lib.nnapi_host_requantize
-        self._requantize.argtypes = [_P, _I32, _I64, _I64, _I64, _I64, _P, _P, _P, _P, _I32, _I32, _I32, _P, _P]
+        self._requantize.argtypes = [_P, _I32, _I64, _I64, _I64, _I64, _P, _P, _P, _P, _I32, _I32, _I32, _I32, _P,
+                                     _P]
         self._requantize.restype = None
         self._table = lib.nnapi_host_table
         self._table.argtypes = [_P, _P, _I64, _P, _I32, _P]
@@ -46,20 +47,36 @@ class NativeKernels:
         self._quantize = lib.nnapi_host_quantize
         self._quantize.argtypes = [_P, _I64, _F64, _I32, _I32, _I32, _P, _P]
         self._quantize.restype = None
+        self._depthwise = lib.nnapi_host_depthwise
+        self._depthwise.argtypes = [_P, _I32, _P, _P, _I32, _P, _P, _P, _P, _I32, _I32, _I32, _I32, _P, _P, _P]
+        self._depthwise.restype = None
         self._mean_rows = lib.nnapi_host_mean_rows
         self._mean_rows.argtypes = [_P, _I32, _I64, _I64, _I64, _I32, _I32, _P, _P]
         self._mean_rows.restype = None
 
     def requantize(self, acc: torch.Tensor, outer: int, channels: int, inner: int, repeat: int,
-                   constants: tuple, lo: int, hi: int, xor_mask: int, out: torch.Tensor,
+                   constants: tuple, lo: int, hi: int, xor_mask: int, int32_clamp: bool, out: torch.Tensor,
                    table: Optional[torch.Tensor] = None) -> None:
         """Codes of float32 or int32 accumulators ``acc`` [outer, channels, inner] into ``out``
         (see the C source); ``constants`` = (r, c, threshold or None, half or None), float64;
-        ``table``: 256 8-bit codes the codes then become, or None."""
+        ``int32_clamp``: every value of the expression fits int32; ``table``: 256 8-bit codes the
+        codes then become, or None."""
         r, c, threshold, half = constants
         self._requantize(acc.data_ptr(), acc.dtype == torch.int32, outer, channels, inner, repeat, r.data_ptr(),
-                         c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, _pointer(table),
-                         out.data_ptr())
+                         c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp,
+                         _pointer(table), out.data_ptr())
+
+    def depthwise(self, x: torch.Tensor, geometry: torch.Tensor, weights: torch.Tensor, x_zp: int, constants: tuple,
+                  lo: int, hi: int, xor_mask: int, int32_clamp: bool, table: Optional[torch.Tensor],
+                  out: torch.Tensor) -> None:
+        """An NHWC depthwise convolution of 8-bit ``x`` with int16 ``weights`` [kh, kw, c] and its
+        requantization (as `requantize`) into ``out``; ``geometry``: int64 [n, h, w, c, kh, kw,
+        stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow]."""
+        r, c, threshold, half = constants
+        acc = torch.empty(int(weights.shape[-1]), dtype=torch.int32)
+        self._depthwise(x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), weights.data_ptr(), x_zp,
+                        r.data_ptr(), c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp,
+                        _pointer(table), acc.data_ptr(), out.data_ptr())
 
     def mean_rows(self, x: torch.Tensor, batches: int, rows: int, channels: int, lo: int, hi: int,
                   out: torch.Tensor) -> None:

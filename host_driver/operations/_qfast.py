@@ -321,7 +321,7 @@ class Requantizer:
         table = self.table
         out = torch.empty_like(acc, dtype=self.dtype if table is None else table.dtype)   # acc's strides (dense)
         native.requantize(acc, outer, channels, inner, repeat, self._flat_constants(repeat), self.lo, self.hi,
-                          self.shift, out, table)
+                          self.shift, self.int32_clamp, out, table)
         return out
 
     def codes_at(self, points: torch.Tensor, channels: slice) -> torch.Tensor:
@@ -336,7 +336,8 @@ class Requantizer:
         rows = rows.to(torch.float32 if exact_f32 else torch.int32)
         constants = self.constants(lambda t: t[channels].contiguous())
         out = torch.empty(rows.shape, dtype=self.dtype)
-        self.native.requantize(rows, rows.shape[0], rows.shape[1], 1, 1, constants, self.lo, self.hi, self.shift, out)
+        self.native.requantize(rows, rows.shape[0], rows.shape[1], 1, 1, constants, self.lo, self.hi, self.shift,
+                               self.int32_clamp, out)
         return out.t().reshape(points.shape).to(torch.int64)
 
     def __call__(self, acc: torch.Tensor, channel_axis: int) -> torch.Tensor:

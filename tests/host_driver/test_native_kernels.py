@@ -69,6 +69,9 @@ def test_the_compiled_requantization_equals_the_reference_in_every_layout(native
     rows = acc.t().contiguous().to(acc_dtype)                                     # [n, channels]
     assert torch.equal(req(rows, 1).t(), want)
     assert torch.equal(passes(rows, 1).t(), want)
+    # The clamp before the int32 conversion (for expressions that may leave int32) gives the same.
+    float_clamp = qf.Requantizer(req.r, req.c, req.branch, *p.q_range, dtype, not req.int32_clamp, acc_dtype)
+    assert torch.equal(float_clamp(rows, 1).t(), want)
     planes = acc[None].contiguous().to(acc_dtype)                                 # [1, channels, n]
     assert torch.equal(req(planes, 1)[0], want)
     usable = n - n % 7

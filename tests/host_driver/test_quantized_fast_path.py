@@ -69,12 +69,12 @@ def _kinds(driver, comp) -> dict[str, list]:
 
 
 def same_bytes(lib, driver, monkeypatch, m: Model, inputs, out_shapes, out_dtypes, expect: dict[str, tuple[str, ...]],
-               runs: int = 2) -> list[torch.Tensor]:
+               runs: int = 2, expect_passes: dict[str, tuple[str, ...]] | None = None) -> list[torch.Tensor]:
     """Compile ``m`` as the reference plan, as the prepared one and as the prepared one without
     the compiled loops (`_native`: their torch passes instead); assert the prepared plans took a
-    kernel whose description contains each of ``expect[name]`` for every step of each named
-    operation, and that all three give the same bytes (on ``inputs`` and on ``runs - 1`` runs of
-    fresh codes)."""
+    kernel whose description contains each of ``expect[name]`` (``expect_passes[name]`` for the
+    plan without the loops, when given) for every step of each named operation, and that all
+    three give the same bytes (on ``inputs`` and on ``runs - 1`` runs of fresh codes)."""
     m.finish()
     monkeypatch.setenv(qf.REFERENCE_VARIABLE, "1")
     reference = m.compile()
@@ -84,9 +84,9 @@ def same_bytes(lib, driver, monkeypatch, m: Model, inputs, out_shapes, out_dtype
     passes = m.compile()
     monkeypatch.delenv(_native.LIBRARY_VARIABLE)
     assert all(k is None for ks in _kinds(driver, reference).values() for k in ks)
-    for comp in (fast, passes):
+    for comp, expected in ((fast, expect), (passes, expect if expect_passes is None else expect_passes)):
         kinds = _kinds(driver, comp)
-        for name, parts in expect.items():
+        for name, parts in expected.items():
             assert kinds.get(name) and all(k is not None and all(w in k for w in parts) for k in kinds[name]), \
                 (name, kinds.get(name))
     gen = torch.Generator().manual_seed(99)
@@ -189,11 +189,16 @@ CONV_CASES = {
                                                            s_out=60.0), "torch._int_mm"),
     "conv_over_float32_bound_nchw_padded": ("CONV_2D", dict(cin=300, cout=5, h=5, w=6, nchw=True,
                                                             pads=(1, 0, 2, 1), s_out=40.0), "torch._int_mm"),
-    "depthwise": ("DEPTHWISE_CONV_2D", dict(cout=8, extra=2), "oneDNN"),
+    "depthwise": ("DEPTHWISE_CONV_2D", dict(cout=8, extra=2), "oneDNN"),       # depth multiplier 2
+    # Multiplier 1 and at most 16 x 16 outputs: the compiled depthwise loop (oneDNN without it).
     "depthwise_relu6_stride2": ("DEPTHWISE_CONV_2D", dict(cin=8, cout=8, extra=1, stride=2, pads=(0, 1, 0, 1),
-                                                          act=3), "oneDNN"),
+                                                          act=3), ("compiled depthwise", "oneDNN")),
     "depthwise_per_tensor_split": ("DEPTHWISE_CONV_2D", dict(cin=5, cout=5, extra=1, per_channel=False, zp_w=200),
-                                   "convolution, 2 parts"),
+                                   ("compiled depthwise", "convolution, 2 parts")),
+    "depthwise_dilated_5x5_asymmetric": ("DEPTHWISE_CONV_2D", dict(cin=40, cout=40, extra=1, k=5, dilation=2, h=13,
+                                                                   w=12, pads=(3, 5, 4, 4), act=1, batch=2),
+                                         ("compiled depthwise", "oneDNN")),
+    "depthwise_large": ("DEPTHWISE_CONV_2D", dict(cin=24, cout=24, extra=1, h=20, w=19), "oneDNN"),
     "grouped": ("GROUPED_CONV_2D", dict(cin=6, cout=4, extra=2, act=1), "oneDNN"),
 }
 
@@ -202,12 +207,21 @@ CONV_CASES = {
 CONV_PARAMS = [(case, kind) for case in CONV_CASES for kind in DTYPES if not ("split" in case and kind == "int8")]
 
 
+def _engines(engine) -> tuple[str, str]:
+    """(with the compiled loops, without): a case's expected kernel, one name or a pair."""
+    if isinstance(engine, str):
+        return engine, engine
+    return engine if _native.kernels() is not None else (engine[1], engine[1])
+
+
 @pytest.mark.parametrize("case,kind", CONV_PARAMS)
 def test_convolutions_equal_the_reference(lib, driver, monkeypatch, case, kind):
     name, kw, engine = CONV_CASES[case]
+    fast, passes = _engines(engine)
     m, inputs, out_shape, dtype = conv_model(lib, name, kind, seed=len(case), **kw)
     codes = same_bytes(lib, driver, monkeypatch, m, inputs, [out_shape], [dtype],
-                       {name: (engine, "proved float64 requantization")}, runs=3)[0]
+                       {name: (fast, "proved float64 requantization")}, runs=3,
+                       expect_passes={name: (passes, "proved float64 requantization")})[0]
     assert len(codes.unique()) > 3  # the case exercises the requantization, not only its clamp
 
 
@@ -217,9 +231,11 @@ def test_convolutions_equal_the_reference(lib, driver, monkeypatch, case, kind):
 def test_an_activation_table_joins_the_convolution_before_it(lib, driver, monkeypatch, kind, case, then):
     """conv -> HARD_SWISH / LOGISTIC / TANH: one step, the table looked up as the codes are written."""
     name, kw, engine = CONV_CASES[case]
+    fast, passes = _engines(engine)
     m, inputs, out_shape, dtype = conv_model(lib, name, kind, seed=len(case), then=then, **kw)
     codes = same_bytes(lib, driver, monkeypatch, m, inputs, [out_shape], [dtype],
-                       {name: (engine, "proved float64 requantization", "then a table of 256 codes")}, runs=3)[0]
+                       {name: (fast, "proved float64 requantization", "then a table of 256 codes")}, runs=3,
+                       expect_passes={name: (passes, "then a table of 256 codes")})[0]
     assert len(codes.unique()) > 3
     plan = driver.lookup(m.compile().value, Compilation, "compilation").plan
     assert [st.op.name for st in plan.steps] == [name]
