@@ -50,6 +50,14 @@ LONG = {
              "Android stand-in compile is this test's alone)"),
     "tools/test_examples_runner.py::test_run_on_host_example":
         (47, "tests/runtime/test_runner.py and the README quick starts in tests/repository"),
+    "models/test_outside_models_round2.py::test_model_is_one_nnapi_subgraph_and_matches_eager[timm botnet26t_256]":
+        (31, "timm BottleneckAttn (botnet26t) of the same file, and tests/lowering/test_high_rank_regions.py"),
+    "models/test_outside_models_round2.py::test_model_is_one_nnapi_subgraph_and_matches_eager[timm halonet26t]":
+        (32, "timm HaloAttn (halonet26t) of the same file, and tests/lowering/test_computed_gathers.py"),
+    "models/test_outside_models_round2.py::test_model_is_one_nnapi_subgraph_and_matches_eager[timm skresnet18]":
+        (25, "timm SelectiveKernel (skresnet18) of the same file"),
+    "models/test_outside_models_round2.py::test_model_is_one_nnapi_subgraph_and_matches_eager[timm resnest14d]":
+        (13, "timm SplitAttn (resnest14d) of the same file"),
     "models/test_feature_levels_zoo.py::test_model_at_feature_level[shufflenet_v2_x0_5-28]":
         (12, "shufflenet_v2_x0_5 at API 27"),
     "models/test_quantized_transformers.py::test_quantized_transformer_is_one_subgraph_close_to_convert_pt2e[swin]":
