@@ -282,6 +282,42 @@ TABLE_LOOKUPS(uint8_t)
 TABLE_LOOKUPS(uint16_t)
 TABLE_LOOKUPS(uint32_t)
 
+/* out[r][k] = table[256 * key[k] + x[r][k]]: a two-input table whose other input is one row of
+ * `channels` codes broadcast over `rows` (a squeeze-and-excite scale); each channel reads its own
+ * 256 entries (for a row broadcast as the table's second input, the caller passes the table
+ * transposed). */
+#define TABLE_ROWS(T)                                                                                     \
+    NNAPI_HOST_CLONES static void table_rows_##T(const uint8_t *restrict x, int64_t rows, int64_t channels,  \
+                                                 const uint8_t *restrict key, const T *restrict table,     \
+                                                 T *restrict out) {                                        \
+        for (int64_t r = 0; r < rows; ++r) {                                                              \
+            const uint8_t *xr = x + r * channels;                                                         \
+            T *o = out + r * channels;                                                                    \
+            for (int64_t k = 0; k < channels; ++k) o[k] = table[((uint32_t)key[k] << 8) | xr[k]];          \
+        }                                                                                                 \
+    }
+
+TABLE_ROWS(uint8_t)
+TABLE_ROWS(uint16_t)
+TABLE_ROWS(uint32_t)
+
+NNAPI_HOST_EXPORT int32_t nnapi_host_table_rows(const uint8_t *x, int64_t rows, int64_t channels, const uint8_t *key,
+                                                const void *table, int32_t element_size, void *out) {
+    switch (element_size) {
+    case 1:
+        table_rows_uint8_t(x, rows, channels, key, table, out);
+        return 0;
+    case 2:
+        table_rows_uint16_t(x, rows, channels, key, table, out);
+        return 0;
+    case 4:
+        table_rows_uint32_t(x, rows, channels, key, table, out);
+        return 0;
+    default:
+        return -1;
+    }
+}
+
 /* b == NULL: the one-input table. Returns 0, or -1 for an element size it does not handle. */
 NNAPI_HOST_EXPORT int32_t nnapi_host_table(const uint8_t *a, const uint8_t *b, int64_t n, const void *table,
                                            int32_t element_size, void *out) {

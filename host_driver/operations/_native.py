@@ -44,6 +44,9 @@ class NativeKernels:
         self._table = lib.nnapi_host_table
         self._table.argtypes = [_P, _P, _I64, _P, _I32, _P]
         self._table.restype = _I32
+        self._table_rows = lib.nnapi_host_table_rows
+        self._table_rows.argtypes = [_P, _I64, _I64, _P, _P, _I32, _P]
+        self._table_rows.restype = _I32
         self._quantize = lib.nnapi_host_quantize
         self._quantize.argtypes = [_P, _I64, _F64, _I32, _I32, _I32, _P, _P]
         self._quantize.restype = None
@@ -91,6 +94,13 @@ class NativeKernels:
         the library does not handle (out is then untouched)."""
         return self._table(a.data_ptr(), _pointer(b), a.numel(), table.data_ptr(), table.element_size(),
                            out.data_ptr()) == 0
+
+    def table_rows(self, x: torch.Tensor, key: torch.Tensor, table: torch.Tensor, out: torch.Tensor) -> bool:
+        """out[r, k] = table[256·key[k] + x[r, k]] for 8-bit ``x`` [rows, channels] and ``key``
+        [channels] (contiguous); False for an entry size the library does not handle."""
+        channels = key.numel()
+        return self._table_rows(x.data_ptr(), x.numel() // channels, channels, key.data_ptr(), table.data_ptr(),
+                                table.element_size(), out.data_ptr()) == 0
 
     def quantize(self, x: torch.Tensor, scale: float, zp: int, lo: int, hi: int, special: torch.Tensor,
                  out: torch.Tensor) -> None:

@@ -89,13 +89,17 @@ class Table:
     def __init__(self, table: torch.Tensor, arity: int, what: str) -> None:
         self.table, self.arity, self.prepared = table.contiguous(), arity, what
         self.native = _native.kernels()
+        self._transposed: Optional[torch.Tensor] = None   # table[256·b + a], made when first needed
 
     def __call__(self, xs: list, _p=None) -> list:
         native = self.native
         if native is not None:
             a, b = xs[0], (xs[1] if self.arity == 2 else None)
             if b is not None and b.shape != a.shape:
-                # Broadcasting (e.g. a squeeze-and-excite scale): both as full 8-bit tensors.
+                out = self._one_row_broadcast(native, a, b)
+                if out is not None:
+                    return [out]
+                # Other broadcasting: both as full 8-bit tensors.
                 a, b = torch.broadcast_tensors(a, b)
             a, b = a.contiguous(), (None if b is None else b.contiguous())
             out = torch.empty(a.shape, dtype=self.table.dtype)
@@ -107,6 +111,43 @@ class Table:
         index = _lut_index(xs[0]) << 8
         index = index + _lut_index(xs[1])
         return [self.table.index_select(0, index.reshape(-1)).view(index.shape)]
+
+
+    def _one_row_broadcast(self, native, a: torch.Tensor, b: torch.Tensor) -> Optional[torch.Tensor]:
+        """table[256·a + b] when one input is a full contiguous tensor and the other one row of its
+        last dimension (shape [1, ..., 1, C] or [C]): each channel then reads 256 entries of the
+        table (of its transpose when the row is the second input). None for other shapes."""
+        shape = _broadcast_shape(tuple(a.shape), tuple(b.shape))
+        if shape is None or not shape or 0 in shape:
+            return None
+        if tuple(a.shape) == shape:
+            full, row, transposed = a, b, True      # the row is the table's second input
+        elif tuple(b.shape) == shape:
+            full, row, transposed = b, a, False
+        else:
+            return None
+        channels = shape[-1]
+        if row.numel() != channels or row.shape[-1:] != (channels,) or not full.is_contiguous():
+            return None
+        table = self.table
+        if transposed:
+            if self._transposed is None:
+                self._transposed = table.view(256, 256).t().contiguous().view(-1)
+            table = self._transposed
+        out = torch.empty(full.shape, dtype=table.dtype)
+        key = row.reshape(-1).contiguous().view(torch.uint8)
+        if not native.table_rows(full.view(torch.uint8), key, table, out):
+            return None
+        return out
+
+
+def _broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> Optional[tuple[int, ...]]:
+    """numpy's broadcast of two shapes (torch.broadcast_shapes is Python-slow), None if none."""
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+    if any(x != y and x != 1 and y != 1 for x, y in zip(a, b)):
+        return None
+    return tuple(max(x, y) if min(x, y) != 0 else 0 for x, y in zip(a, b))
 
 
 def unary_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:

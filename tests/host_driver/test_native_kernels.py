@@ -143,8 +143,10 @@ def test_compiled_tables_equal_the_torch_lookups(native, entry):
         b = torch.randint(-128, 128, (3, 5, 7, 11), generator=gen, dtype=torch.int32).to(torch.int8)
         xs = [a] if arity == 1 else [a.view(torch.int8), b]
         assert torch.equal(t(xs)[0], plain(xs)[0])
-    broadcast = [a.view(torch.int8), b[:1]]                            # not the same shape: torch's lookup
-    assert torch.equal(t(broadcast)[0], plain(broadcast)[0])
+    full, row = a.view(torch.int8), b[:1, :1, :1]                      # row: [1, 1, 1, 11]
+    for pair in ([full, row], [row, full], [full, row.reshape(-1)], [row.reshape(-1), full],   # one row: per channel
+                 [full, b[:1]], [b[:, :1], full[:1]]):                                         # others: expanded
+        assert torch.equal(t(pair)[0], plain(pair)[0])
 
 
 def test_the_library_can_be_turned_off(monkeypatch, native):
