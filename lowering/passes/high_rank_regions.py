@@ -9,7 +9,9 @@ summed over a split dim (WavLM's ``view(B, h, T, 2, 4).sum(-1)``). The view chai
 ``patterns/view_chain.py`` carry data movement through rank > 4 but take no such computation.
 
 A *region* is a connected set of nodes whose result or input has rank > 4: data movement (view,
-permute, expand, (un)squeeze, clone) and computations (elementwise, sum / mean / amax, softmax).
+permute, expand, (un)squeeze, clone) and computations (elementwise, sum / mean / amax, softmax,
+matmul: VOLO's outlook attention, a softmax over a window and its product with the window's
+values at rank 5, runs as a rank-3 or rank-4 matmul over the merged batch dims).
 Every dim of size > 1 is described by the axes of ``high_rank_axes`` (shared by every value
 holding the same data), so each computation is seen as working on a list of axes: its *blocks*
 are the runs of consecutive axes that every operand has or lacks alike and that are reduced
@@ -21,7 +23,7 @@ added stays of size 1 where the operation broadcasts it. A region's results of r
 made the same way and replace the original nodes; the rest of the region is removed.
 
 Only regions with a computation the view chains cannot take are rewritten (a reduction, a
-softmax, a unary operation, or an operand moved by a permute or an expand or computed at run
+softmax, a matmul, a unary operation, or an operand moved by a permute or an expand or computed at run
 time on both sides), with static sizes and no operation outside the list below; anything else
 is left as it was, for the view chains or the CPU.
 """
@@ -131,6 +133,8 @@ class _Analysis:
             self.values[node] = self._move(node)
         elif target in _UNARY or target in _BINARY or target in _REDUCTIONS or target in _SOFTMAXES:
             self._compute(node)
+        elif target is aten.matmul.default and _rank(node.args[0]) >= 2 and _rank(node.args[1]) >= 2:
+            self._matmul(node)
         else:
             raise _Refused(f"{node.name} ({target}) reads or makes a rank > 4 value")
 
@@ -191,6 +195,27 @@ class _Analysis:
             out = space
         self.values[node] = _Value(node, out)
         self.source_axes[node] = [a for d in out for a in d]
+
+
+    def _matmul(self, node: Node) -> None:
+        """``a @ b``: batch dims broadcast, a's last dim identified with b's second last."""
+        a, b = (self.value(t) for t in node.args[:2])
+        self.needs_rewrite = True  # the view chains take no matrix product
+        if bool(a.dims[-1]) != bool(b.dims[-2]):
+            raise _Refused(f"{node.name}: a contracted dim of size 1 on one side only")
+        if a.dims[-1]:
+            self.axes.unify(a.dims[-1], b.dims[-2])
+        rank = max(len(a.dims), len(b.dims)) - 2
+        batch = []
+        for p in range(rank):
+            full = [v.dims[p - rank + len(v.dims) - 2] for v in (a, b) if p - rank + len(v.dims) - 2 >= 0]
+            full = [d for d in full if d]
+            for other in full[1:]:
+                self.axes.unify(full[0], other)
+            batch.append(full[0] if full else [])
+        out = batch + [a.dims[-2], b.dims[-1]]
+        self.values[node] = _Value(node, out)
+        self.source_axes[node] = [x for d in out for x in d]
 
 
 def _regions(graph: Graph) -> list[list[Node]]:
@@ -294,9 +319,31 @@ class _Rewriter:
             x = call(self.graph, origin, aten.clone.default, (x,), {"memory_format": torch.contiguous_format})
         return call(self.graph, origin, aten.view.default, (x, shape))
 
+    def matmul(self, node: Node) -> None:
+        """``a @ b`` on blocks: the batch runs both operands hold or broadcast alike, then M, K, N
+        each merged into one dim."""
+        a, b = (self.a.value(t) for t in node.args[:2])
+        out = self.a.values[node].dims
+        batch = self.a.leaves(out[:-2])
+        m, k, n = (self.a.axes.leaves(d) for d in (out[-2], a.dims[-1], out[-1]))
+        _distinct(batch + m + k + n, node.name)
+        real_a, real_b = self.a.real(a), self.a.real(b)
+        if not (set(m) | set(k) <= real_a and set(k) | set(n) <= real_b) or set(batch) - (real_a | real_b):
+            raise _Refused(f"{node.name} multiplies a dim an expand made")
+        blocks = _blocks(batch, lambda x: (x in real_a, x in real_b))
+        if len(blocks) + 2 > MAX_RANK:
+            raise _Refused(f"{node.name} has {len(blocks)} batch dims that do not merge")
+        kinds = [["real" if b[0] in real else "absent" for b in blocks] + ["real", "real"] for real in (real_a, real_b)]
+        left = self.produce(node, a, blocks + [m, k], kinds[0])
+        right = self.produce(node, b, blocks + [k, n], kinds[1])
+        self.new_of[node] = call(self.graph, node, aten.matmul.default, (left, right))
+
     def compute(self, node: Node) -> None:
         """The computation ``node`` on its operands' blocks."""
         target = node.target
+        if target is aten.matmul.default:
+            self.matmul(node)
+            return
         tensors = [a for a in node.args if isinstance(a, Node) and _rank(a) >= 0]
         if target in _REDUCTIONS or target in _SOFTMAXES:
             tensors = tensors[:1]

@@ -117,6 +117,29 @@ def test_a_sum_over_a_split_dim_in_one_subgraph():
     assert lowered.num_delegates == 1
 
 
+class OutlookAttention(torch.nn.Module):
+    """VOLO's outlook attention core: per position, a softmax over a k*k window's weights and their
+    product with the window's values, all at rank 5 ([B, heads, positions, k*k, ...])."""
+
+    def __init__(self, channels: int = 8, heads: int = 2, window: int = 4) -> None:
+        super().__init__()
+        self.heads, self.window = heads, window
+        self.attention = torch.nn.Linear(channels, heads * window * window)
+        self.value = torch.nn.Linear(channels, channels * window)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, n, c = x.shape
+        weights = self.attention(x).reshape(b, n, self.heads, self.window, self.window).permute(0, 2, 1, 3, 4)
+        values = self.value(x).reshape(b, n, self.heads, self.window, c // self.heads).transpose(1, 2)
+        out = weights.softmax(dim=-1) @ values  # [B, heads, N, window, C / heads]
+        return out.permute(0, 2, 3, 1, 4).reshape(b, n, -1)
+
+
+def test_a_softmax_and_matrix_product_at_rank_5_in_one_subgraph():
+    lowered = check_delegated_and_matches(OutlookAttention(), (_randn(2, 6, 8),))
+    assert lowered.num_delegates == 1
+
+
 class Transposed(torch.nn.Module):
     """A rank-5 value added to its own transpose: the same data on both sides in two orders."""
 
