@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import logging
-from typing import Sequence, final
+from typing import Iterator, Sequence, final
 
 import torch
 from torch.export import ExportedProgram
@@ -21,7 +22,7 @@ from . import constant_folding
 from .builders import get_builder, get_unit_builder
 from .debug_info import delegate_debug_map, operation_debug_info
 from .compile_specs import NnapiCompileOptions, ranges_from_compile_specs
-from .graph import SCALAR_ORDER, LoweringError, NnapiGraph, identity, merged_shape, permute_shape
+from .graph import SCALAR_ORDER, LoweringError, NnapiGraph, NodeLoweringError, identity, merged_shape, permute_shape
 from .layout_analysis import nhwc_values, nhwc_wanted, preferred_input_order
 from .lowering_context import QUANTIZED_TYPES, BodyInput, LoweringContext
 from .nnapi_codes import OperationCode
@@ -256,7 +257,8 @@ def _emit_nodes(lc: LoweringContext, nodes: list[Node], analysis: PatternAnalysi
             if id(unit) not in emitted and _unit_ready(unit, node, position):
                 emitted.add(id(unit))
                 lc.graph.emitting = tuple(unit.nodes)
-                get_unit_builder(unit).define(unit, lc)
+                with _failure_named(unit.nodes, f"{type(unit).__name__} from {node.name}"):
+                    get_unit_builder(unit).define(unit, lc)
                 lc.graph.emitting = ()
             continue
         builder = get_builder(aten_op(node))
@@ -265,8 +267,20 @@ def _emit_nodes(lc: LoweringContext, nodes: list[Node], analysis: PatternAnalysi
         # A node whose unit is folded into it (batch norm and activation, dq -> op -> q) maps to all of it.
         member_of = lc.unit_of(node)
         lc.graph.emitting = tuple(member_of.nodes) if member_of is not None else (node,)
-        builder.define(node, lc)
+        with _failure_named([node], f"{node.name} ({op_name(node.target)})"):
+            builder.define(node, lc)
         lc.graph.emitting = ()
+
+
+@contextlib.contextmanager
+def _failure_named(nodes: Sequence[Node], what: str) -> Iterator[None]:
+    """Re-raises a builder's failure as a NodeLoweringError naming ``nodes`` (a failure inside a
+    control-flow body is named after the outer node that holds the body)."""
+    try:
+        yield
+    except Exception as error:  # noqa: BLE001  (whatever failed, the node is named)
+        detail = error.args[0] if isinstance(error, NodeLoweringError) else f"{type(error).__name__}: {error}"
+        raise NodeLoweringError(tuple(n.name for n in nodes), f"{what}: {detail}") from error
 
 
 def _mutation_targets(edge_program: ExportedProgram, states: dict[str, str]) -> list[str | None]:

@@ -36,11 +36,12 @@ from executorch_nnapi.lowering.size_nodes import is_size_node, size_node_refusal
 
 from .cpu_kernels import load_quantized_out_variants, stop_at_nodes_without_cpu_kernel
 from .layout_constraints import api27_layout_refusal
+from .lowering_dry_run import lowering_failures, stop_at_a_kept_op, tag_partition
 from .mutable_buffers import tag_mutated_buffers
 from .node_groups import keep_groups_whole
 from .partition_symbols import partition_refusal
-from .op_support import (NO_NNAPI_EQUIVALENT, READ_AS_SIZE, SIZE_ARITHMETIC, edge_form, operand_size_refusal,
-                         table_by_op)
+from .op_support import (NO_NNAPI_EQUIVALENT, READ_AS_SIZE, SIZE_ARITHMETIC, edge_form, merged_view_refusal,
+                         operand_size_refusal, table_by_op)
 from .size_partition import without_sizes_left_to_executorch
 
 logger = logging.getLogger(__name__)
@@ -167,10 +168,15 @@ class NnapiOperatorSupport(OperatorSupportBase):
                 return reason
         if unit is not None:
             return self.unit_refusal(unit)
+        builder = get_builder(op)
         try:
-            get_builder(op).check(node, self.ctx)
+            builder.check(node, self.ctx)
         except Refused as refused:
             return refused.reason
+        # After the builder's own reasons, which say more.
+        reason = merged_view_refusal(node, builder, self.ctx.is_foldable)
+        if reason:
+            return reason
         if self.nhwc is not None:
             return api27_layout_refusal(node, self.nhwc, self.ctx.is_constant)
         return None
@@ -187,6 +193,14 @@ class NnapiOperatorSupport(OperatorSupportBase):
                                             for n in unit.covered)), None)
             self._unit_refusals[id(unit)] = reason
         return self._unit_refusals[id(unit)]
+
+    def refuse(self, node: Node, reason: str) -> None:
+        """Records that NNAPI does not take ``node`` (nor the unit holding it), for ``reason``."""
+        self.decisions[node] = NodeDecision(node.name, op_name(node.target), False, reason)
+        node.meta[REASON_META_KEY] = reason
+        unit = self.patterns.covering(node)
+        if unit is not None:
+            self._unit_refusals[id(unit)] = reason
 
     def is_node_supported(self, submodules: Any, node: Node) -> bool:
         if node.op != "call_function":
@@ -368,6 +382,38 @@ class NnapiPartitioner(Partitioner):
         # (ops_to_not_decompose), so to_edge decomposed them (their parts are decided one by one):
         # named as before to_edge, they are not nodes of the partitioned program (``decisions``).
         self.decomposed: list[NodeDecision] = []
+        # The parameters of the program last given to ops_to_not_decompose, by name: real tensors
+        # for the dry run of the partitions (ExecuTorch partitions a copy with fake ones).
+        self._real_tensors: dict[str, torch.Tensor] = {}
+
+    def _lowerable_partitions(self, program: ExportedProgram, support: NnapiOperatorSupport,
+                              spec: DelegationSpec) -> list[set[Node]]:
+        """The partitions to delegate: those proposed, each lowered once (lowering_dry_run.py); a
+        node whose lowering fails is refused with the failure as its reason and the partitions
+        are proposed again, until every partition lowers."""
+        user_inputs = set(program.graph_signature.user_inputs)
+        lowered: set[frozenset[str]] = set()
+        while True:
+            partitions = []
+            for nodes in _proposed_partitions(program, support):
+                # A partition of constant computations alone has nothing for NNAPI to run.
+                reason = partition_refusal(nodes, user_inputs) if nodes else None
+                if reason:
+                    for node in nodes:
+                        support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, reason)
+                elif nodes:
+                    partitions.append(nodes)
+            failures = lowering_failures(program, partitions, spec, self.options, self._export_ranges,
+                                         take_over_mutable_buffers=self.take_over_mutable_buffers,
+                                         real_tensors=self._real_tensors, lowered=lowered)
+            if not failures:
+                return partitions
+            kept = set(self._kept_for[2]) if self._kept_for is not None else set()
+            for failure in failures:
+                stop_at_a_kept_op(failure, kept)
+                for node in failure.nodes:
+                    logger.warning("%s (%s) stays on the CPU: %s", node.name, op_name(node.target), failure.reason)
+                    support.refuse(node, failure.reason)
 
     @classmethod
     def from_compile_specs(cls, specs: list) -> "NnapiPartitioner":
@@ -396,6 +442,7 @@ class NnapiPartitioner(Partitioner):
         # are idempotent, so the second answer is the first (on a transformer, ~8 s saved).
         if self._kept_for is not None and self._kept_for[0] is ep and self._kept_for[1] == _fingerprint(ep):
             return self._kept_for[2], None
+        self._real_tensors = dict(ep.state_dict)
         # to_edge re-traces the program and narrows a Dim(min=1) to [2, ...]
         # (0/1 specialization); remember the ranges export validated.
         self._export_ranges = symbol_ranges(ep)
@@ -461,27 +508,15 @@ class NnapiPartitioner(Partitioner):
         spec = self.delegation_spec
         if self._export_ranges:
             spec = DelegationSpec(spec.backend_id, [*spec.compile_specs, symbol_ranges_spec(self._export_ranges)])
-        user_inputs = set(exported_program.graph_signature.user_inputs)
-        for partition_id, nodes in enumerate(_proposed_partitions(exported_program, support)):
-            # A partition of constant computations alone has nothing for NNAPI to run.
-            if not nodes:
-                continue
-            reason = partition_refusal(nodes, user_inputs)
-            if reason:
-                for node in nodes:
-                    support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, reason)
-                continue
+        for partition_id, nodes in enumerate(self._lowerable_partitions(exported_program, support, spec)):
             tag = f"nnapi_{partition_id}"
-            for node in nodes:
-                node.meta["delegation_tag"] = tag
-                # A delegated IF / WHILE takes its bodies (get_attr nodes) into the partition.
-                for arg in node.args:
-                    if isinstance(arg, Node) and arg.op == "get_attr" and len(arg.users) == 1:
-                        arg.meta["delegation_tag"] = tag
+            # A delegated IF / WHILE takes its bodies (get_attr nodes) into the partition.
+            tag_partition(nodes, tag)
             tags[tag] = spec
         tag_constant_data(exported_program)
         if self.take_over_mutable_buffers:
             self.states = tag_mutated_buffers(exported_program)
+        self._real_tensors = {}  # the weights are the model's to free
         stop_at_nodes_without_cpu_kernel(support)
         load_quantized_out_variants(n for n in exported_program.graph.nodes if "delegation_tag" not in n.meta)
         self.decisions = list(support.decisions.values())

@@ -14,6 +14,7 @@ from typing import Any
 import torch
 
 from executorch_nnapi.lowering.builders import OpSupport, builders
+from executorch_nnapi.lowering.node_utils import fake_value, op_name
 
 
 def support_table() -> tuple[OpSupport, ...]:
@@ -65,6 +66,28 @@ def operand_size_refusal(value: Any, what: str) -> str | None:
     if element == 4 and value.is_floating_point():
         reason += f"; in 8 bits it would take {size / 4 / 2**30:.2f} GiB"
     return reason
+
+
+# NNAPI operations take operands of rank <= 4.
+MAX_OPERAND_RANK = 4
+
+
+def merged_view_refusal(node: Any, builder: Any, is_foldable: Any) -> str | None:
+    """Why ``builder`` cannot take ``node`` because of a run-time value of rank > 4 it reads or
+    produces, else None. Lowering holds such a value as a rank <= 4 view of its bytes (a partition
+    input, a 3-D pool's result); only builders declaring ``reads_merged_views`` read those views
+    (hiera's attention reached a comparison with a rank-5 input, whose lowering then failed)."""
+    if getattr(builder, "reads_merged_views", False):
+        return None
+    result = fake_value(node)
+    values = [(fake_value(i), f"its input {i.name}", "read") for i in node.all_input_nodes if not is_foldable(i)]
+    values += [(v, "its result", "produce") for v in (result if isinstance(result, (tuple, list)) else [result])]
+    for value, what, verb in values:
+        if isinstance(value, torch.Tensor) and value.dim() > MAX_OPERAND_RANK:
+            return (f"{what} has rank {value.dim()}: NNAPI holds it as a rank-4 view of its bytes, which "
+                    f"{op_name(node.target)}'s lowering cannot {verb} (elementwise unary ops, views, means and "
+                    "3-D pools can)")
+    return None
 
 
 # Integer size arithmetic (sym_size, and operator.mul / floordiv / mod ... on SymInts).

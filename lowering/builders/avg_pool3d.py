@@ -40,6 +40,7 @@ class AvgPool3dBuilder(NodeBuilder):
     )
     # The 2-D pools run on one-channel NHWC views of PyTorch's byte order: no layout change.
     layout = LayoutClass.PYTORCH
+    reads_merged_views = True  # the 3-D pools read and write merged views
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, pool, divisor_override = avg_pool3d_args(node)

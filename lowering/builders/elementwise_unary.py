@@ -87,6 +87,7 @@ class ElementwiseUnaryBuilder(NodeBuilder):
 
     ops = tuple(row for row, _, _ in _ROWS)
     layout = LayoutClass.ORDER_PRESERVING
+    reads_merged_views = True  # emit_unary computes on a merged view as on any dim order
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

@@ -30,6 +30,7 @@ class EluBuilder(NodeBuilder):
                   "float32, scale = input_scale = 1; rank 1-4 below API 30"),
     )
     layout = LayoutClass.ORDER_PRESERVING
+    reads_merged_views = True  # emit_unary computes on a merged view as on any dim order
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

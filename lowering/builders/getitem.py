@@ -46,6 +46,7 @@ class GetItemBuilder(NodeBuilder):
                   "while_loop, batched_nms_padded, lstm, rnn_tanh, rnn_relu"),
     )
     layout = LayoutClass.ORDER_PRESERVING
+    reads_merged_views = True  # the value its producer defined, as defined
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         source, index = node.args

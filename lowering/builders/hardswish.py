@@ -57,6 +57,7 @@ class HardswishBuilder(NodeBuilder):
                   quantized=requantizing(aten.hardswish.default, aten.hardswish_.default, check=_runs_quantized)),
     )
     layout = LayoutClass.ORDER_PRESERVING
+    reads_merged_views = True  # emit_unary computes on a merged view as on any dim order
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

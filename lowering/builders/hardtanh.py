@@ -42,6 +42,7 @@ class ClampBuilder(NodeBuilder):
                   "int32 / int64 (held in int32) with integer bounds from API 29"),
     )
     layout = LayoutClass.ORDER_PRESERVING
+    reads_merged_views = True  # emit_unary computes on a merged view as on any dim order
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         lo, hi = _bounds(node)

@@ -27,6 +27,7 @@ class LeakyReluBuilder(NodeBuilder):
                   quantized=requantizing(aten.leaky_relu.default, since=FeatureLevel.ANDROID_10)),
     )
     layout = LayoutClass.ORDER_PRESERVING
+    reads_merged_views = True  # emit_unary computes on a merged view as on any dim order
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

@@ -39,6 +39,7 @@ class MaxPool3dBuilder(NodeBuilder):
     )
     # The 2-D pools run on one-channel NHWC views of PyTorch's byte order: no layout change.
     layout = LayoutClass.PYTORCH
+    reads_merged_views = True  # the 3-D pools read and write merged views
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, pool, dilation = max_pool3d_args(node)

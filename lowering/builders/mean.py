@@ -72,6 +72,7 @@ class MeanBuilder(NodeBuilder):
                   "as aten.mean.dim over every dim without keepdim: a 0-d result (stored as [1]), rank <= 5"),
     )
     layout = LayoutClass.REDUCTION
+    reads_merged_views = True  # a rank-5 mean over D, H, W reads its input's merged view
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         dtype = node.kwargs.get("dtype")

@@ -203,6 +203,11 @@ class NodeBuilder:
     layout: ClassVar[LayoutClass] = LayoutClass.PYTORCH
     # Whether the op has a fused-activation operand (RELU/RELU1/RELU6 can fold in).
     fuses_activation: ClassVar[bool] = False
+    # Whether ``define`` takes rank > 4 values, which lowering holds as rank <= 4 views of their
+    # bytes (TensorValue.merged: a partition input, a 3-D pool's result), where ``check`` lets them
+    # through. The partitioner refuses a node reading or producing a run-time value of rank > 4 for
+    # any other builder, so that no node it claims meets a view its builder cannot read.
+    reads_merged_views: ClassVar[bool] = False
 
     @property
     def targets(self) -> tuple[Any, ...]:

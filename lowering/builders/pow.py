@@ -36,6 +36,7 @@ class PowBuilder(NodeBuilder):
                   "float32, scalar exponent; exponents other than 2 need API 29"),
     )
     layout = LayoutClass.ORDER_PRESERVING
+    reads_merged_views = True  # emit_unary computes on a merged view as on any dim order
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])

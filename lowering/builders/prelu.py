@@ -42,6 +42,7 @@ class PreluBuilder(NodeBuilder):
                   quantized=requantizing(aten.prelu.default, since=FeatureLevel.ANDROID_10, alpha=1)),
     )
     layout = LayoutClass.ORDER_PRESERVING
+    reads_merged_views = True  # emit_unary computes on a merged view as on any dim order
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, weight = node.args[:2]

@@ -48,6 +48,8 @@ class ViewBuilder(NodeBuilder):
                   quantized=same_parameters(aten.view.default, aten.reshape.default, aten.flatten.using_ints)),
     )
 
+    reads_merged_views = True  # a view of a rank-5 value reshapes its merged view
+
     def check(self, node: Node, ctx: CheckContext) -> None:
         same_shape = list(tensor_shape(node)) == list(tensor_shape(node.args[0]))
         if same_shape and tensor_dtype(node) in (torch.int32, torch.int64, torch.bool):
