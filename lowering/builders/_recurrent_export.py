@@ -19,8 +19,15 @@ ExecuTorch's passes re-run every node of the program on fake tensors (torch's de
 take its oneDNN path there, which has no projection and no RNN). Decomposing one of the three
 ops over a symbolic length while exporting (``to_edge`` of an LSTM NNAPI refused) raises
 DynamicLengthDecompositionError rather than silently fixing the length to the example's.
-Everywhere else torch's own decomposition runs unchanged; eager PyTorch never goes through
-either place.
+
+Over a static length too, fake tensors that no tracer records get the shapes alone: torch's
+decomposition there builds every step of every layer on fake tensors to learn three shapes, and
+ExecuTorch re-runs each node that way in every pass and verifier (sequencer2d_s: 36
+bidirectional LSTMs of 8-32 steps re-run ~1,300 times, minutes of lowering and over 19 GB of fake
+tensor cache before the host ran out of memory). The outputs keep torch's strides (a batch-first
+output is a transposed time-major one), so the metadata is the decomposition's.
+Everywhere else (a tracer recording: export, or to_edge decomposing an LSTM NNAPI refused)
+torch's own decomposition runs unchanged; eager PyTorch never goes through either place.
 """
 
 from __future__ import annotations
@@ -67,22 +74,27 @@ def _tracer_is_recording() -> bool:
     return torch._C._get_dispatch_mode(torch._C._TorchDispatchModeKey.PROXY) is not None
 
 
-def _output_like(input: torch.Tensor, state: torch.Tensor, bidirectional: bool) -> torch.Tensor:
+def _output_like(input: torch.Tensor, state: torch.Tensor, bidirectional: bool, batch_first: bool) -> torch.Tensor:
+    """The layer's output: [T, B, D * H_out] contiguous; batch first, that transposed (torch's strides)."""
     directions = 2 if bidirectional else 1
-    return input.new_empty((input.shape[0], input.shape[1], directions * state.shape[-1]))
+    width = directions * state.shape[-1]
+    if batch_first:
+        return input.new_empty((input.shape[1], input.shape[0], width)).transpose(0, 1)
+    return input.new_empty((input.shape[0], input.shape[1], width))
 
 
 def lstm_shapes(input: torch.Tensor, hx: Any, params: Any, has_biases: bool, num_layers: int, dropout: float,
                 train: bool, bidirectional: bool, batch_first: bool) -> tuple[torch.Tensor, ...]:
-    """aten.lstm.input's outputs (output, h_n, c_n) as empty tensors of their shapes."""
+    """aten.lstm.input's outputs (output, h_n, c_n) as empty tensors of their shapes and strides."""
     h0, c0 = hx
-    return _output_like(input, h0, bidirectional), h0.new_empty(h0.shape), c0.new_empty(c0.shape)
+    return (_output_like(input, h0, bidirectional, batch_first), h0.new_empty(h0.shape),
+            c0.new_empty(c0.shape))
 
 
 def rnn_shapes(input: torch.Tensor, hx: torch.Tensor, params: Any, has_biases: bool, num_layers: int,
                dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> tuple[torch.Tensor, ...]:
-    """aten.rnn_tanh.input's / rnn_relu.input's outputs (output, h_n) as empty tensors of their shapes."""
-    return _output_like(input, hx, bidirectional), hx.new_empty(hx.shape)
+    """aten.rnn_tanh.input's / rnn_relu.input's outputs (output, h_n) as empty tensors of their shapes and strides."""
+    return _output_like(input, hx, bidirectional, batch_first), hx.new_empty(hx.shape)
 
 
 def _wrapped(original: Callable[..., Any], shapes: Callable[..., Any]) -> Callable[..., Any]:
@@ -94,10 +106,10 @@ def _wrapped(original: Callable[..., Any], shapes: Callable[..., Any]) -> Callab
             # decomposes only the ops it does not preserve).
             if exporting and (_tracer_is_recording() or not isinstance(args[0], FakeTensor)):
                 raise DynamicLengthDecompositionError(shapes.__name__.split("_")[0])
-            # The outputs' metadata only: export, or ExecuTorch's passes re-running the program's
-            # nodes on fake tensors.
-            if isinstance(args[0], FakeTensor) and not _tracer_is_recording():
-                return _as_autograd_would(shapes(*args, **kwargs), args)
+        # The outputs' metadata only (any length): export, or ExecuTorch's passes re-running the
+        # program's nodes on fake tensors, where nothing records the decomposition's steps.
+        if isinstance(args[0], FakeTensor) and not _tracer_is_recording():
+            return _as_autograd_would(shapes(*args, **kwargs), args)
         return original(*args, **kwargs)
 
     setattr(run, _MARK, True)
