@@ -20,6 +20,7 @@ from ..nnapi_codes import FeatureLevel, OperandCode, OperationCode
 from ..node_utils import is_dequantize, quant_params, tensor_shape
 from .batch_norm import folded_parameters
 from .common import check_float_tensors, fuse_operand
+from .conv3d import check_conv3d, define_conv3d
 from .dilated_conv import DilatedPlan, emit_dilated, plan_dilated
 from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
 from .quantization import QuantKind, Quantization
@@ -72,22 +73,28 @@ class ConvolutionBuilder(NodeBuilder):
                   "kernel; groups not in {1, Cin} and transposed need API 29; dilation below API 29 (static "
                   "height and width): taps reading only padding dropped, then SPACE_TO_BATCH_ND + conv + "
                   "BATCH_TO_SPACE_ND (API 28, stride 1), else depthwise SPACE_TO_DEPTH + conv + DEPTH_TO_SPACE or "
-                  "the kernel written out, regular one-hot DEPTHWISE_CONV_2D im2col + CONV_2D", quantized=_QUANTIZED),
+                  "the kernel written out, regular one-hot DEPTHWISE_CONV_2D im2col + CONV_2D; 3-D (API 28, groups=1, not "
+                  "transposed, static sizes): CONV_2D per tap of D (or one over D, H when W's kernel is 1) summed "
+                  "by ADD, on TRANSPOSEd rank-4 views (conv3d.py)", quantized=_QUANTIZED),
     )
     layout = LayoutClass.NHWC
     fuses_activation = True
+    reads_merged_views = True  # a 3-D convolution's input and result (conv3d.py)
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, weight, bias, stride, padding, dilation, transposed, output_padding, groups = _conv_args(node)
         check_float_tensors(node, x, weight, bias)
-        if len(tensor_shape(x)) not in (3, 4):
+        if len(tensor_shape(x)) not in (3, 4, 5):
             raise Refused(f"{len(tensor_shape(x)) - 2}-D convolution (NNAPI has 2-D convolutions only; 1-D runs "
-                          "on an H=1 view)")
+                          "on an H=1 view, 3-D as 2-D ones per tap)")
         # A quantized weight dequantizes constant codes: computable at lowering time.
         if not ctx.is_foldable(weight):
             raise Refused("convolution with a non-constant weight")
         if bias is not None and not ctx.is_foldable(bias):
             raise Refused("convolution with a non-constant bias")
+        if len(tensor_shape(x)) == 5:
+            check_conv3d(node, ctx, stride, padding, dilation, transposed, groups)
+            return
         w_shape = tensor_shape(weight)
         kh, kw = _kernel_hw(weight)
         if not isinstance(tensor_shape(x)[1], int):
@@ -131,6 +138,9 @@ class ConvolutionBuilder(NodeBuilder):
             weight = lc.constant(weight_node).to(torch.float32)
             bias = lc.constant(bias_node).to(torch.float32) if bias_node is not None else None
         g = lc.graph
+        if len(lc.shape(x)) == 5:
+            define_conv3d(node, lc, weight, bias, stride, padding, dilation)
+            return
         if transposed:
             self._define_transposed(node, lc, (weight_node, weight), (bias_node, bias), stride, padding,
                                     output_padding)

@@ -51,8 +51,11 @@ def test_op_without_nnapi_equivalent_names_the_reason():
 
 
 def test_conv3d_is_refused_with_reason():
-    edge, p = _lower(torch.nn.Conv3d(2, 2, 1), torch.randn(1, 2, 2, 2, 2))
+    # 3-D convolutions run as 2-D ones per tap (lowering/builders/conv3d.py) from API 28, with groups=1.
+    edge, p = _lower(torch.nn.Conv3d(2, 2, 1), torch.randn(1, 2, 2, 2, 2), feature_level=27)
     assert "3-D convolution" in _reasons(p)["aten.convolution.default"]
+    edge, p = _lower(torch.nn.Conv3d(2, 2, 1, groups=2), torch.randn(1, 2, 2, 2, 2))
+    assert "3-D convolution with groups=2" in _reasons(p)["aten.convolution.default"]
 
 
 def test_int64_tensor_is_refused_with_reason():
