@@ -77,6 +77,7 @@ class Result:
     xnnpack_lower_s: float | None = None
     xnnpack_error: float | None = None
     xnnpack_failure: str = ""
+    commit: str = ""                     # the repository's commit when the row was measured
 
 
 # -- candidates ---------------------------------------------------------------------------------
@@ -291,7 +292,7 @@ def measure_one(key: str) -> Result:
         module, inputs, params = build(key)
     except Exception as exc:  # noqa: BLE001
         return Result(key, "build", _failure(exc))
-    result = Result(key, "ok", params=params)
+    result = Result(key, "ok", params=params, commit=_commit())
     try:
         export(module, inputs)
     except Exception as exc:  # noqa: BLE001
@@ -357,6 +358,11 @@ def sweep(keys: list[str], results_path: pathlib.Path, timeout: float, retry_fai
 
 # -- the page ---------------------------------------------------------------------------------------
 
+def _commit() -> str:
+    return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True).stdout.strip()
+
+
 def one_subgraph(r: Result) -> bool:
     return r.status == "ok" and r.nnapi_subgraphs == 1 and r.nnapi_cpu_ops == 0
 
@@ -367,10 +373,10 @@ def _fmt(value: Any, spec: str = "") -> str:
     return format(value, spec) if spec else str(value)
 
 
-def summary_lines(results: list[Result]) -> list[str]:
+def summary_lines(results: list[Result], candidates: dict[str, int]) -> list[str]:
     """Per source: candidates, built, exported, one NNAPI subgraph, NNAPI failing where XNNPACK lowers."""
-    lines = ["| source | measured | built | exported | one NNAPI subgraph, no CPU op | share of exported "
-             "| NNAPI fails where XNNPACK lowers | XNNPACK one subgraph |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| source | candidates | measured | built | exported | one NNAPI subgraph, no CPU op | share of exported "
+             "| NNAPI fails where XNNPACK lowers | XNNPACK one subgraph |", "|---|---|---|---|---|---|---|---|---|"]
     for source, label in (("timm", "timm families"), ("hf", "transformers model types")):
         rows = [r for r in results if r.key.startswith(source + ":")]
         built = [r for r in rows if r.status != "build"]
@@ -379,7 +385,7 @@ def summary_lines(results: list[Result]) -> list[str]:
         xnn_whole = [r for r in exported if r.xnnpack_subgraphs == 1 and r.xnnpack_cpu_ops == 0]
         regress = [r for r in exported if r.status == "nnapi"]
         share = f"{100 * len(whole) / len(exported):.0f}%" if exported else "-"
-        lines.append(f"| {label} | {len(rows)} | {len(built)} | {len(exported)} | {len(whole)} | {share} "
+        lines.append(f"| {label} | {candidates[source]} | {len(rows)} | {len(built)} | {len(exported)} | {len(whole)} | {share} "
                      f"| {len(regress)} | {len(xnn_whole)} |")
     return lines
 
@@ -402,14 +408,14 @@ def idiom_lines(results: list[Result]) -> list[str]:
 def table_lines(results: list[Result]) -> list[str]:
     lines = ["| model | params | status | NNAPI subgraphs / CPU ops | XNNPACK subgraphs / CPU ops "
              "| left on the CPU by NNAPI | lower NNAPI s | lower XNNPACK s | max rel. error NNAPI "
-             "| max rel. error XNNPACK | error |", "|" + "---|" * 11]
+             "| max rel. error XNNPACK | error | commit |", "|" + "---|" * 12]
     for r in sorted(results, key=lambda r: (r.key.split(":")[0], one_subgraph(r), r.key)):
         error = (r.error or r.xnnpack_failure).replace("|", "/")[:160]
         lines.append(
             f"| {r.key} | {r.params / 1e6:.1f}M | {r.status} | {_fmt(r.nnapi_subgraphs)} / {_fmt(r.nnapi_cpu_ops)} "
             f"| {_fmt(r.xnnpack_subgraphs)} / {_fmt(r.xnnpack_cpu_ops)} | {r.nnapi_left or '-'} "
             f"| {_fmt(r.nnapi_lower_s)} | {_fmt(r.xnnpack_lower_s)} | {_fmt(r.nnapi_error, '.1e')} "
-            f"| {_fmt(r.xnnpack_error, '.1e')} | {error or '-'} |")
+            f"| {_fmt(r.xnnpack_error, '.1e')} | {error or '-'} | {r.commit or 'before 0976e99'} |")
     return lines
 
 
@@ -419,8 +425,8 @@ def write_page(results: list[Result], page: pathlib.Path) -> None:
     import torch
     import transformers
 
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
+    commit = _commit()
+    candidates = {"timm": len(timm_candidates()), "hf": len(hf_candidates())}
     text = [
         "# The model sweep", "",
         "Written by `python bench/model_sweep.py --markdown` from the results of `python bench/model_sweep.py`",
@@ -432,8 +438,9 @@ def write_page(results: list[Result], page: pathlib.Path) -> None:
         f"{FEATURE_LEVEL}) and XnnpackPartitioner, each .pte against eager torch. *status*: `ok`; `build` (the "
         "model does not build or run eagerly from the sweep's generic small config: not counted); `export` "
         "(torch.export fails: no partitioner is reached); `nnapi` (NNAPI lowering or running fails where XNNPACK "
-        "succeeds); `lowering` (both fail); `timeout`; `crash`.", "",
-        "## Summary", "", *summary_lines(results), "",
+        "succeeds); `lowering` (both fail); `timeout`; `crash`. A row is as measured at its *commit*: re-measure "
+        "with `--retry-failed` (rows not `ok`) or `--keys` after a fix.", "",
+        "## Summary", "", *summary_lines(results, candidates), "",
         "## What NNAPI leaves on the CPU, most common first", "", *idiom_lines(results), "",
         "## Every model", "", *table_lines(results), "",
     ]
