@@ -337,10 +337,11 @@ def run_isolated(key: str, timeout: float) -> Result:
     return Result(key, "crash", f"exit code {done.returncode}: {tail[:300]}")
 
 
-def sweep(keys: list[str], results_path: pathlib.Path, timeout: float, retry_failed: bool, limit: int) -> None:
-    """Measure every key not yet in the results file, appending as it goes."""
+def sweep(keys: list[str], results_path: pathlib.Path, timeout: float, retry_failed: bool, limit: int,
+          again: bool = False) -> None:
+    """Measure every key not yet in the results file (every key with ``again``), appending as it goes."""
     done = load_results(results_path)
-    todo = [k for k in keys if k not in done or (retry_failed and done[k].status != "ok")]
+    todo = [k for k in keys if again or k not in done or (retry_failed and done[k].status != "ok")]
     if limit:
         todo = todo[:limit]
     print(f"{len(keys)} candidates, {len(done)} measured before, {len(todo)} to measure now", flush=True)
@@ -452,7 +453,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--one", help="measure one model (timm:<name> or hf:<model_type>) and print its JSON row")
     parser.add_argument("--only", choices=("timm", "hf"), help="sweep one source only")
-    parser.add_argument("--keys", nargs="*", default=[], help="sweep these keys only")
+    parser.add_argument("--keys", nargs="*", default=[], help="measure these keys (again, if measured before)")
     parser.add_argument("--limit", type=int, default=0, help="measure at most this many new models")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per model (default 900)")
     parser.add_argument("--retry-failed", action="store_true", help="measure again what did not end ok")
@@ -472,7 +473,7 @@ def main() -> None:
     if args.list:
         print("\n".join(keys))
         return
-    sweep(keys, args.results, args.timeout, args.retry_failed, args.limit)
+    sweep(keys, args.results, args.timeout, args.retry_failed, args.limit, again=bool(args.keys))
 
 
 if __name__ == "__main__":
