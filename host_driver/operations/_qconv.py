@@ -7,8 +7,12 @@ The accumulation Σ (q_in − zp_in)(q_w − zp_w) runs in an integer kernel on 
   3x3 is at most 9·128·255). It takes the input's zero point and pads with it, as NNAPI's
   out-of-bounds taps contributing nothing require.
 * `torch._int_mm` on int8 operands (uint8 codes − 128), int32 output, exact below 2^31: for
-  FULLY_CONNECTED, and for the ungrouped convolutions over the float32 bound (their taps unrolled
-  into a matrix). The −128 shift becomes a per-channel constant, folded with the bias.
+  FULLY_CONNECTED, 1x1 convolutions of NHWC tensors (the tensor as it lies is the matrix, and
+  oneDNN's setup costs ~20 µs a call) and the ungrouped convolutions over the float32 bound
+  (their taps unrolled into a matrix). The −128 shift becomes a per-channel constant, folded
+  with the bias.
+* The compiled depthwise loop (`_native`) for small NHWC depthwise convolutions: int32 sums of
+  the taps, requantized in the same pass.
 
 Then `_qfast.Requantizer` (or the reference requantization, where it was not proved equal).
 """
@@ -143,7 +147,7 @@ def _native_depthwise_kernel(p, in_shape: tuple[int, ...], out_shape: tuple[int,
         x = xs[0].contiguous()
         table = requantize.table
         out = torch.empty(out_shape, dtype=dtype if table is None else table.dtype)
-        native.depthwise(x, geometry, weights, zp, requantize._flat_constants(1), requantize.lo, requantize.hi,
+        native.depthwise(x, geometry, weights, zp, requantize.flat_constants(1), requantize.lo, requantize.hi,
                          requantize.shift, requantize.int32_clamp, table, out)
         return [out]
 
@@ -183,7 +187,8 @@ def _int_mm_conv_kernel(p, out_shape: tuple[int, ...], w8: torch.Tensor, bias: t
         return [codes.permute(0, 3, 1, 2) if nchw else codes]
 
     run.requantizer = requantize   # a following activation's table can join it (qf.fuse_table)
-    return qf.described(run, f"torch._int_mm over unrolled taps, {qf.requantization_name(requantize)}")
+    unrolled = "" if (kh, kw) == (1, 1) and tuple(stride) == (1, 1) else " over unrolled taps"
+    return qf.described(run, f"torch._int_mm{unrolled}, {qf.requantization_name(requantize)}")
 
 
 def _signed_offsets(p, w8: torch.Tensor, bias: torch.Tensor, abs_sum: torch.Tensor, dtype: torch.dtype):

@@ -6,21 +6,26 @@ A plan (compilation.py) asks `_prepared.prepared_kernel` once per operation when
 reference's:
 
 * Convolutions and FULLY_CONNECTED: the weights become int8 once; the accumulation runs in an
-  integer kernel, oneDNN's u8 x s8 convolution (float32 output) or `torch._int_mm` (int32
-  output). A float32 accumulator is exact while |acc| < 2^24, which is proved per output channel
-  from the weights (sum of |w| times the largest |input - zero point|), not checked per run.
+  integer kernel, oneDNN's u8 x s8 convolution (float32 output), `torch._int_mm` (int32 output)
+  or a compiled depthwise loop (`_qconv`). A float32 accumulator is exact while |acc| < 2^24,
+  which is proved per output channel from the weights (sum of |w| times the largest
+  |input - zero point|), not checked per run.
 * Their requantization (`Requantizer`): NNAPI's MultiplyByQuantizedMultiplier with its two
   roundings is a non-decreasing step function of the accumulator, and so is the float64
   expression computed here; two such functions are equal everywhere if they are equal on both
   sides of each of the first one's steps, which are found and checked per channel when the plan
-  is made (`verify`). A channel that fails keeps the reference requantization.
+  is made (`verify`, through the code that will run). A channel that fails keeps the reference
+  requantization. A following activation's table can join it (`fuse_table`).
 * One-input 8-bit element-wise operations (LOGISTIC, TANH, HARD_SWISH, DEQUANTIZE): a table of
   the reference's result for each of the 256 codes; ADD, SUB and MUL of two 8-bit tensors: a
   table of 65,536 pairs. Exact by construction; `fused_table` composes two such tables.
+* QUANTIZE of float32: the reference's arithmetic in one compiled loop.
 * 8-bit pools: sums in float32 (exact) or, over the whole image, in integers.
 
-`EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS=1` turns all of this off (plans then run the reference
-kernels), which the tests use to compare the two.
+The one-pass loops (requantization, tables, QUANTIZE, the global mean) are C
+(host_driver/kernels/nnapi_host_kernels.c, loaded by `_native`); without the library the same
+arithmetic runs as torch passes. `EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS=1` turns all of this off
+(plans then run the reference kernels), which the tests use to compare the two.
 """
 
 from __future__ import annotations
@@ -336,7 +341,7 @@ class Requantizer:
             out = out.bitwise_xor_(0x80).view(torch.int8)
         return out
 
-    def _flat_constants(self, repeat: int) -> tuple:
+    def flat_constants(self, repeat: int) -> tuple:
         """The constants as contiguous float64 vectors, ``repeat`` copies end to end."""
         constants = self._flat.get(repeat)
         if constants is None:
@@ -361,7 +366,7 @@ class Requantizer:
             return None
         table = self.table
         out = torch.empty_like(acc, dtype=self.dtype if table is None else table.dtype)   # acc's strides (dense)
-        native.requantize(acc, outer, channels, inner, repeat, self._flat_constants(repeat), self.lo, self.hi,
+        native.requantize(acc, outer, channels, inner, repeat, self.flat_constants(repeat), self.lo, self.hi,
                           self.shift, self.int32_clamp, out, table)
         return out
 
