@@ -35,7 +35,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 CACHE = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache")) / "executorch-nnapi"
-DEFAULT_RESULTS = CACHE / "model_sweep" / "results.jsonl"
+# The results are kept in the repository beside the page they make, so a sweep resumes on any clone.
+DEFAULT_RESULTS = ROOT / "bench" / "results" / "model_sweep.jsonl"
 PARAMS_CACHE = CACHE / "model_sweep" / "timm_params.json"
 DEFAULT_PAGE = ROOT / "docs" / "model_sweep.md"
 MAX_PARAMS = 30_000_000
