@@ -14,12 +14,20 @@ per dim (torch's decomposition gathers with computed indices: ``arange``, int64
 ``add``/``fmod`` and ``index_select``, none of which NNAPI takes with symbolic sizes).
 The composites of transformers that no rewrite here covers are left to
 ``traced_decomposition.py``, the last pass.
+
+``scaled_dot_product_attention`` on rank > 4 operands (windowed attention: timm's NesT and Hiera
+compute ``[B, heads, windows, N, d]``) treats every dim before the last two as a batch dim; with
+q, k and v sharing those dims it is the same attention on them merged into two,
+``[B, heads * windows, N, d]`` (a reshape of each operand and of the mask, expanded to them, and
+of the result back), which decomposes at rank 4 like a transformer's, instead of rank-5 matmuls
+and a rank-5 masked softmax that NNAPI's rank-4 operations cannot hold.
 """
 
 from __future__ import annotations
 
+import math
 import operator
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import torch
 from torch.export import ExportedProgram
@@ -87,6 +95,38 @@ def _layer_norm(graph: Graph, node: Node) -> Node:
     return call(graph, node, operator.getitem, (normed, 0))
 
 
+def _attention_batch_merged(graph: Graph, node: Node) -> Node | None:
+    """scaled_dot_product_attention of rank > 4 as the same attention with its batch dims merged
+    into two (module docstring); None (left as is) at rank <= 4, with grouped-query heads, or
+    when q, k, v differ in those dims or a size is dynamic."""
+    a = bound_args(node)
+    q, k, v, mask = a["query"], a["key"], a["value"], a["attn_mask"]
+    shapes = [tuple(fake(t).shape) for t in (q, k, v)]
+    rank = len(shapes[0])
+    if rank <= 4 or a["enable_gqa"] or any(len(s) != rank for s in shapes):
+        return None
+    batch = shapes[0][:-2]
+    if any(s[:-2] != batch for s in shapes) or not all(isinstance(d, int) for s in shapes for d in s):
+        return None
+    merged = [batch[0], math.prod(batch[1:])]
+
+    def reshaped(value: Any, tail: Sequence[int]) -> Node:
+        return call(graph, node, aten.reshape.default, (value, [*merged, *tail]))
+
+    if isinstance(mask, Node):
+        mask_shape = tuple(fake(mask).shape)
+        if not all(isinstance(d, int) for d in mask_shape):
+            return None
+        full = [*batch, shapes[0][-2], shapes[1][-2]]
+        if list(mask_shape) != full:
+            mask = call(graph, node, aten.expand.default, (mask, full))
+        mask = reshaped(mask, full[-2:])
+    attended = call(graph, node, aten.scaled_dot_product_attention.default,
+                    (reshaped(q, shapes[0][-2:]), reshaped(k, shapes[1][-2:]), reshaped(v, shapes[2][-2:]), mask,
+                     a["dropout_p"], a["is_causal"]), {"scale": a["scale"]})
+    return call(graph, node, aten.reshape.default, (attended, [*batch, shapes[0][-2], shapes[2][-1]]))
+
+
 def _least_size(size: Any) -> int | None:
     """A dim's size, or for a symbolic one the least value its exported range allows."""
     if isinstance(size, int):
@@ -139,6 +179,7 @@ COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
     aten.squeeze.dim: _squeeze_dim,
     aten.layer_norm.default: _layer_norm,
     aten.roll.default: _roll,
+    aten.scaled_dot_product_attention.default: _attention_batch_merged,
 }
 
 
