@@ -21,10 +21,16 @@ q, k and v sharing those dims it is the same attention on them merged into two,
 ``[B, heads * windows, N, d]`` (a reshape of each operand and of the mask, expanded to them, and
 of the result back), which decomposes at rank 4 like a transformer's, instead of rank-5 matmuls
 and a rank-5 masked softmax that NNAPI's rank-4 operations cannot hold.
+
+``einsum`` is replaced here by torch's own decomposition (permutes, views, ``bmm``) rather than in
+the last pass, so that the rank > 4 values it makes are seen by ``high_rank_regions``: MViTv2's
+relative positions (``einsum("byhwc,hkc->byhwk", q, rel_h)`` added to the attention viewed at
+rank 6) are then rewritten at rank 4 with the rest of their region.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 from typing import Any, Callable, Sequence
@@ -35,6 +41,7 @@ from torch.fx import Graph, Node
 
 from ..size_bounds import least_value
 from .graph_rewrite import bound_args, call, fake, rewrite_nodes
+from .traced_decomposition import traced_decomposition
 
 aten = torch.ops.aten
 
@@ -127,6 +134,19 @@ def _attention_batch_merged(graph: Graph, node: Node) -> Node | None:
     return call(graph, node, aten.reshape.default, (attended, [*batch, shapes[0][-2], shapes[2][-1]]))
 
 
+@functools.cache
+def _einsum_decomposition() -> dict[Any, Callable]:
+    """to_edge's default decomposition table (built once; ~0.1 s)."""
+    from executorch.exir.tracer import _default_decomposition_table
+
+    return _default_decomposition_table()
+
+
+def _einsum(graph: Graph, node: Node) -> Node | None:
+    """einsum -> its traced decomposition (module docstring); None leaves it to the last pass."""
+    return traced_decomposition(graph, node, _einsum_decomposition())
+
+
 def _least_size(size: Any) -> int | None:
     """A dim's size, or for a symbolic one the least value its exported range allows."""
     if isinstance(size, int):
@@ -180,6 +200,7 @@ COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
     aten.layer_norm.default: _layer_norm,
     aten.roll.default: _roll,
     aten.scaled_dot_product_attention.default: _attention_batch_merged,
+    aten.einsum.default: _einsum,
 }
 
 

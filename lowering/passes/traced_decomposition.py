@@ -38,7 +38,7 @@ def decompose_remaining(program: ExportedProgram, table: dict[Any, Callable], ke
     def rewrite_for(node: Node) -> Callable[[Graph, Node], Node | None] | None:
         if node.target in keep or node.target not in table:
             return None
-        return lambda graph, n: _traced_decomposition(graph, n, inner)
+        return lambda graph, n: traced_decomposition(graph, n, inner)
 
     return rewrite_nodes(program, rewrite_for)
 
@@ -47,8 +47,9 @@ def _is_static_tensor(value: Any) -> bool:
     return isinstance(value, torch.Tensor) and not free_symbols(value)
 
 
-def _traced_decomposition(graph: Graph, node: Node, table: dict[Any, Callable]) -> Node | None:
-    """Traces ``table[node.target]`` on the node's fake inputs and splices the result before ``node``."""
+def traced_decomposition(graph: Graph, node: Node, table: dict[Any, Callable]) -> Node | None:
+    """Traces ``table[node.target]`` on the node's fake inputs and splices the result before ``node``
+    (None: not traced, the node is left as it is)."""
     flat, spec = pytree.tree_flatten((node.args, node.kwargs))
     positions = [i for i, a in enumerate(flat) if isinstance(a, Node)]
     fakes = [flat[i].meta.get("val") for i in positions]
