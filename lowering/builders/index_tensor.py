@@ -47,8 +47,8 @@ class IndexTensorBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.index.Tensor, FeatureLevel.ANDROID_10, "GATHER",
                   "one int32 / int64 index tensor (several, or on dims apart: merged into one by the "
-                  "computed-gathers rewrite), float32 or int32 / int64 input, input and result of rank <= 4, "
-                  "static size along the indexed dim; constant indices checked in bounds"),
+                  "computed-gathers rewrite), float32 or int32 / int64 input, input and result of rank <= 4; "
+                  "constant indices checked in bounds (a static size along the indexed dim)"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
@@ -64,9 +64,9 @@ class IndexTensorBuilder(NodeBuilder):
         if len(tensor_shape(index)) == 0:
             raise Refused("a 0-d index tensor")
         size = tensor_shape(x)[dim]
-        if not is_static(size):
-            raise Refused("indexing along a dim of dynamic size")
         if ctx.is_foldable(index):
+            if not is_static(size):
+                raise Refused("constant indices along a dim of dynamic size (they cannot be checked in bounds)")
             value = ctx.folded_value(index)
             if value is not None and value.numel() and (int(value.min()) < 0 or int(value.max()) >= int(size)):
                 raise Refused(f"constant indices outside [0, {size}) (negative ones are wrapped before lowering; "
@@ -79,8 +79,8 @@ class IndexTensorBuilder(NodeBuilder):
         x = node.args[0]
         dim, index = single_index(node)
         g = lc.graph
-        size = int(lc.shape(x)[dim])
         if lc.is_constant(index):
+            size = int(lc.shape(x)[dim])
             value = lc.constant(index)
             if value.numel() and (int(value.min()) < 0 or int(value.max()) >= size):
                 raise LoweringError(f"{node.name}: indices outside [0, {size}) (eager would fail too)")

@@ -13,22 +13,24 @@ hook ExecuTorch gives a partitioner before ``to_edge``), in this order:
 4. ``computed_gathers``: indexing by integer tensors (``x[i, j]``, ``gather`` over several dims,
    ``unfold``) as one GATHER along merged dims (``index_select``, or ``index.Tensor`` with one
    index tensor) and views;
-5. ``high_rank_regions``: computations on values of rank > 4 (a softmax or sum over a group dim,
+5. ``size_tables``: index tables computed from dynamic sizes alone (DeBERTa's relative-position
+   buckets over a dynamic length) tabulated at the sizes' bounds and sliced to the run's sizes;
+6. ``high_rank_regions``: computations on values of rank > 4 (a softmax or sum over a group dim,
    permuted operands added) rewritten on merged dims at rank <= 4;
-6. ``exact_requantization``: convert_pt2e's quantize -> dequantize pairs after data-movement ops
+7. ``exact_requantization``: convert_pt2e's quantize -> dequantize pairs after data-movement ops
    (view, permute, select...) whose values are already on the grid, removed, so that Swin's
    rank > 4 views form one view chain;
-7. ``size_arithmetic``: a computed tensor's size re-read from the program inputs' sizes, so
+8. ``size_arithmetic``: a computed tensor's size re-read from the program inputs' sizes, so
    reading it does not force a partition to hand the tensor out;
-8. ``constant_copies``: a constant computation read by several nodes copied once per reader, so
+9. ``constant_copies``: a constant computation read by several nodes copied once per reader, so
    that each partition reading it holds its own copy and folds it;
-9. ``lifted_constants``: a small tensor constant created in ``forward`` and read by several nodes
+10. ``lifted_constants``: a small tensor constant created in ``forward`` and read by several nodes
    given one placeholder per reader (ExecuTorch's own copies of one shared between partitions
    cannot be unlifted by ``to_executorch``);
-10. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
-11. ``traced_decomposition``: every other composite of the default decomposition table, except
+11. (the partitioner decides which ops NNAPI keeps whole, on the program as rewritten so far)
+12. ``traced_decomposition``: every other composite of the default decomposition table, except
    those kept whole, replaced by its traced decomposition;
-12. ``computed_gathers`` again, on the indexing the decompositions wrote (``F.unfold``'s ``im2col``
+13. ``computed_gathers`` again, on the indexing the decompositions wrote (``F.unfold``'s ``im2col``
     decomposes into ``x[:, :, rows, cols]``).
 
 Each module does its one job; this package only fixes their order.
@@ -49,6 +51,7 @@ from .high_rank_regions import rewrite_high_rank_regions
 from .language_model import rewrite_language_model_idioms
 from .lifted_constants import split_shared_lifted_constants
 from .size_arithmetic import sizes_from_inputs
+from .size_tables import tabulate_size_computations
 from .traced_decomposition import decompose_remaining
 from .unrolled_lstm import fold_unrolled_lstms
 
@@ -57,8 +60,8 @@ __all__ = ["PRE_PARTITION_PASSES", "PassResult", "run_pre_partition_passes"]
 # The rewrites that need no decision of the partitioner's, in the order they run.
 PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (
     decompose_composites, fold_unrolled_lstms, rewrite_language_model_idioms, rewrite_computed_gathers,
-    rewrite_high_rank_regions, drop_exact_requantizations, sizes_from_inputs, copy_shared_constant_computations,
-    split_shared_lifted_constants)
+    tabulate_size_computations, rewrite_high_rank_regions, drop_exact_requantizations, sizes_from_inputs,
+    copy_shared_constant_computations, split_shared_lifted_constants)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -122,25 +122,75 @@ def _index_tensor(graph: Graph, node: Node) -> Node | None:
 
 
 # ----------------------------------------------------------------------- gather(x, d, i)
+def _size(graph: Graph, origin: Node, x: Node, dim: int) -> Any:
+    """``x``'s size along ``dim``: an int, or a ``sym_size`` node when it is symbolic."""
+    size = fake(x).shape[dim]
+    return size if isinstance(size, int) else call(graph, origin, aten.sym_size.int, (x, dim))
+
+
+def _same_size(a: Any, b: Any) -> bool:
+    """Whether two sizes (ints or SymInts) are provably equal (the same expression)."""
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    if isinstance(a, torch.SymInt) and isinstance(b, torch.SymInt):
+        return a.node.expr == b.node.expr
+    return False
+
+
+def _unexpanded(index: Node, rank: int, dim: int) -> tuple[Node, list[Any]]:
+    """The index before the expands that broadcast it (not along ``dim``), with its shape
+    padded to ``rank``."""
+    source = index
+    while isinstance(source, Node) and source.target is aten.expand.default:
+        source = source.args[0]
+    shape = [1] * (rank - fake(source).dim()) + list(fake(source).shape)
+    if not _same_size(shape[dim], fake(index).shape[dim]):
+        return index, list(fake(index).shape)
+    return source, shape
+
+
 def _gather(graph: Graph, node: Node) -> Node | None:
-    """``gather(x, dim, index)`` -> index_select of ``x.view(-1)`` at the flat positions."""
+    """``gather(x, dim, index)`` -> one GATHER of ``x`` with its dims from the first one the index
+    varies along merged, at the flat positions ``index * stride[dim]`` plus the other merged
+    dims' offsets; the leading dims the index is only broadcast along stay GATHER's outer dims
+    (DeBERTa's ``gather(scores [heads, L, 2k], -1, buckets [L, L] expanded)``: a flat index of
+    [L, L] into ``scores.view(heads, L * 2k)``, also for a dynamic L)."""
     x, dim, index = node.args[:3]
-    shape, index_shape = _static_shape(x), _static_shape(index)
-    if shape is None or index_shape is None or not shape or fake(index).dtype not in _INDEX_DTYPES:
+    xv, iv = fake(x), fake(index)
+    if (node.kwargs.get("sparse_grad", False) or not isinstance(xv, torch.Tensor) or xv.dim() == 0
+            or iv.dtype not in _INDEX_DTYPES or iv.dim() != xv.dim()):
         return None
-    if sum(1 for s in shape if s != 1) <= 1 or node.kwargs.get("sparse_grad", False):
+    shape, index_shape = list(xv.shape), list(iv.shape)
+    rank, dim = len(shape), dim % len(shape)
+    static = all(isinstance(d, int) for d in shape + index_shape)
+    if static and sum(1 for size in shape if size != 1) <= 1:
         return None  # one dim of size > 1: the gather builder's single GATHER already
-    dim %= len(shape)
-    strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
-    flat = _scaled(graph, node, _wrapped(graph, node, index, shape[dim]), strides[dim])
-    for d, n in enumerate(index_shape):
-        if d == dim or n == 1:
+    source, source_shape = _unexpanded(index, rank, dim)
+    outer = 0
+    while outer < dim and _same_size(source_shape[outer], 1) and _same_size(index_shape[outer], shape[outer]):
+        outer += 1
+    if not all(isinstance(shape[d], int) for d in range(outer + 1, rank)) or not isinstance(shape[dim], int):
+        return None  # a stride inside the merged dims would be symbolic
+    strides = {d: math.prod(shape[d + 1:]) for d in range(outer, rank)}
+    extra = fake(source).dim() - (rank - outer)
+    if extra > 0:  # the leading size-1 dims of the unexpanded index, dropped
+        source = call(graph, node, aten.squeeze.dims, (source, list(range(extra))))
+    flat = _scaled(graph, node, _wrapped(graph, node, source, shape[dim]), strides[dim])
+    for d in range(outer, rank):
+        if d == dim or _same_size(index_shape[d], 1):
             continue
-        positions = call(graph, node, aten.arange.start_step, (0, n * strides[d], strides[d]))
-        view = [1] * len(index_shape)
-        view[d] = n
-        flat = call(graph, node, aten.add.Tensor, (flat, call(graph, node, aten.view.default, (positions, view))))
-    return _select_flat(graph, node, _view(graph, node, x, [math.prod(shape)]), 0, flat, index_shape)
+        positions = _scaled(graph, node, call(graph, node, aten.arange.default, (_size(graph, node, index, d),)),
+                            strides[d])
+        for _ in range(d - outer):
+            positions = call(graph, node, aten.unsqueeze.default, (positions, 0))
+        for _ in range(rank - 1 - d):
+            positions = call(graph, node, aten.unsqueeze.default, (positions, -1))
+        flat = call(graph, node, aten.add.Tensor, (flat, positions))
+    merged = [_size(graph, node, x, d) for d in range(outer)] + [-1]
+    x = _view(graph, node, x, merged)
+    if fake(flat).dim() == 1:
+        return call(graph, node, aten.index_select.default, (x, outer, flat))
+    return call(graph, node, aten.index.Tensor, (x, [None] * outer + [flat]))
 
 
 # ----------------------------------------------------------------------- x.unfold(d, n, s)

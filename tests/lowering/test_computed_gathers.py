@@ -55,6 +55,17 @@ def test_log_bucketed_relative_positions_fold_and_gather_in_one_subgraph():
     assert not {"LOG", "CEIL", "SELECT"} & set(lowered.nnapi_operations), lowered.nnapi_operations
 
 
+def test_log_bucketed_relative_positions_over_a_dynamic_length_are_a_sliced_table():
+    """With L dynamic the buckets are tabulated at L's bound and gathered to L at run time
+    (lowering/passes/size_tables.py): one subgraph, no CPU op, eager's values at every length."""
+    x = _randn(2, 12, 16)
+    length = torch.export.Dim("length", min=4, max=24)
+    lowered = check_delegated_and_matches(RelativePositionScores(), (x,), dynamic_shapes=({1: length},),
+                                          run_inputs=[(x,), (_randn(2, 5, 16, seed=2),), (_randn(2, 24, 16, seed=3),)])
+    assert lowered.num_delegates == 1
+    assert not {"LOG", "CEIL", "SELECT"} & set(lowered.nnapi_operations), lowered.nnapi_operations
+
+
 class PickHeads(torch.nn.Module):
     """``x[..., [-2], :]`` (a list index: a lifted int64 constant with a negative index)."""
 
