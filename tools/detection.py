@@ -29,12 +29,12 @@ from torch.export import Dim, ExportedProgram
 
 from executorch_nnapi.lowering import custom_ops  # noqa: F401  (registers the nnapi:: ops)
 
-__all__ = ["detections_of", "detector_module", "export_detector", "supported_detectors"]
+__all__ = ["detection_difference", "detections_of", "detector_module", "export_detector", "supported_detectors"]
 
 
 def supported_detectors() -> list[str]:
     """Names of the torchvision detector classes ``detector_module`` takes."""
-    return ["SSD", "FasterRCNN"]
+    return ["SSD", "FasterRCNN", "RetinaNet", "FCOS"]
 
 
 def detector_module(model: nn.Module, image_size: tuple[int, int], *, max_detections: int | None = None
@@ -53,7 +53,7 @@ def detector_module(model: nn.Module, image_size: tuple[int, int], *, max_detect
     if model.training:
         raise ValueError("detector_module: the model is in training mode; call model.eval() first (its "
                          "post-processing is the evaluation one)")
-    from torchvision.models.detection import FasterRCNN, KeypointRCNN, MaskRCNN
+    from torchvision.models.detection import FCOS, FasterRCNN, KeypointRCNN, MaskRCNN, RetinaNet
     from torchvision.models.detection.ssd import SSD
 
     if isinstance(model, SSD):
@@ -63,6 +63,9 @@ def detector_module(model: nn.Module, image_size: tuple[int, int], *, max_detect
         from .detection_rcnn import ExportableFasterRCNN
         capacity = _capacity(model.roi_heads.detections_per_img, max_detections)
         return ExportableFasterRCNN(model, image_size, capacity).eval()
+    if isinstance(model, (RetinaNet, FCOS)):
+        from .detection_dense import ExportableDenseDetector
+        return ExportableDenseDetector(model, image_size, _capacity(model.detections_per_img, max_detections)).eval()
     raise TypeError(f"detector_module: {type(model).__name__} is not a supported torchvision detector "
                     f"(supported: {', '.join(supported_detectors())})")
 
@@ -106,6 +109,36 @@ def detections_of(outputs: Sequence[Tensor]) -> dict[str, Tensor]:
     real = int(count)
     result = {"boxes": boxes[:real], "scores": scores[:real], "labels": labels[:real]}
     return result
+
+
+def detection_difference(got: dict[str, Tensor], want: dict[str, Tensor], *, box_tolerance: float = 1e-4,
+                         score_tolerance: float = 1e-5) -> str:
+    """How detections ``got`` differ from ``want`` (torchvision's dicts), or "" when they are the same: as
+    many, scores within ``score_tolerance``, and in the same order the same labels with boxes within
+    ``box_tolerance`` of the largest coordinate. Among detections whose scores are within
+    ``score_tolerance`` of each other the order is not compared: torchvision sorts equal scores in no
+    particular order, and a float32 step apart two implementations may order them either way."""
+    if len(got["labels"]) != len(want["labels"]):
+        return f"{len(got['labels'])} detections instead of {len(want['labels'])}"
+    if not len(want["labels"]):
+        return ""
+    score_error = (got["scores"] - want["scores"]).abs().max().item()
+    if score_error > score_tolerance:
+        return f"scores differ by up to {score_error:.2g} (more than {score_tolerance:g})"
+    scale = want["boxes"].abs().max().item()
+    gaps = (want["scores"][:-1] - want["scores"][1:]).abs() > score_tolerance
+    start = 0
+    for end in [int(i) + 1 for i in torch.nonzero(gaps).flatten()] + [len(want["scores"])]:
+        unmatched = list(range(start, end))  # a group of scores within the tolerance of their neighbours
+        for k in range(start, end):
+            match = next((j for j in unmatched if int(got["labels"][j]) == int(want["labels"][k]) and
+                          (got["boxes"][j] - want["boxes"][k]).abs().max().item() <= box_tolerance * scale), None)
+            if match is None:
+                return (f"detection {k} (label {int(want['labels'][k])}, score {float(want['scores'][k]):.6g}, box "
+                        f"{[round(v, 2) for v in want['boxes'][k].tolist()]}) is missing")
+            unmatched.remove(match)
+        start = end
+    return ""
 
 
 def _capacity(per_image: int, requested: int | None) -> int:

@@ -11,29 +11,56 @@ and the classification layers' weights scaled until the scores spread as a train
 
 from __future__ import annotations
 
+from typing import Callable
+
 import torch
 from torch import nn
 
 __all__ = ["DETECTOR_BUILDERS", "random_detector"]
 
-# name -> (torchvision builder name, extra keyword arguments, scale of the classifier's weights)
-DETECTOR_BUILDERS: dict[str, tuple[str, dict, float]] = {
-    "ssdlite320_mobilenet_v3_large": ("ssdlite320_mobilenet_v3_large", {}, 1.0),
-    "fasterrcnn_mobilenet_v3_large_320_fpn": ("fasterrcnn_mobilenet_v3_large_320_fpn", {}, 8.0),
+def _torchvision(builder: str) -> Callable[..., nn.Module]:
+    """torchvision's own builder ``builder``, without any trained weights."""
+    def build(**kwargs) -> nn.Module:
+        import torchvision.models.detection as detection
+        return getattr(detection, builder)(weights=None, weights_backbone=None, **kwargs)
+    return build
+
+
+def _resnet18_trunk(family: str) -> Callable[..., nn.Module]:
+    """torchvision's ``RetinaNet`` or ``FCOS`` class on a ResNet-18 FPN trunk: the ResNet-50 models'
+    structure (levels P3-P7, the same heads and post-processing) at a fraction of their cost, for
+    quick tests."""
+    def build(**kwargs) -> nn.Module:
+        import torchvision.models.detection as detection
+        from torchvision.models.detection.backbone_utils import resnet_fpn_backbone
+        from torchvision.ops.feature_pyramid_network import LastLevelP6P7
+
+        trunk = resnet_fpn_backbone(backbone_name="resnet18", weights=None, trainable_layers=5,
+                                    returned_layers=[2, 3, 4], extra_blocks=LastLevelP6P7(256, 256))
+        return getattr(detection, family)(trunk, num_classes=kwargs.pop("num_classes", 91), **kwargs)
+    return build
+
+
+# name -> (builder of the model from keyword arguments, scale of the classifier's weights)
+DETECTOR_BUILDERS: dict[str, tuple[Callable[..., nn.Module], float]] = {
+    "ssdlite320_mobilenet_v3_large": (_torchvision("ssdlite320_mobilenet_v3_large"), 1.0),
+    "fasterrcnn_mobilenet_v3_large_320_fpn": (_torchvision("fasterrcnn_mobilenet_v3_large_320_fpn"), 8.0),
+    "retinanet_resnet50_fpn": (_torchvision("retinanet_resnet50_fpn"), 40.0),
+    "fcos_resnet50_fpn": (_torchvision("fcos_resnet50_fpn"), 4.0),
+    "retinanet_resnet18_fpn": (_resnet18_trunk("RetinaNet"), 40.0),
+    "fcos_resnet18_fpn": (_resnet18_trunk("FCOS"), 8.0),
 }
 
 
 def random_detector(name: str, seed: int = 0, image_size: tuple[int, int] = (320, 320), **kwargs) -> nn.Module:
     """The torchvision detector ``name`` (a key of ``DETECTOR_BUILDERS``) in eval mode, with random
     weights of ``seed``, batch-norm statistics of two random images of ``image_size`` and spread
-    scores. ``kwargs`` go to torchvision's builder (e.g. ``score_thresh``)."""
-    import torchvision.models.detection as detection
-
+    scores. ``kwargs`` go to torchvision's builder (e.g. ``min_size``, ``score_thresh``)."""
     if name not in DETECTOR_BUILDERS:
         raise ValueError(f"random_detector: unknown detector {name!r} (known: {', '.join(DETECTOR_BUILDERS)})")
-    builder, defaults, classifier_scale = DETECTOR_BUILDERS[name]
+    build, classifier_scale = DETECTOR_BUILDERS[name]
     torch.manual_seed(seed)
-    model = getattr(detection, builder)(weights=None, weights_backbone=None, **{**defaults, **kwargs}).eval()
+    model = build(**kwargs).eval()
     generator = torch.Generator().manual_seed(seed)
     _calibrate_batch_norms(model, generator, image_size)
     with torch.no_grad():
@@ -43,7 +70,10 @@ def random_detector(name: str, seed: int = 0, image_size: tuple[int, int] = (320
 
 
 def _calibrate_batch_norms(model: nn.Module, generator: torch.Generator, image_size: tuple[int, int]) -> None:
-    """Random affine parameters, and running statistics of two random images through the model."""
+    """Random affine parameters, and running statistics of two random images through the layers that
+    hold batch norms (the trunk, and SSD's head)."""
+    from torchvision.models.detection.ssd import SSD
+
     norms = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
     with torch.no_grad():
         for norm in norms:
@@ -52,14 +82,22 @@ def _calibrate_batch_norms(model: nn.Module, generator: torch.Generator, image_s
             norm.weight.copy_(torch.rand(norm.num_features, generator=generator) * 0.5 + 0.75)
             norm.bias.copy_(torch.randn(norm.num_features, generator=generator) * 0.1)
             norm.train()
-        model([torch.rand(3, *image_size, generator=generator) for _ in range(2)])
+        images = model.transform([torch.rand(3, *image_size, generator=generator) for _ in range(2)])[0]
+        features = model.backbone(images.tensors)
+        if isinstance(model, SSD):
+            model.head(list(features.values()))
     for norm in norms:
         norm.eval()
 
 
 def _classifiers(model: nn.Module) -> list[nn.Module]:
-    """The layers whose outputs are class logits (the box predictor's ``cls_score``)."""
+    """The layers whose outputs are class logits (the box predictor's ``cls_score``, a dense head's
+    ``cls_logits``)."""
     roi_heads = getattr(model, "roi_heads", None)
     if roi_heads is not None:
         return [roi_heads.box_predictor.cls_score]
+    head = getattr(model, "head", None)
+    classification = getattr(head, "classification_head", None)
+    if classification is not None and isinstance(getattr(classification, "cls_logits", None), nn.Conv2d):
+        return [classification.cls_logits]
     return []

@@ -10,13 +10,17 @@ replaced by a fixed-capacity form of the same arithmetic:
   ``post_nms_top_n``: BOX_WITH_NMS_LIMIT with one column per level. The proposals are padded to
   ``post_nms_top_n`` rows; a padding row has score 0.
 - ``MultiScaleRoIAlign``: each proposal pooled on every level (ROI_ALIGN) and its own level's
-  result kept (``torch.where``), where torchvision pools each level's proposals only.
+  result kept (``torch.where``), where torchvision pools each level's proposals only; a region
+  narrower than one cell in the map's last cell has its samples past the map counted 0, as
+  torchvision counts them (``edge_factors``).
 - ``RoIHeads.postprocess_detections``: padding rows and small boxes given a score of 0, then
   ``batched_nms`` over the classes and the best ``detections_per_img``: BOX_WITH_NMS_LIMIT with the
   box predictor's own layout (one column per class, class 0 the background).
 """
 
 from __future__ import annotations
+
+from typing import Sequence
 
 import torch
 import torch.nn.functional as F
@@ -55,13 +59,23 @@ class FixedRoIAlign(nn.Module):
         rois = torch.cat([boxes.new_zeros(boxes.shape[0], 1), boxes], dim=1)  # _convert_to_roi_format
         maps = [features[name] for name in self.names]
         if len(maps) == 1:
-            return roi_align(maps[0], rois, self.output_size, self.scales[0], self.sampling_ratio)
+            return self._pooled(maps[0], rois, boxes, self.scales[0])
         levels = self._levels(boxes)
         result = None
         for level, (feature, scale) in enumerate(zip(maps, self.scales)):
-            pooled = roi_align(feature, rois, self.output_size, scale, self.sampling_ratio)
+            pooled = self._pooled(feature, rois, boxes, scale)
             result = pooled if result is None else torch.where((levels == level)[:, None, None, None], pooled, result)
         return result
+
+    def _pooled(self, feature: Tensor, rois: Tensor, boxes: Tensor, scale: float) -> Tensor:
+        """torchvision's ``roi_align(aligned=False)`` of one level, in a form NNAPI's ROI_ALIGN computes
+        alike: on the map with its last row and column repeated, where torchvision's arithmetic is
+        Android's (a sample past the last row reads it), times ``edge_factors``, which counts those
+        samples 0 as torchvision does on the map itself."""
+        padded = torch.cat([feature, feature[:, :, -1:]], dim=2)
+        padded = torch.cat([padded, padded[:, :, :, -1:]], dim=3)
+        pooled = roi_align(padded, rois, self.output_size, scale, self.sampling_ratio)
+        return pooled * edge_factors(boxes, scale, feature.shape[-2:], self.output_size, self.sampling_ratio)
 
     def _levels(self, boxes: Tensor) -> Tensor:
         """torchvision's ``LevelMapper`` arithmetic, its level kept as a float (a whole number after
@@ -70,6 +84,34 @@ class FixedRoIAlign(nn.Module):
         s = torch.sqrt(box_ops.box_area(boxes))
         target = torch.floor(mapper.lvl0 + torch.log2(s / mapper.s0) + torch.tensor(mapper.eps, dtype=s.dtype))
         return torch.clamp(target, min=mapper.k_min, max=mapper.k_max) - mapper.k_min
+
+
+def edge_factors(boxes: Tensor, scale: float, map_size: Sequence[int], output_size: Sequence[int],
+                 sampling_ratio: int) -> Tensor:
+    """``[K, 1, ph, pw]``: per output cell of each region, the share of its samples torchvision's
+    ``roi_align`` reads from the map (its samples lie at ``y <= height`` and ``x <= width``), the others
+    counting 0.
+
+    Only a region narrower than one cell (widened to one) that starts in the last cell has samples past
+    the map, and all of its samples then lie past the last row (or column): torchvision reads that
+    row where ``y <= height`` and 0 beyond, Android's ROI_ALIGN reads that row for every sample
+    (docs/detection_ops.md). So torchvision's cell is NNAPI's times this share, and the share is 1 for
+    every other region. The sample positions are torchvision's float32 arithmetic (aligned=False)."""
+    height, width = float(map_size[0]), float(map_size[1])
+    pooled_h, pooled_w = int(output_size[0]), int(output_size[1])
+    shares = []
+    for low, high, cells, extent in ((boxes[:, 1], boxes[:, 3], pooled_h, height),
+                                     (boxes[:, 0], boxes[:, 2], pooled_w, width)):
+        start, end = low * scale, high * scale
+        grid = sampling_ratio if sampling_ratio > 0 else 1  # an adaptive grid: ceil(1 / cells) for a one-cell region
+        size = torch.clamp(end - start, min=1.0)
+        bin_size = size / cells
+        cell = torch.arange(cells, dtype=boxes.dtype)
+        offsets = (torch.arange(grid, dtype=boxes.dtype) + 0.5)
+        samples = (start[:, None, None] + cell[None, :, None] * bin_size[:, None, None]
+                   + offsets[None, None, :] * bin_size[:, None, None] / grid)
+        shares.append((samples <= extent).to(boxes.dtype).mean(dim=-1))  # [K, cells]
+    return (shares[0][:, :, None] * shares[1][:, None, :])[:, None]
 
 
 class FixedProposals(nn.Module):
