@@ -170,36 +170,42 @@ class UpsampleBicubic2dBuilder(NodeBuilder):
                               "exceeds 2^24 elements (64 MiB of constants)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
-        lc.graph.require_feature_level(FeatureLevel.ANDROID_9)
-        x = node.args[0]
-        logical_in, logical_out = list(lc.shape(x)), list(lc.shape(node))
+        logical_in, logical_out = list(lc.shape(node.args[0])), list(lc.shape(node))
         scales = _scale_factors(node)
         aligned = _align_corners(node)
-        # Per axis, its matrix; an axis it leaves as is is skipped (same size and, with a
-        # scale_factor such as 1.1 on 5 pixels, only if the mapping is the identity too).
-        matrices = {axis: bicubic_matrix(int(logical_in[axis]), int(logical_out[axis]), aligned,
-                                         scales[axis - HEIGHT] if scales and not aligned else None)
-                    for axis in (HEIGHT, WIDTH)}
-        axes = [axis for axis, m in matrices.items()
-                if m.shape[0] != m.shape[1] or not torch.equal(m, torch.eye(m.shape[0]))]
-        nchw = identity(4)
-        if not axes:  # bicubic at the input's own sample positions: a copy
-            out = lc.emit_output(node, nchw)
-            src = lc.operand(x, nchw)
-            lc.graph.emit_operation(OperationCode.RESHAPE, [src, lc.graph.emit_int32_vector(logical_out)], [out],
-                                    debug_name=node.name)
-            return
-        produced = lc.order(x)
-        steps = _plan(produced if len(produced) == 4 else nchw, axes)
-        first_order = steps[0][1]
-        operand, order, logical = lc.operand(x, first_order), first_order, logical_in
-        for i, (axis, step_order) in enumerate(steps):
-            name = f"{node.name} ({'height' if axis == HEIGHT else 'width'})"
-            operand = _reordered(lc, operand, logical, order, step_order, name)
-            order = step_order
-            logical = [*logical[:axis], logical_out[axis], *logical[axis + 1:]]
-            last = i == len(steps) - 1
-            out = lc.emit_output(node, order) if last and tuple(order) == nchw else None
-            operand = _resize_last_axis(lc, operand, [logical[d] for d in order], matrices[axis], name, out)
-        if tuple(order) != nchw:
-            _reordered(lc, operand, logical, order, nchw, f"{node.name} (to NCHW)", lc.emit_output(node, nchw))
+        emit_axis_matrices(lc, node, {axis: bicubic_matrix(int(logical_in[axis]), int(logical_out[axis]), aligned,
+                                                           scales[axis - HEIGHT] if scales and not aligned else None)
+                                      for axis in (HEIGHT, WIDTH)})
+
+
+def emit_axis_matrices(lc: LoweringContext, node: Node, matrices: dict[int, torch.Tensor]) -> None:
+    """``node``'s 4-D input resized by a constant [out, in] matrix per axis (HEIGHT, WIDTH) into
+    ``node``'s output, in PyTorch's order (module docstring's form; API 28). An axis whose matrix
+    is the identity is skipped (same size and, with a scale_factor such as 1.1 on 5 pixels, only
+    if the mapping is the identity too)."""
+    lc.graph.require_feature_level(FeatureLevel.ANDROID_9)
+    x = node.args[0]
+    logical_in, logical_out = list(lc.shape(x)), list(lc.shape(node))
+    axes = [axis for axis, m in matrices.items()
+            if m.shape[0] != m.shape[1] or not torch.equal(m, torch.eye(m.shape[0]))]
+    nchw = identity(4)
+    if not axes:  # resampled at the input's own sample positions: a copy
+        out = lc.emit_output(node, nchw)
+        src = lc.operand(x, nchw)
+        lc.graph.emit_operation(OperationCode.RESHAPE, [src, lc.graph.emit_int32_vector(logical_out)], [out],
+                                debug_name=node.name)
+        return
+    produced = lc.order(x)
+    steps = _plan(produced if len(produced) == 4 else nchw, axes)
+    first_order = steps[0][1]
+    operand, order, logical = lc.operand(x, first_order), first_order, logical_in
+    for i, (axis, step_order) in enumerate(steps):
+        name = f"{node.name} ({'height' if axis == HEIGHT else 'width'})"
+        operand = _reordered(lc, operand, logical, order, step_order, name)
+        order = step_order
+        logical = [*logical[:axis], logical_out[axis], *logical[axis + 1:]]
+        last = i == len(steps) - 1
+        out = lc.emit_output(node, order) if last and tuple(order) == nchw else None
+        operand = _resize_last_axis(lc, operand, [logical[d] for d in order], matrices[axis], name, out)
+    if tuple(order) != nchw:
+        _reordered(lc, operand, logical, order, nchw, f"{node.name} (to NCHW)", lc.emit_output(node, nchw))
