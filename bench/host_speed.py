@@ -8,7 +8,10 @@ zoo_benchmark.py's 8-bit rows, batch 1, 224 x 224): the NNAPI .pte run by the C+
 project's host NNAPI driver, XNNPACK's .pte and eager torch, in float; then NnapiQuantizer's 8-bit
 NNAPI .pte and XNNPACKQuantizer's 8-bit XNNPACK .pte, calibrated on the same random inputs. All
 methods run in rounds, one execution each per round in a fixed order, so that a change of the
-machine's load touches them alike; the times are medians over the rounds. *compile*: the time of
+machine's load touches them alike; the times are medians over the rounds. The host driver computes
+on one thread ($EXECUTORCH_NNAPI_HOST_THREADS, default 1), XNNPACK on its thread pool (one
+thread per core); *one thread each* divides the host driver's time by XNNPACK's with its pool
+set to one thread (measured in rounds of their own after the others). *compile*: the time of
 `load_method` (for NNAPI: the model built through the NNAPI C API, Model_finish and
 Compilation_finish, where the host driver prepares its 8-bit kernels). *reference kernels*: the
 same 8-bit .pte on the host driver with $EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS=1 (the
@@ -36,6 +39,7 @@ from executorch.runtime import Runtime  # noqa: E402
 
 import executorch_nnapi.runtime  # noqa: E402,F401  (NnapiBackend + host driver)
 from executorch_nnapi.host_driver import get_driver  # noqa: E402
+from executorch_nnapi.host_driver.operations import _native  # noqa: E402
 from executorch_nnapi.host_driver.operations._qfast import REFERENCE_VARIABLE  # noqa: E402
 from executorch_nnapi.partitioners import NnapiPartitioner  # noqa: E402
 from executorch_nnapi.quantizer.calibration import random_inputs  # noqa: E402
@@ -51,6 +55,7 @@ class Row:
     precision: str
     nnapi_ms: float
     xnnpack_ms: float
+    xnnpack_one_thread_ms: float
     eager_ms: Optional[float]
     nnapi_compile_ms: float
     xnnpack_compile_ms: float
@@ -58,13 +63,16 @@ class Row:
 
     def cells(self) -> list[str]:
         return [self.model, self.precision, f"{self.nnapi_ms:.1f}", f"{self.xnnpack_ms:.1f}",
-                f"{self.nnapi_ms / self.xnnpack_ms:.2f}", "-" if self.eager_ms is None else f"{self.eager_ms:.1f}",
+                f"{self.nnapi_ms / self.xnnpack_ms:.2f}", f"{self.xnnpack_one_thread_ms:.1f}",
+                f"{self.nnapi_ms / self.xnnpack_one_thread_ms:.2f}",
+                "-" if self.eager_ms is None else f"{self.eager_ms:.1f}",
                 f"{self.nnapi_compile_ms:.0f}", f"{self.xnnpack_compile_ms:.0f}",
                 "-" if self.reference_ms is None else f"{self.reference_ms:.0f}"]
 
 
 HEADER = ["model", "precision", "NNAPI .pte on the host driver ms", "XNNPACK .pte ms", "host driver / XNNPACK",
-          "eager ms", "NNAPI compile ms", "XNNPACK compile ms", "host driver, reference kernels ms"]
+          "XNNPACK, one thread ms", "host driver / XNNPACK, one thread each", "eager ms", "NNAPI compile ms",
+          "XNNPACK compile ms", "host driver, reference kernels ms"]
 NOTES = __doc__.split("\n\n", 2)[2].strip()
 
 
@@ -129,8 +137,35 @@ def bench_model(name: str, runs: int, reference_runs: int, calibration: int) -> 
     reference = Timed(nnapi_int8, reference=True)
     reference_ms = interleaved_medians([lambda: reference(x)], reference_runs)[0]
     compile_ms = [m.compile_ms for m in methods]
-    return [Row(name, "float", nf, xf, ef, compile_ms[0], compile_ms[1], None),
-            Row(name, "8-bit", ni, xi, None, compile_ms[2], compile_ms[3], reference_ms)]
+    xf1, xi1 = on_one_xnnpack_thread([xnn_float, xnn_int8], x, runs)
+    return [Row(name, "float", nf, xf, xf1, ef, compile_ms[0], compile_ms[1], None),
+            Row(name, "8-bit", ni, xi, xi1, None, compile_ms[2], compile_ms[3], reference_ms)]
+
+
+def on_one_xnnpack_thread(ptes: list[bytes], x: torch.Tensor, runs: int) -> list[float]:
+    """Median ms of each XNNPACK .pte with ExecuTorch's thread pool at one thread; the pool is
+    then as it was. XNNPACK keeps the pool it was loaded with, which a reset destroys: every
+    method loaded before this call must not run after it, so the .pte are loaded here again and
+    dropped before the pool is reset back."""
+    from executorch.extension.pybindings import portable_lib
+
+    before = portable_lib._threadpool_get_thread_count()
+    portable_lib._unsafe_reset_threadpool(1)
+    try:
+        methods = [Timed(pte) for pte in ptes]
+        times = interleaved_medians([lambda m=m: m(x) for m in methods], runs)
+        del methods
+        return times
+    finally:
+        portable_lib._unsafe_reset_threadpool(before)
+
+
+def compiled_loops_note() -> str:
+    """Whether the host driver's compiled loops (operations/_native.py) ran, for the notes."""
+    path = _native.library_path()
+    if _native.kernels() is not None:
+        return f"The host driver's compiled 8-bit loops were loaded ({os.path.basename(path)})."
+    return "The host driver's compiled 8-bit loops were not loaded (its 8-bit kernels ran their torch passes)."
 
 
 def main() -> None:
@@ -143,7 +178,7 @@ def main() -> None:
     benchmark_page.add_markdown_option(parser)
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {torch.get_num_threads()} torch threads; torch {torch.__version__}; "
-          f"load average {os.getloadavg()[0]:.2f}")
+          f"load average {os.getloadavg()[0]:.2f}; {compiled_loops_note()}")
     warm_up()
     rows: dict[str, list[Row]] = {}
 
@@ -157,7 +192,7 @@ def main() -> None:
     table = print_table(HEADER, [(name, row(name, k)) for name in args.models or DEFAULT_MODELS for k in (0, 1)])
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
     benchmark_page.write_if_asked(args, "host-speed", "The host driver's speed beside XNNPACK's, float and 8-bit",
-                                  NOTES, table)
+                                  f"{NOTES} {compiled_loops_note()}", table)
 
 
 if __name__ == "__main__":
