@@ -62,10 +62,19 @@ LONG = {
         (12, "shufflenet_v2_x0_5 at API 27"),
     "models/test_quantized_transformers.py::test_quantized_transformer_is_one_subgraph_close_to_convert_pt2e[swin]":
         (27, "the 8-bit vit and convnext"),
+    "models/test_detectors.py::test_dense_detector_is_one_nnapi_model_with_torchvisions_detections"
+    "[retinanet_resnet18_fpn]": (30, "fcos_resnet18_fpn (the same module; RetinaNet's decoding is SSD's and Faster "
+                                     "R-CNN's BoxCoder)"),
+    "models/test_detectors.py::test_mask_rcnn_is_one_nnapi_model_with_torchvisions_detections_and_masks"
+    "[maskrcnn_mobilenet_v3_large_320_fpn]": (19, "test_faster_rcnn_is_one_nnapi_model_with_torchvisions_detections "
+                                                  "(all but the mask branch)"),
     "models/test_detectors.py::test_resnet50_detectors[retinanet_resnet50_fpn]":
         (100, "retinanet_resnet18_fpn: torchvision's RetinaNet class and post-processing on a lighter trunk"),
     "models/test_detectors.py::test_resnet50_detectors[fcos_resnet50_fpn]":
         (90, "fcos_resnet18_fpn: torchvision's FCOS class and post-processing on a lighter trunk"),
+    "models/test_detectors.py::test_mask_rcnn_is_one_nnapi_model_with_torchvisions_detections_and_masks"
+    "[maskrcnn_resnet50_fpn]": (110, "maskrcnn_mobilenet_v3_large_320_fpn: torchvision's MaskRCNN class and heads on "
+                                     "a lighter trunk"),
     "models/test_detectors.py::test_detect_on_host_example":
         (30, "test_faster_rcnn_is_one_nnapi_model_with_torchvisions_detections (the same export and run)"),
 }

@@ -16,7 +16,8 @@ capacity ``D`` and come with the number of real rows::
 
 Whenever the model finds no more than ``D`` detections they are its own, in its order; otherwise
 they are its best ``D`` by score (its first ``D``). ``D`` defaults to the model's
-``detections_per_img``, so the capacity is never reached.
+``detections_per_img``, so the capacity is never reached. A Mask R-CNN also returns its masks in their
+boxes, which ``detections_of(outputs, image_size)`` pastes into the image as torchvision does.
 """
 
 from __future__ import annotations
@@ -34,14 +35,14 @@ __all__ = ["detection_difference", "detections_of", "detector_module", "export_d
 
 def supported_detectors() -> list[str]:
     """Names of the torchvision detector classes ``detector_module`` takes."""
-    return ["SSD", "FasterRCNN", "RetinaNet", "FCOS"]
+    return ["SSD", "FasterRCNN", "MaskRCNN", "RetinaNet", "FCOS"]
 
 
 def detector_module(model: nn.Module, image_size: tuple[int, int], *, max_detections: int | None = None
                     ) -> nn.Module:
     """``model`` (an evaluation-mode torchvision detector) as a module of one ``[3, H, W]`` image with
-    fixed-size results ``(boxes [D, 4], scores [D], labels [D] int64, count)``, ready for
-    ``torch.export``.
+    fixed-size results ``(boxes [D, 4], scores [D], labels [D] int64, count)`` (and a Mask R-CNN's
+    ``masks [D, 1, 28, 28]``), ready for ``torch.export``.
 
     Args:
         model: a torchvision detection model (``supported_detectors()``), in eval mode.
@@ -53,13 +54,17 @@ def detector_module(model: nn.Module, image_size: tuple[int, int], *, max_detect
     if model.training:
         raise ValueError("detector_module: the model is in training mode; call model.eval() first (its "
                          "post-processing is the evaluation one)")
-    from torchvision.models.detection import FCOS, FasterRCNN, KeypointRCNN, MaskRCNN, RetinaNet
+    from torchvision.models.detection import FCOS, FasterRCNN, KeypointRCNN, RetinaNet
     from torchvision.models.detection.ssd import SSD
 
     if isinstance(model, SSD):
         from .detection_ssd import ExportableSSD
         return ExportableSSD(model, image_size, _capacity(model.detections_per_img, max_detections)).eval()
-    if isinstance(model, FasterRCNN) and not isinstance(model, (MaskRCNN, KeypointRCNN)):
+    if isinstance(model, KeypointRCNN):
+        raise TypeError("detector_module: KeypointRCNN is not supported yet: torchvision's heatmaps_to_keypoints "
+                        "resizes each heatmap to its box's size (known only when the model runs), which NNAPI's "
+                        "HEATMAP_MAX_KEYPOINT does not compute (docs/detection.md)")
+    if isinstance(model, FasterRCNN):  # and MaskRCNN
         from .detection_rcnn import ExportableFasterRCNN
         capacity = _capacity(model.roi_heads.detections_per_img, max_detections)
         return ExportableFasterRCNN(model, image_size, capacity).eval()
@@ -101,13 +106,19 @@ def export_detector(model: nn.Module, example_image: Tensor, *, max_detections: 
         return torch.export.export(module, (example_image,), dynamic_shapes=dynamic_shapes)
 
 
-def detections_of(outputs: Sequence[Tensor]) -> dict[str, Tensor]:
+def detections_of(outputs: Sequence[Tensor], image_size: tuple[int, int] | None = None) -> dict[str, Tensor]:
     """The real rows of an exported detector's outputs, as torchvision returns one image's detections:
-    ``{"boxes", "scores", "labels"}`` (and ``"masks"``, ``"keypoints"``, ``"keypoints_scores"`` when the
-    model has them)."""
+    ``{"boxes", "scores", "labels"}``, and for a Mask R-CNN ``"masks"`` ``[N, 1, H, W]``: its masks
+    pasted into an image of ``image_size`` ``(H, W)`` (the input's) by torchvision's
+    ``paste_masks_in_image``, which resizes each mask to its box, a size known only then."""
     boxes, scores, labels, count = outputs[:4]
     real = int(count)
     result = {"boxes": boxes[:real], "scores": scores[:real], "labels": labels[:real]}
+    if len(outputs) > 4:
+        if image_size is None:
+            raise ValueError("detections_of: a Mask R-CNN's masks are pasted into the image: pass image_size=(H, W)")
+        from torchvision.models.detection.roi_heads import paste_masks_in_image
+        result["masks"] = paste_masks_in_image(outputs[4][:real], result["boxes"], tuple(image_size))
     return result
 
 

@@ -148,9 +148,11 @@ class FixedProposals(nn.Module):
 
 
 class ExportableFasterRCNN(nn.Module):
-    """An evaluation-mode torchvision ``FasterRCNN`` on one ``[3, H, W]`` image, returning
-    ``(boxes [D, 4], scores [D], labels [D] int64, count)``: the first ``count`` rows are the model's
-    detections in its order, the rest zeros (label -1)."""
+    """An evaluation-mode torchvision ``FasterRCNN`` (or ``MaskRCNN``) on one ``[3, H, W]`` image,
+    returning ``(boxes [D, 4], scores [D], labels [D] int64, count)``: the first ``count`` rows are the
+    model's detections in its order, the rest zeros (label -1). A Mask R-CNN also returns ``masks
+    [D, 1, M, M]``: torchvision's ``maskrcnn_inference`` (the probabilities of each detection's class
+    in its box), before ``paste_masks_in_image`` (``detections_of`` pastes them)."""
 
     def __init__(self, model: FasterRCNN, image_size: tuple[int, int], max_detections: int) -> None:
         super().__init__()
@@ -166,8 +168,12 @@ class ExportableFasterRCNN(nn.Module):
         anchors = fixed_anchors(model.rpn.anchor_generator, model.backbone, model.transform, image_size)
         self.proposals = FixedProposals(model.rpn, anchors, [int(o[0].numel()) for o in objectness])
         self.box_roi_pool = FixedRoIAlign(roi_heads.box_roi_pool, features, resized)
+        self.mask_roi_pool = None
+        if roi_heads.has_mask():
+            self.mask_roi_pool = FixedRoIAlign(roi_heads.mask_roi_pool, features, resized)
+            self.mask_head, self.mask_predictor = roi_heads.mask_head, roi_heads.mask_predictor
 
-    def forward(self, image: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    def forward(self, image: Tensor) -> tuple[Tensor, ...]:
         """Detections of ``image`` ``[3, H, W]`` (float in [0, 1], as torchvision takes it)."""
         batch, resized = transformed_image(self.transform, image)
         features = self.backbone(batch)
@@ -181,5 +187,17 @@ class ExportableFasterRCNN(nn.Module):
         kept_boxes, kept_scores, labels, count = class_nms_padded(scores, boxes.reshape(boxes.shape[0], -1),
                                                                   self.score_thresh, self.nms_thresh,
                                                                   self.max_detections)
-        kept_boxes = boxes_in_image(kept_boxes, resized, (image.shape[-2], image.shape[-1]))
-        return kept_boxes, kept_scores, labels.to(torch.int64), count
+        in_image = boxes_in_image(kept_boxes, resized, (image.shape[-2], image.shape[-1]))
+        if self.mask_roi_pool is None:
+            return in_image, kept_scores, labels.to(torch.int64), count
+        masks = self._masks(features, kept_boxes, kept_scores, labels)
+        return in_image, kept_scores, labels.to(torch.int64), count, masks
+
+    def _masks(self, features: dict[str, Tensor], boxes: Tensor, scores: Tensor, labels: Tensor) -> Tensor:
+        """torchvision's mask branch on the detections (boxes in the resized image) and its
+        ``maskrcnn_inference``: each one's sigmoid probabilities of its own class; zeros on padding rows."""
+        logits = self.mask_predictor(self.mask_head(self.mask_roi_pool(features, boxes)))
+        probabilities = logits.sigmoid()
+        own_class = torch.clamp(labels, min=0).to(torch.int64)[:, None, None, None]
+        masks = torch.gather(probabilities, 1, own_class.expand(-1, 1, *probabilities.shape[2:]))
+        return torch.where(scores[:, None, None, None] > 0, masks, torch.zeros_like(masks))

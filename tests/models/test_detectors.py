@@ -249,6 +249,59 @@ def test_faster_rcnn_is_one_nnapi_model_with_torchvisions_detections():
     assert counts == [70, 100]  # below the capacity (detections_per_img = 100), and at it
 
 
+# Mask R-CNN: torchvision's MaskRCNN class on fasterrcnn_mobilenet_v3_large_320_fpn's trunk here,
+# maskrcnn_resnet50_fpn in the long tier. ResNet-50's 50 layers carry NNAPI's float32 differences to
+# ~1e-4 of its last features (random weights), ~2e-4 in the scores; on other images than this one a
+# proposal at the edge of the RPN's top-k can change (docs/detection.md).
+@pytest.mark.parametrize("name, size, counts, tolerance", [
+    pytest.param("maskrcnn_mobilenet_v3_large_320_fpn", 320, [74, 90], SCORE_TOLERANCE,
+                 id="maskrcnn_mobilenet_v3_large_320_fpn"),
+    pytest.param("maskrcnn_resnet50_fpn", 256, [100], 1e-3, id="maskrcnn_resnet50_fpn")])
+def test_mask_rcnn_is_one_nnapi_model_with_torchvisions_detections_and_masks(name, size, counts, tolerance):
+    g = torch.Generator().manual_seed(3)
+    images = [torch.rand(3, size, size, generator=g) for _ in counts]
+    lowered = lowered_detector(name, images[0], image_size=(size, size), min_size=size, max_size=size)
+    assert lowered.delegates == 1 and not lowered.cpu_ops, lowered.cpu_ops
+    assert collections.Counter(lowered.nnapi_operations)["ROI_ALIGN"] >= 3  # the boxes' levels and the masks'
+    found = []
+    for image in images:
+        outputs = run_pte(lowered.pte, [image])
+        with torch.no_grad():
+            want = lowered.model([image])[0]
+            in_boxes = masks_in_their_boxes(lowered.model, image)
+        got = detections_of(outputs, image_size=(size, size))
+        assert_same_detections(got, want, tolerance)
+        count = int(outputs[3])
+        assert_same_masks(outputs[4][:count], in_boxes, got, want, max(tolerance, 1e-4))
+        # Pasted after the .pte by torchvision's paste_masks_in_image, as its transform does (a box a float32
+        # step across a whole pixel shifts its mask by one pixel: compared on average).
+        assert got["masks"].shape == want["masks"].shape
+        assert_same_masks(got["masks"], want["masks"], got, want, 1e-3, average=True)
+        found.append(count)
+    assert found == counts
+
+
+def assert_same_masks(got_masks, want_masks, got: dict, want: dict, tolerance: float, average: bool = False) -> None:
+    """Each of torchvision's masks equals, within ``tolerance`` (the largest difference, or the ``average``
+    one), the mask of a detection of the same label and box (detections of scores within the tolerance may
+    come in another order)."""
+    scale = want["boxes"].abs().max().item() if len(want["boxes"]) else 1.0
+    for k in range(len(want_masks)):
+        same = [j for j in range(len(got_masks)) if int(got["labels"][j]) == int(want["labels"][k])
+                and (got["boxes"][j] - want["boxes"][k]).abs().max().item() <= BOX_TOLERANCE * scale]
+        differences = [(got_masks[j] - want_masks[k]).abs() for j in same]
+        assert any((d.mean() if average else d.max()).item() < tolerance for d in differences), k
+
+
+def masks_in_their_boxes(model: nn.Module, image: torch.Tensor) -> torch.Tensor:
+    """torchvision's masks of ``image`` before its transform pastes them ([N, 1, 28, 28])."""
+    images, _ = model.transform([image])
+    features = model.backbone(images.tensors)
+    proposals, _ = model.rpn(images, features)
+    detections, _ = model.roi_heads(features, proposals, images.image_sizes)
+    return detections[0]["masks"]
+
+
 # RetinaNet and FCOS: torchvision's classes on a ResNet-18 FPN trunk at 128 x 128 here (the same levels,
 # heads and post-processing as the ResNet-50 models, test_resnet50_detectors below, at a fraction of the
 # cost). Their transform would resize to 800: min_size and max_size keep the image's own size.
@@ -287,3 +340,20 @@ def test_detect_on_host_example(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 NNAPI subgraph(s)" in result.stdout and "match eager torchvision" in result.stdout
     assert (tmp_path / "boxes.png").stat().st_size > 0
+
+
+def test_what_cannot_be_exported_is_refused_with_the_reason():
+    from torchvision.models.detection import KeypointRCNN, fasterrcnn_mobilenet_v3_large_320_fpn
+
+    model = fasterrcnn_mobilenet_v3_large_320_fpn(weights=None, weights_backbone=None).eval()
+    with pytest.raises(ValueError, match="transform scales by the image's size"):
+        export_detector(model, torch.rand(3, 320, 320), dynamic_size=(64, 640))
+    with pytest.raises(ValueError, match="training mode"):
+        detector_module(model.train(), (320, 320))
+    trunk = nn.Conv2d(3, 8, 3)
+    trunk.out_channels = 8
+    keypoints = KeypointRCNN(trunk, num_classes=2).eval()
+    with pytest.raises(TypeError, match="heatmaps_to_keypoints"):
+        detector_module(keypoints, (320, 320))
+    with pytest.raises(TypeError, match="not a supported torchvision detector"):
+        detector_module(nn.Conv2d(3, 3, 1).eval(), (320, 320))
