@@ -26,6 +26,11 @@ and a rank-5 masked softmax that NNAPI's rank-4 operations cannot hold.
 the last pass, so that the rank > 4 values it makes are seen by ``high_rank_regions``: MViTv2's
 relative positions (``einsum("byhwc,hkc->byhwk", q, rel_h)`` added to the attention viewed at
 rank 6) are then rewritten at rank 4 with the rest of their region.
+
+``col2im`` (``F.fold``) whose windows tile the output (stride = kernel, no dilation or padding,
+the output a whole number of windows: MobileViTv2's patches folded back) moves each value to one
+place: a view, a permute and a view, where torch's decomposition scatters with accumulation
+(``index_put``, which NNAPI has no operation for) at computed indices.
 """
 
 from __future__ import annotations
@@ -102,6 +107,13 @@ def _layer_norm(graph: Graph, node: Node) -> Node:
     return call(graph, node, operator.getitem, (normed, 0))
 
 
+def _reshaped(graph: Graph, origin: Node, x: Node, shape: list[int]) -> Node:
+    """``x`` viewed as ``shape``, made dense first when it is not (as torch's reshape does)."""
+    if not fake(x).is_contiguous():
+        x = call(graph, origin, aten.clone.default, (x,), {"memory_format": torch.contiguous_format})
+    return call(graph, origin, aten.view.default, (x, shape))
+
+
 def _attention_batch_merged(graph: Graph, node: Node) -> Node | None:
     """scaled_dot_product_attention of rank > 4 as the same attention with its batch dims merged
     into two (module docstring); None (left as is) at rank <= 4, with grouped-query heads, or
@@ -118,7 +130,7 @@ def _attention_batch_merged(graph: Graph, node: Node) -> Node | None:
     merged = [batch[0], math.prod(batch[1:])]
 
     def reshaped(value: Any, tail: Sequence[int]) -> Node:
-        return call(graph, node, aten.reshape.default, (value, [*merged, *tail]))
+        return _reshaped(graph, node, value, [*merged, *tail])
 
     if isinstance(mask, Node):
         mask_shape = tuple(fake(mask).shape)
@@ -131,7 +143,27 @@ def _attention_batch_merged(graph: Graph, node: Node) -> Node | None:
     attended = call(graph, node, aten.scaled_dot_product_attention.default,
                     (reshaped(q, shapes[0][-2:]), reshaped(k, shapes[1][-2:]), reshaped(v, shapes[2][-2:]), mask,
                      a["dropout_p"], a["is_causal"]), {"scale": a["scale"]})
-    return call(graph, node, aten.reshape.default, (attended, [*batch, shapes[0][-2], shapes[2][-1]]))
+    return _reshaped(graph, node, attended, [*batch, shapes[0][-2], shapes[2][-1]])
+
+
+def _col2im_tiled(graph: Graph, node: Node) -> Node | None:
+    """col2im of windows tiling the output as a view / permute / view (module docstring); None
+    (left to torch's decomposition) for overlapping, gapped, dilated or padded windows."""
+    a = bound_args(node)
+    x = a["input"]
+    shape = tuple(fake(x).shape)
+    (kh, kw), (height, width) = list(a["kernel_size"]), list(a["output_size"])
+    if (list(a["stride"]) != [kh, kw] or list(a["dilation"]) != [1, 1] or list(a["padding"]) != [0, 0]
+            or not all(isinstance(d, int) for d in (*shape, height, width)) or height % kh or width % kw):
+        return None
+    rows, cols = height // kh, width // kw
+    batch = list(shape[:-2])                     # [] for an unbatched [C * kh * kw, L] input
+    channels = shape[-2] // (kh * kw)
+    lead = len(batch)
+    split = _reshaped(graph, node, x, [*batch, channels, kh, kw, rows, cols])
+    order = [*range(lead), lead, lead + 3, lead + 1, lead + 4, lead + 2]     # C, rows, kh, cols, kw
+    moved = call(graph, node, aten.permute.default, (split, order))
+    return _reshaped(graph, node, moved, [*batch, channels, height, width])
 
 
 @functools.cache
@@ -201,6 +233,7 @@ COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
     aten.roll.default: _roll,
     aten.scaled_dot_product_attention.default: _attention_batch_merged,
     aten.einsum.default: _einsum,
+    aten.col2im.default: _col2im_tiled,
 }
 
 
