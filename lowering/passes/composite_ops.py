@@ -31,6 +31,9 @@ rank 6) are then rewritten at rank 4 with the rest of their region.
 the output a whole number of windows: MobileViTv2's patches folded back) moves each value to one
 place: a view, a permute and a view, where torch's decomposition scatters with accumulation
 (``index_put``, which NNAPI has no operation for) at computed indices.
+
+A GELU written out with erf (``x * 0.5 * (1 + erf(x / √2))``) becomes one ``aten.gelu`` here too
+(``written_out_gelu.py``): NNAPI has no erf, builders/gelu.py computes the exact GELU.
 """
 
 from __future__ import annotations
@@ -45,8 +48,9 @@ from torch.export import ExportedProgram
 from torch.fx import Graph, Node
 
 from ..size_bounds import least_value
-from .graph_rewrite import bound_args, call, fake, rewrite_nodes
+from .graph_rewrite import bound_args, call, fake, rename_outputs, rewrite_nodes
 from .traced_decomposition import traced_decomposition
+from .written_out_gelu import fold_written_out_gelus
 
 aten = torch.ops.aten
 
@@ -239,5 +243,12 @@ COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
 
 def decompose_composites(program: ExportedProgram) -> int:
     """Rewrites, in place, every node of a ``COMPOSITE_OPS`` op in an ATen-dialect
-    functional program; returns how many were rewritten."""
-    return rewrite_nodes(program, lambda node: COMPOSITE_OPS.get(node.target))
+    functional program, and every GELU written out with erf (written_out_gelu.py); returns how
+    many were rewritten."""
+    rewritten = rewrite_nodes(program, lambda node: COMPOSITE_OPS.get(node.target))
+    renamed = fold_written_out_gelus(program.graph_module.graph)
+    if renamed:
+        rename_outputs(program, renamed)
+        program.graph_module.graph.lint()
+        program.graph_module.recompile()
+    return rewritten + len(renamed)
