@@ -1,5 +1,5 @@
-"""torchvision's two-stage detectors (Faster R-CNN) with fixed-size results (tools/detection.py,
-docs/detection.md).
+"""torchvision's two-stage detectors (Faster R-CNN, Mask R-CNN) with fixed-size results
+(tools/detection.py, docs/detection.md).
 
 Three selections of torchvision's have a size known only when the model runs, and each is
 replaced by a fixed-capacity form of the same arithmetic:
