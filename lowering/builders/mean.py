@@ -1,11 +1,14 @@
 """aten.mean.dim (and mean.default, x.mean(): every dim) -> MEAN over the physical
 axes of the input's dim order; at API 27, which has no MEAN, a mean over H and W of
 a static 4-D input is one AVERAGE_POOL_2D whose window is the whole image
-(squeeze-and-excite blocks). A 5-D input (adaptive_avg_pool3d to 1x1x1) is reduced
+(squeeze-and-excite blocks), and a mean over other consecutive dims of a static input
+one AVERAGE_POOL_2D of a [before, reduced, 1, after] view. A 5-D input (adaptive_avg_pool3d to 1x1x1) is reduced
 on a <= 4-D view of its bytes that keeps the reduced dims apart from the others
 (pool3d_utils.py). A 0-d result (every dim reduced, no keepdim) is stored as [1]."""
 
 from __future__ import annotations
+
+import math
 
 import torch
 from torch.fx import Node
@@ -64,11 +67,13 @@ def emit_reduction(lc: LoweringContext, node: Node, code: OperationCode, keep_di
 class MeanBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.mean.dim, FeatureLevel.ANDROID_8_1, "MEAN (API 28); AVERAGE_POOL_2D at API 27; CAST first for integers",
-                  "float32, rank <= 4; at API 27 only over H and W of a 4-D input with static H, W; int32 / "
+                  "float32, rank <= 4; at API 27 over H and W of a 4-D input with static H, W, or over "
+                  "consecutive dims of a static input (AVERAGE_POOL_2D of a view); int32 / "
                   "int64 input with dtype=float32: CAST + MEAN (API 29); other dtype= refused; rank 5 when the "
                   "reduced dims fit a 4-D view (at API 27: D, H, W, static)",
                   quantized=same_parameters(aten.mean.dim)),
-        OpSupport(aten.mean.default, FeatureLevel.ANDROID_9, "MEAN over every dim (x.mean()); CAST first for integers",
+        OpSupport(aten.mean.default, FeatureLevel.ANDROID_8_1, "MEAN over every dim (x.mean()); CAST first for "
+                  "integers; AVERAGE_POOL_2D of a view at API 27",
                   "as aten.mean.dim over every dim without keepdim: a 0-d result (stored as [1]), rank <= 5"),
     )
     layout = LayoutClass.REDUCTION
@@ -90,7 +95,7 @@ class MeanBuilder(NodeBuilder):
             self._check_rank5(node, ctx)
             return
         check_rank(node.args[0], MAX_RANK, what="input")
-        if not is_spatial_mean(node):
+        if not is_spatial_mean(node) and not is_run_mean(node):
             ctx.require(FeatureLevel.ANDROID_9, "mean (MEAN)")
 
     def check_quantized(self, node: Node, output: QuantParams, ctx: CheckContext) -> None:
@@ -120,8 +125,11 @@ class MeanBuilder(NodeBuilder):
             emit_reduction(lc, node, OperationCode.MEAN, lc.graph.emit_int32(1 if keepdim(node) else 0), cast)
             return
         quantized = lc.quant_params(node) is not None and is_spatial_mean(node)
-        if lc.graph.feature_level < FeatureLevel.ANDROID_9 or quantized:
+        if (lc.graph.feature_level < FeatureLevel.ANDROID_9 and is_spatial_mean(node)) or quantized:
             self._define_as_pool(node, lc)
+            return
+        if lc.graph.feature_level < FeatureLevel.ANDROID_9:
+            self._define_as_run_pool(node, lc)
             return
         emit_reduction(lc, node, OperationCode.MEAN, lc.graph.emit_int32(1 if keepdim(node) else 0))
 
@@ -140,6 +148,31 @@ class MeanBuilder(NodeBuilder):
             out = lc.emit_output(node, (0, 1))
             g.emit_operation(OperationCode.RESHAPE, [pooled, g.emit_int32_vector([n, c])], [out], debug_name=node.name)
 
+
+    @staticmethod
+    def _define_as_run_pool(node: Node, lc: LoweringContext) -> None:
+        """API 27, a run of consecutive reduced dims (a rank > 4 mean rewritten on a view):
+        the bytes seen as [before, reduced, 1, after], one AVERAGE_POOL_2D over the reduced
+        span, the result relabelled to the output's shape by RESHAPE."""
+        x, g = node.args[0], lc.graph
+        order, dims = lc.order(x), reduction_dims(node)
+        axes = sorted(physical_axis(order, d) for d in dims)
+        if axes != list(range(axes[0], axes[-1] + 1)):  # held in another order: PyTorch's
+            order = tuple(range(len(order)))
+            axes = dims
+        physical = permute_shape(lc.shape(x), order)
+        before, span = math.prod(physical[:axes[0]]), math.prod(physical[axes[0]:axes[-1] + 1])
+        after = math.prod(physical[axes[-1] + 1:])
+        source = g.emit_like(lc.operand(x, order), [before, span, 1, after], debug_name=f"{node.name}.view")
+        g.emit_operation(OperationCode.RESHAPE, [lc.operand(x, order), g.emit_int32_vector([before, span, 1, after])],
+                         [source], debug_name=f"{node.name} (view)")
+        pooled = g.emit_like(source, [before, 1, 1, after], debug_name=f"{node.name}.pooled")
+        emit_pool(lc, OperationCode.AVERAGE_POOL_2D, source, pooled, [span, 1], [span, 1], [0, 0], [0, 0],
+                  g.emit_int32(int(FuseCode.NONE)), node.name)
+        out_order = order if keepdim(node) else (remove_dims(order, dims) if len(dims) < len(order) else (0,))
+        out = lc.emit_output(node, out_order, shape=lc.shape(node) or [1])
+        g.emit_operation(OperationCode.RESHAPE, [pooled, g.emit_int32_vector(g.operands[out].dims)], [out],
+                         debug_name=f"{node.name} (drop reduced dims)")
 
     @staticmethod
     def _define_rank5(node: Node, lc: LoweringContext) -> None:
@@ -202,6 +235,16 @@ def is_volume_mean(node: Node) -> bool:
     """A mean over D, H and W of a 5-D input with static D, H, W (AVERAGE_POOL_2D at API 27)."""
     shape = tensor_shape(node.args[0])
     return len(shape) == 5 and reduction_dims(node) == [2, 3, 4] and all(is_static(d) for d in shape[2:])
+
+
+def is_run_mean(node: Node) -> bool:
+    """A float mean over consecutive dims of a static input of rank <= 4 (AVERAGE_POOL_2D on a
+    [before, reduced, 1, after] view at API 27). Consecutive in the logical order: the builder
+    checks the physical order at lowering, where a transposed input would need TRANSPOSE (API 28)."""
+    shape = tensor_shape(node.args[0])
+    dims = reduction_dims(node)
+    return (all(is_static(d) for d in shape) and bool(dims) and dims == list(range(dims[0], dims[-1] + 1))
+            and tensor_dtype(node.args[0]) == torch.float32)
 
 
 def is_spatial_mean(node: Node) -> bool:

@@ -312,7 +312,6 @@ class _Rewriter:
         return x
 
     def view(self, origin: Node, x: Node, shape: list[int]) -> Node:
-        shape = shape or [1]
         if list(fake(x).shape) == shape:
             return x
         if not fake(x).is_contiguous():  # a permute's or a slice's result: torch views only dense data
@@ -373,8 +372,10 @@ class _Rewriter:
             self.new_of[node] = args[0]  # over dims of size 1 only: the value itself
             return
         if target in _REDUCTIONS:
-            # keepdim: a reduction over every block stays of rank >= 1 (NNAPI has no rank-0 tensors)
-            args = [args[0], reduced_blocks, True, *args[3:]]
+            # keepdim, but a 0-d result stays 0-d: its builder stores it as [1] and the program's
+            # output keeps its rank.
+            whole = _rank(node) == 0 and len(reduced_blocks) == len(blocks)
+            args = [args[0], reduced_blocks, not whole, *args[3:]]
         elif target in _SOFTMAXES:
             if len(reduced_blocks) != 1:
                 raise _Refused(f"{node.name}: a softmax over {len(reduced_blocks)} blocks")

@@ -59,9 +59,3 @@ def test_conv1d_with_a_dynamic_length():
     check_delegated_and_matches(module, (torch.randn(1, 4, 16),), dynamic_shapes={"x": {2: length}},
                                 run_inputs=[(torch.randn(1, 4, 16),), (torch.randn(1, 4, 37),)],
                                 expect_operations=["CONV_2D"])
-
-
-def test_conv3d_is_refused_naming_the_limit():
-    lowered = lower(torch.nn.Conv3d(2, 2, 3), (torch.randn(1, 2, 4, 5, 6),))
-    assert "3-D convolution (NNAPI has 2-D convolutions only" in lowered.reasons["aten.convolution.default"][0]
-

@@ -154,8 +154,16 @@ def test_spatial_mean_at_api_27_is_a_whole_image_average_pool(keepdim):
     assert "TRANSPOSE" not in lowered.nnapi_operations
 
 
+def test_a_mean_over_consecutive_dims_at_api_27_is_an_average_pool_of_a_view():
+    # [before, reduced, 1, after] pooled over the reduced span (a rank-5 mean rewritten on a view
+    # reaches the builder in this form), every dim, and the 0-d result.
+    model = Lambda(lambda x: (x.mean(dim=1) + 1, x.mean((1, 2), keepdim=True), x.mean(-1), x.mean()))
+    lowered = check_delegated_and_matches(model, (randn(2, 3, 4, 5),), feature_level=27)
+    assert lowered.nnapi_operations.count("AVERAGE_POOL_2D") == 4 and "MEAN" not in lowered.nnapi_operations
+
+
 def test_other_means_need_api_28():
-    lowered = lower(Lambda(lambda x: x.mean(dim=1) + 1), (randn(2, 3, 4, 5),), feature_level=27)
+    lowered = lower(Lambda(lambda x: x.mean(dim=[0, 2]) + 1), (randn(2, 3, 4, 5),), feature_level=27)
     assert lowered.reasons["aten.mean.dim"] == ["mean (MEAN) needs API 28 (Android 9); the target is API 27 (Android 8.1)"]
 
 

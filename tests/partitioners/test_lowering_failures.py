@@ -66,14 +66,23 @@ def test_hieras_rank5_attention_lowers_and_matches_eager():
 
 
 def test_without_the_rank_check_the_dry_run_refuses_what_lowering_cannot_take(monkeypatch):
-    """The comparison reading the rank-5 scores (a partition input, held as a rank-4 view) was
-    claimed and then failed in its builder; with the rank check removed, the dry run of the
-    partitions finds it and leaves it on the CPU with the lowering's own message."""
+    """A comparison reading a rank-5 partition value (held as a rank-4 view) was claimed and then
+    failed in its builder (hiera's attention once did so; it is now delegated whole); with the
+    rank check removed, the dry run of the partitions finds it and leaves it on the CPU with the
+    lowering's own message, and the program still equals eager."""
     monkeypatch.setattr(nnapi_partitioner, "merged_view_refusal", lambda *args: None)
-    torch.manual_seed(0)
-    lowered = _lowered_equal_to_eager(MaskUnitAttention().eval(), torch.randn(1, 32, 16))
-    (reason,) = lowered.reasons["aten.eq.Scalar"]
+
+    def fn(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        y = torch.exp(x)
+        return y, y > 0.5
+
+    x = torch.randn(1, 2, 3, 4, 5)
+    lowered = lower(Lambda(fn), (x,))
+    (reason,) = lowered.reasons["aten.gt.Scalar"]
     assert DRY_RUN_REASON in reason and "held as a merged view" in reason, reason
+    assert lowered.num_delegates == 1 and "EXP" in lowered.nnapi_operations
+    for got, want in zip(run_pte(lowered.pte, [x]), fn(x), strict=True):
+        assert torch.equal(got, want)
 
 
 def test_a_rank5_value_is_read_only_by_builders_that_read_its_view():
