@@ -47,5 +47,10 @@ compile_all aarch64-linux
 "$CC" -std=c11 "${WARN[@]}" -fPIC -I"$ROOT/runtime/include" -c "$ROOT/host_driver/shim/nnapi_host_shim.c" \
     -o "$GEN/shim.o"
 echo "ok: host_driver/shim/nnapi_host_shim.c for aarch64-linux"
+# The host driver's compiled 8-bit loops: portable C (the x86 VNNI product is compiled out).
+for src in "$ROOT"/host_driver/kernels/*.c; do
+  "$CC" -std=c11 -O2 "${WARN[@]}" -ffp-contract=off -fPIC -c "$src" -o "$GEN/$(basename "$src").o"
+done
+echo "ok: host_driver/kernels/*.c for aarch64-linux"
 [[ -f /usr/include/android/android/log.h ]] || { echo "android/log.h missing (apt-get install android-liblog-dev)" >&2; exit 2; }
 compile_all aarch64-android "${ANDROID_FLAGS[@]}"

@@ -1,4 +1,5 @@
-"""The compiled loops of the 8-bit path (host_driver/kernels/nnapi_host_kernels.c), through ctypes.
+"""The compiled loops of the 8-bit path (host_driver/kernels/: nnapi_host_kernels.c, nnapi_host_gemm.c),
+through ctypes.
 
 ``libnnapi_host_kernels.so`` is built with the package (host_driver/CMakeLists.txt) and installed
 beside the host shim. Each function computes in one pass what a sequence of torch passes of the
@@ -21,7 +22,7 @@ logger = logging.getLogger("executorch_nnapi.host_driver")
 
 LIBRARY_FILENAME = "libnnapi_host_kernels.so"
 LIBRARY_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNELS"
-INTERFACE_VERSION = 1
+INTERFACE_VERSION = 2
 OFF = ("0", "off", "none", "no")
 
 _P, _I32, _I64, _F64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_double
@@ -56,6 +57,32 @@ class NativeKernels:
         self._mean_rows = lib.nnapi_host_mean_rows
         self._mean_rows.argtypes = [_P, _I32, _I64, _I64, _I64, _I32, _I32, _P, _P]
         self._mean_rows.restype = None
+        self._gemm = lib.nnapi_host_gemm_requantize
+        self._gemm.argtypes = [_P, _I32, _I64, _I64, _I64, _P, _I64, _I64, _P, _P, _P, _P, _I32, _I32, _I32, _I32, _P,
+                               _I32, _I32, _P, _P]
+        self._gemm.restype = None
+        self._gemm_vnni = lib.nnapi_host_gemm_vnni
+        self._gemm_vnni.argtypes = []
+        self._gemm_vnni.restype = _I32
+
+    def gemm_requantize(self, a: torch.Tensor, packed: torch.Tensor, n: int, block_rows: int, repeat: int,
+                        constants: tuple,
+                        lo: int, hi: int, xor_mask: int, int32_clamp: bool, table: Optional[torch.Tensor],
+                        use_vnni: bool, out: torch.Tensor, beta: int = 0) -> None:
+        """Codes of the product of 8-bit rows ``a`` [m, k] and the packed int8 weights (see
+        nnapi_host_gemm.c; plus ``beta`` times each row's sum) into ``out`` [m, n], requantized
+        as `requantize` does."""
+        r, c, threshold, half = constants
+        m, k = a.shape
+        scratch = torch.empty(block_rows * n, dtype=torch.int32)
+        self._gemm(a.data_ptr(), a.dtype == torch.int8, m, k, n, packed.data_ptr(), block_rows, repeat, r.data_ptr(),
+                   c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp, _pointer(table),
+                   beta, use_vnni, scratch.data_ptr(), out.data_ptr())
+
+    @functools.cached_property
+    def vnni(self) -> bool:
+        """Whether this machine runs the packed product with AVX-512 VNNI."""
+        return bool(self._gemm_vnni())
 
     def requantize(self, acc: torch.Tensor, outer: int, channels: int, inner: int, repeat: int,
                    constants: tuple, lo: int, hi: int, xor_mask: int, int32_clamp: bool, out: torch.Tensor,

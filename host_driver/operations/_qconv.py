@@ -79,6 +79,10 @@ def conv_kernel(p, ins: Sequence[qf.OperandInfo], outs: Sequence[qf.OperandInfo]
         kernel = _native_depthwise_kernel(p, ins[0].shape, outs[0].shape, w, bias, abs_sum * reach, dtype)
         if kernel is not None:
             return kernel
+    if pointwise and int_mm:
+        packed = _packed_gemm_kernel(p, outs[0].shape, parts[0][1].reshape(w.shape[0], -1), bias, abs_sum, dtype)
+        if packed is not None:
+            return packed
     if onednn and not (pointwise and int_mm):
         return _onednn_conv_kernel(p, ins[0].shape, parts, bias, abs_sum * reach, dtype, groups)
     if int_mm:
@@ -167,6 +171,63 @@ def _im2col(a: torch.Tensor, kh: int, kw: int, stride: tuple[int, int], dilation
     return taps.reshape(n * oh * ow, kh * kw * c)
 
 
+PACKED_LANES, PACKED_DEPTH = 16, 4        # nnapi_host_gemm.c's weight blocks
+PACKED_SCRATCH = 16384                    # int32 accumulators of a block of rows (64 KB)
+
+
+def pack_weights(matrix: torch.Tensor) -> torch.Tensor:
+    """int8 [N, K] as nnapi_host_gemm.c reads it: [ceil(N/16), ceil(K/4), 16, 4], zero-filled."""
+    n, k = matrix.shape
+    padded = torch.zeros(-(-n // PACKED_LANES) * PACKED_LANES, -(-k // PACKED_DEPTH) * PACKED_DEPTH, dtype=torch.int8)
+    padded[:n, :k] = matrix
+    blocks = padded.view(-1, PACKED_LANES, padded.shape[1] // PACKED_DEPTH, PACKED_DEPTH)
+    return blocks.permute(0, 2, 1, 3).contiguous()
+
+
+def _packed_gemm_kernel(p, out_shape: tuple[int, ...], matrix: torch.Tensor, bias: torch.Tensor,
+                        abs_sum: torch.Tensor, dtype: torch.dtype, use_vnni: Optional[bool] = None,
+                        beta: int = 0) -> Optional[Kernel]:
+    """A 1x1 NHWC convolution or a FULLY_CONNECTED as the compiled product of the activation rows,
+    read as unsigned bytes, with the packed int8 weights [O, K], requantized block by block; None
+    without the library, AVX-512 VNNI (``use_vnni`` None: the machine's; False: the plain C
+    product, for tests), a proved requantizer or int32 room. ``abs_sum``: Σ|q_w − zp_w| per output;
+    ``beta``: q_w − zp_w = matrix + beta (per-tensor weights stored shifted), added in C as beta
+    times each row's Σu."""
+    native = _native.kernels()
+    channels, depth = matrix.shape
+    room = (int(matrix.to(torch.int64).abs().sum(1).max()) + abs(beta) * depth) * 255
+    if native is None or (use_vnni is None and not native.vnni) or room >= qf.INT32_LIMIT:
+        return None
+    # Unsigned bytes u = q_in + 128 for int8 codes (their bit pattern, top bit flipped), q_in for uint8.
+    s_u = -128 if dtype == torch.int8 else 0
+    offset, low, high, _ = _signed_offsets(p, matrix, bias, abs_sum, dtype, s=s_u)
+    # Σ (u − s_u − zp)(w + β) = Σ u·w + β·Σu + (s_u − zp)·(Σw + K·β): the K·β part joins the offset.
+    extra = (s_u - p.q_zp[0]) * depth * beta
+    offset, low, high = offset + extra, low - extra, high - extra
+    requantize = qf.requantizer_for(p, offset, low, high, torch.int32)
+    if not isinstance(requantize, qf.Requantizer):
+        return None
+    packed = pack_weights(matrix)
+    block_rows = max(4, PACKED_SCRATCH // channels // 4 * 4)
+    # Constants repeated over rows when there are few channels (a long inner loop), as
+    # Requantizer.native_codes does.
+    repeat = max(1, min(block_rows, -(-qf.NATIVE_ROW // channels)))
+    vnni = native.vnni if use_vnni is None else use_vnni
+
+    def run(xs: list, _p) -> list:
+        a = xs[0].contiguous().view(-1, depth)
+        table = requantize.table
+        out = torch.empty(out_shape, dtype=dtype if table is None else table.dtype)
+        native.gemm_requantize(a, packed, channels, block_rows, repeat, requantize.flat_constants(repeat), requantize.lo,
+                               requantize.hi, requantize.shift, requantize.int32_clamp, table, vnni, out, beta)
+        return [out]
+
+    run.requantizer = requantize   # a following activation's table can join it (qf.fuse_table)
+    product = "AVX-512 VNNI" if vnni else "plain C"
+    return qf.described(run, f"compiled 8-bit product ({product}) with its requantization, "
+                             f"{qf.requantization_name(requantize)}")
+
+
 def _int_mm_conv_kernel(p, out_shape: tuple[int, ...], w8: torch.Tensor, bias: torch.Tensor, abs_sum: torch.Tensor,
                         dtype: torch.dtype) -> Kernel:
     """An ungrouped convolution as one int8 matrix product over its unrolled taps."""
@@ -191,11 +252,14 @@ def _int_mm_conv_kernel(p, out_shape: tuple[int, ...], w8: torch.Tensor, bias: t
     return qf.described(run, f"torch._int_mm{unrolled}, {qf.requantization_name(requantize)}")
 
 
-def _signed_offsets(p, w8: torch.Tensor, bias: torch.Tensor, abs_sum: torch.Tensor, dtype: torch.dtype):
-    """For an accumulation on signed codes a = q_in − s (s = 128 for uint8, else 0):
-    Σ (q_in − zp)·w = Σ a·w + (s − zp)·Σ w. Returns (offset = bias + (s − zp)·Σw, the domain
-    [low, high] of Σ a·w, the zero point in signed codes)."""
-    s = 128 if dtype == torch.uint8 else 0
+def _signed_offsets(p, w8: torch.Tensor, bias: torch.Tensor, abs_sum: torch.Tensor, dtype: torch.dtype,
+                    s: Optional[int] = None):
+    """For an accumulation on codes a = q_in − s (by default signed: s = 128 for uint8, else 0;
+    s = −128 for int8 codes read as unsigned bytes): Σ (q_in − zp)·w = Σ a·w + (s − zp)·Σ w.
+    Returns (offset = bias + (s − zp)·Σw, the domain [low, high] of Σ a·w, the zero point in
+    the codes a)."""
+    if s is None:
+        s = 128 if dtype == torch.uint8 else 0
     alpha = s - p.q_zp[0]
     dims = tuple(range(1, w8.dim()))
     correction = alpha * w8.to(torch.int64).sum(dims)
@@ -229,6 +293,11 @@ def fully_connected_kernel(p, ins: Sequence[qf.OperandInfo], outs: Sequence[qf.O
     bias = p.bias.to(torch.int64)
     if depth * ((1 << 14) + 256 * abs(beta)) >= qf.INT32_LIMIT:
         return None
+    if outs[0].shape is not None:
+        packed = _packed_gemm_kernel(p, outs[0].shape, b.to(torch.int8), bias, offset_w.abs().sum(1), x.dtype,
+                                     beta=beta)
+        if packed is not None:
+            return packed
     bound = offset_w.abs().sum(1) * qf.input_reach(x.dtype, p.q_zp[0])
     folded = alpha * b.sum(1) + depth * alpha * beta        # α·Σb + K·α·β per unit
     requantize = qf.requantizer_for(p, bias + folded, -bound - folded, bound - folded, torch.int32)

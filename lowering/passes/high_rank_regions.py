@@ -311,7 +311,10 @@ class _Rewriter:
             x = call(self.graph, origin, aten.clone.default, (x,), {"memory_format": torch.contiguous_format})
         return x
 
-    def view(self, origin: Node, x: Node, shape: list[int]) -> Node:
+    def view(self, origin: Node, x: Node, shape: list[int], exact: bool = False) -> Node:
+        # Inside a region a value of no dim > 1 is held as [1] (NNAPI has no rank-0 tensors); a
+        # region's 0-d result (``exact``) keeps its rank, as the program's output must.
+        shape = shape if exact else (shape or [1])
         if list(fake(x).shape) == shape:
             return x
         if not fake(x).is_contiguous():  # a permute's or a slice's result: torch views only dense data
@@ -386,7 +389,7 @@ class _Rewriter:
     def exit(self, node: Node) -> Node:
         """The rank <= 4 node replacing ``node``, a region value of rank <= 4."""
         if node.target not in _MOVES:
-            return self.view(node, self.new_of[node], _shape(node))
+            return self.view(node, self.new_of[node], _shape(node), exact=True)
         value = self.a.values[node]
         order = self.a.leaves(value.dims)
         _distinct(order, node.name)
@@ -397,7 +400,7 @@ class _Rewriter:
             raise _Refused(f"{node.name} expands {len(blocks)} dims that do not merge")
         if "expand" not in kinds:
             blocks, kinds = [order], ["real"]
-        return self.view(node, self.produce(node, value, blocks, kinds), _shape(node))
+        return self.view(node, self.produce(node, value, blocks, kinds), _shape(node), exact=True)
 
 
 def _constant_nodes(program: ExportedProgram) -> set[Node]:

@@ -85,6 +85,40 @@ def test_the_compiled_requantization_equals_the_reference_in_every_layout(native
     assert torch.equal(req(rows.t(), 0), want)
 
 
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8])
+@pytest.mark.parametrize("m,k,n,block_rows,beta", [(37, 16, 96, 8, 0), (5, 7, 3, 4, 117), (49, 961, 161, 12, 0),
+                                                   (1, 1, 1, 4, 0), (130, 64, 16, 64, -3)])
+def test_the_packed_product_equals_the_reference_requantization(native, dtype, m, k, n, block_rows, beta):
+    """nnapi_host_gemm.c: rows of codes (int8 read as code + 128) times packed int8 weights, with
+    depths and channel counts off the blocks of 4 and 16 and extreme codes, requantized block by
+    block (plus beta times each row's sum: FULLY_CONNECTED's shifted per-tensor weights): the
+    reference's codes, by the plain C product and, where the machine has it, by AVX-512 VNNI (the
+    driver's 1x1 convolutions and FULLY_CONNECTED there)."""
+    from executorch_nnapi.host_driver.operations._qconv import pack_weights
+
+    gen = torch.Generator().manual_seed(m * k + n)
+    lo, hi = qm.QRANGE[dtype]
+    a = torch.randint(lo, hi + 1, (m, k), dtype=dtype, generator=gen)
+    a[0] = hi
+    w = torch.randint(-128, 128, (n, k), dtype=torch.int8, generator=gen)
+    w[0] = -128
+    unsigned = a.to(torch.int64) + (128 if dtype == torch.int8 else 0)
+    acc = unsigned @ w.to(torch.int64).t() + beta * unsigned.sum(1, keepdim=True)    # [m, n], exact
+    p = _params([(0.004 + 0.0001 * i) / math.sqrt(k) for i in range(n)], dtype, 3)   # sums ~1e4·sqrt(k)
+    offset = torch.randint(-4000, 4000, (n,), generator=gen)
+    bound = int(acc.abs().max()) + 1
+    req = qf.build_requantizer(p, offset, torch.full((n,), -bound), torch.full((n,), bound), torch.int32)
+    assert req is not None
+    want = qk.requantize_acc(acc.t() + offset[:, None], p, 0).t()
+    assert len(want.unique()) > min(20, m * n // 4)            # the requantization, not only its clamp
+    repeat = max(1, min(block_rows, -(-qf.NATIVE_ROW // n)))
+    for vnni in (False, True) if native.vnni else (False,):
+        out = torch.empty(m, n, dtype=dtype)
+        native.gemm_requantize(a, pack_weights(w), n, block_rows, repeat, req.flat_constants(repeat), req.lo, req.hi,
+                               req.shift, req.int32_clamp, None, vnni, out, beta)
+        assert torch.equal(out, want), (vnni, (out.to(torch.int64) - want.to(torch.int64)).abs().max())
+
+
 def test_the_proof_checks_the_compiled_loop():
     """A requantizer one accumulator unit off is refused through the compiled loop too."""
     p = _params([0.0037, 0.011], torch.uint8, 120)

@@ -175,13 +175,19 @@ def conv_model(lib, name: str, kind: str, *, h=9, w=8, cin=4, cout=6, k=3, strid
     return m, [x], out_shape, dtype
 
 
+# 1x1 convolutions: the compiled product with its requantization on machines with AVX-512 VNNI
+# (its plain C product is compared in test_native_kernels.py), torch._int_mm elsewhere.
+PACKED = "compiled 8-bit product" if _native.kernels() is not None and _native.kernels().vnni else "torch._int_mm"
 CONV_CASES = {
     # name: (operation, keyword arguments, the prepared kernel expected)
     "conv3x3": ("CONV_2D", dict(), "oneDNN"),
     "conv_relu6_stride2_same_asymmetric": ("CONV_2D", dict(h=10, w=10, stride=2, pads=(0, 1, 0, 1), act=3), "oneDNN"),
     "conv_relu_dilated": ("CONV_2D", dict(h=11, w=12, dilation=2, pads=(2, 2, 2, 2), act=1), "oneDNN"),
     "conv_nchw_batch2": ("CONV_2D", dict(nchw=True, batch=2, act=2), "oneDNN"),
-    "conv1x1": ("CONV_2D", dict(k=1, pads=(0, 0, 0, 0), cin=16, cout=24), "torch._int_mm"),
+    "conv1x1": ("CONV_2D", dict(k=1, pads=(0, 0, 0, 0), cin=16, cout=24), (PACKED, "torch._int_mm")),
+    # Depth and channels that are not multiples of the packed blocks (4 and 16), two images.
+    "conv1x1_ragged": ("CONV_2D", dict(k=1, pads=(0, 0, 0, 0), cin=37, cout=21, batch=2, act=1),
+                       (PACKED, "torch._int_mm")),
     "conv_per_tensor_filter": ("CONV_2D", dict(per_channel=False, zp_w=0), "oneDNN"),
     "conv_per_tensor_uint8_filter_split": ("CONV_2D", dict(per_channel=False, zp_w=3, act=1), "convolution, 2 parts"),
     "conv_over_float32_bound": ("CONV_2D", dict(cin=300, cout=5, h=5, w=6, s_out=40.0), "torch._int_mm"),
@@ -250,7 +256,7 @@ def test_an_activation_does_not_join_a_convolution_whose_result_is_a_model_outpu
 
 
 @pytest.mark.parametrize("kind", DTYPES)
-@pytest.mark.parametrize("batch,act,zp_w", [(1, 0, 0), (5, 1, 9), (3, 3, 250)])
+@pytest.mark.parametrize("batch,act,zp_w", [(1, 0, 0), (5, 1, 9), (3, 3, 250), (2, 0, 128)])
 def test_fully_connected_equals_the_reference(lib, driver, monkeypatch, kind, batch, act, zp_w):
     q_type, dtype = DTYPES[kind]
     gen = torch.Generator().manual_seed(batch)
@@ -267,8 +273,11 @@ def test_fully_connected_equals_the_reference(lib, driver, monkeypatch, kind, ba
     out = m.tensor([batch, units], q_type, scale=s_out, zp=(lo + hi) // 2)
     m.op("FULLY_CONNECTED", [inp, wq, bias, m.i32(act)], [out])
     m.io([inp], [out])
+    # The compiled product where there is one (per-tensor weights as q_w − 128 or q_w, the rest of
+    # the zero point times each row's sum), else torch._int_mm with the same correction.
     same_bytes(lib, driver, monkeypatch, m, [x], [(batch, units)], [dtype],
-               {"FULLY_CONNECTED": ("torch._int_mm", "proved float64 requantization")}, runs=3)
+               {"FULLY_CONNECTED": (PACKED, "proved float64 requantization")}, runs=3,
+               expect_passes={"FULLY_CONNECTED": ("torch._int_mm", "proved float64 requantization")})
 
 
 # -- element-wise operations: tables --------------------------------------------------------------------

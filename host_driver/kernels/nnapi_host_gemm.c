@@ -1,0 +1,176 @@
+/* The 8-bit matrix product of a 1x1 convolution or a FULLY_CONNECTED with its requantization, in
+ * one pass over the activations (host_driver/operations/_qconv.py, _packed_gemm_kernel).
+ *
+ * acc[m][n] = sum over k of u[m][k] * w[n][k], exactly, in int32, where u are the activation
+ * codes as unsigned bytes (int8 codes read as code + 128, their bit pattern with the top bit
+ * flipped) and w are the int8 weights; the caller folds the zero points and the +128 into the
+ * requantization's constants (the same folding as its torch._int_mm kernel), and bounds every sum
+ * below 2^31. Blocks of rows are requantized by nnapi_host_requantize while their accumulators are
+ * in cache: no int32 tensor of the whole output is written.
+ *
+ * Weights are packed once per compilation as [ceil(N / 16)][ceil(K / 4)][16][4] int8, zero-filled
+ * past N and K: one 64-byte vector holds four consecutive k of sixteen output channels, the operand
+ * of AVX-512 VNNI's VPDPBUSD (unsigned bytes times signed bytes, four products summed into each
+ * int32 lane, without saturation). Machines without AVX-512 VNNI run the same packed product in
+ * plain C (the driver chooses torch._int_mm there; the tests run both).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define NNAPI_HOST_HAS_X86 1
+#endif
+
+#define NNAPI_HOST_EXPORT __attribute__((visibility("default")))
+#define LANES 16 /* output channels per packed block */
+#define DEPTH 4  /* k per packed group */
+#define ROWS 4   /* activation rows per register block */
+
+void nnapi_host_requantize(const void *acc, int32_t acc_is_int32, int64_t outer, int64_t channels, int64_t inner,
+                           int64_t repeat, const double *r, const double *c, const double *threshold,
+                           const double *half, int32_t lo, int32_t hi, int32_t xor_mask, int32_t int32_clamp,
+                           const uint8_t *table, uint8_t *out);
+
+/* Four activation bytes of row `row` from k = 4 * group, as unsigned bytes (zeros past k). */
+static inline uint32_t activation_group(const uint8_t *row, int64_t k, int64_t group, uint32_t flip) {
+    int64_t start = group * DEPTH;
+    uint32_t bytes = 0;
+    if (start + DEPTH <= k) {
+        memcpy(&bytes, row + start, DEPTH);
+    } else {
+        memcpy(&bytes, row + start, (size_t)(k - start));
+        /* The bytes past k meet zero weights: any value is exact; flip only what was read. */
+    }
+    return bytes ^ flip;
+}
+
+/* acc[rows][n] of `rows` activation rows from `a` (row stride k). */
+static void product_plain(const uint8_t *a, int64_t rows, int64_t k, int64_t n, const int8_t *packed, uint32_t flip,
+                          int32_t *acc) {
+    int64_t groups = (k + DEPTH - 1) / DEPTH, blocks = (n + LANES - 1) / LANES;
+    for (int64_t r = 0; r < rows; ++r) {
+        const uint8_t *row = a + r * k;
+        for (int64_t b = 0; b < blocks; ++b) {
+            int32_t lanes[LANES] = {0};
+            const int8_t *w = packed + b * groups * LANES * DEPTH;
+            for (int64_t g = 0; g < groups; ++g) {
+                uint32_t u = activation_group(row, k, g, flip);
+                const int8_t *wg = w + g * LANES * DEPTH;
+                for (int j = 0; j < LANES; ++j) {
+                    int32_t sum = 0;
+                    for (int t = 0; t < DEPTH; ++t) sum += (int32_t)((u >> (8 * t)) & 0xff) * wg[j * DEPTH + t];
+                    lanes[j] += sum;
+                }
+            }
+            int64_t width = n - b * LANES < LANES ? n - b * LANES : LANES;
+            memcpy(acc + r * n + b * LANES, lanes, (size_t)width * sizeof(int32_t));
+        }
+    }
+}
+
+#ifdef NNAPI_HOST_HAS_X86
+/* Adds group g of ROWS rows times the weights' vector of that group to the four sums. */
+#define VNNI_GROUP(LOAD)                                                                              \
+    do {                                                                                              \
+        __m512i wg = _mm512_loadu_si512((const void *)(w + g * LANES * DEPTH));                      \
+        s0 = _mm512_dpbusd_epi32(s0, _mm512_set1_epi32((int)LOAD(0)), wg);                            \
+        s1 = _mm512_dpbusd_epi32(s1, _mm512_set1_epi32((int)LOAD(1)), wg);                            \
+        s2 = _mm512_dpbusd_epi32(s2, _mm512_set1_epi32((int)LOAD(2)), wg);                            \
+        s3 = _mm512_dpbusd_epi32(s3, _mm512_set1_epi32((int)LOAD(3)), wg);                            \
+    } while (0)
+
+static inline uint32_t load4(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* ROWS rows at a time (fewer at the end: the missing rows repeat the first, unstored), sixteen
+ * output channels per vector; whole groups of four k read in place, the last partial one apart. */
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) static void product_vnni(const uint8_t *a, int64_t rows,
+                                                                                  int64_t k, int64_t n,
+                                                                                  const int8_t *packed,
+                                                                                  uint32_t flip, int32_t *acc) {
+    int64_t groups = (k + DEPTH - 1) / DEPTH, whole = k / DEPTH, blocks = (n + LANES - 1) / LANES;
+    for (int64_t r0 = 0; r0 < rows; r0 += ROWS) {
+        int64_t height = rows - r0 < ROWS ? rows - r0 : ROWS;
+        const uint8_t *row[ROWS];
+        for (int64_t r = 0; r < ROWS; ++r) row[r] = a + (r0 + (r < height ? r : 0)) * k;
+        for (int64_t b = 0; b < blocks; ++b) {
+            __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0;
+            const int8_t *w = packed + b * groups * LANES * DEPTH;
+            int64_t g = 0;
+#define WHOLE(r) (load4(row[r] + g * DEPTH) ^ flip)
+#define PARTIAL(r) activation_group(row[r], k, g, flip)
+            for (; g < whole; ++g) VNNI_GROUP(WHOLE);
+            for (; g < groups; ++g) VNNI_GROUP(PARTIAL);
+#undef WHOLE
+#undef PARTIAL
+            int64_t width = n - b * LANES < LANES ? n - b * LANES : LANES;
+            __mmask16 mask = (__mmask16)((1u << width) - 1u);
+            __m512i sums[ROWS] = {s0, s1, s2, s3};
+            for (int64_t r = 0; r < height; ++r) {
+                _mm512_mask_storeu_epi32((void *)(acc + (r0 + r) * n + b * LANES), mask, sums[r]);
+            }
+        }
+    }
+}
+#endif
+
+/* acc[r][j] += beta * (sum over k of u[r][k]): weights q_w - zp_w = w + beta for per-tensor
+ * weights stored as w = q_w - t (FULLY_CONNECTED's uint8 weights whose zero point is not 128). */
+static void add_row_sums(const uint8_t *a, int64_t rows, int64_t k, int64_t n, uint8_t flip, int32_t beta,
+                         int32_t *acc) {
+    for (int64_t r = 0; r < rows; ++r) {
+        const uint8_t *row = a + r * k;
+        int32_t sum = 0;
+        for (int64_t i = 0; i < k; ++i) sum += (uint8_t)(row[i] ^ flip);
+        int32_t add = beta * sum;
+        for (int64_t j = 0; j < n; ++j) acc[r * n + j] += add;
+    }
+}
+
+/* Whether this machine runs the AVX-512 VNNI product. */
+NNAPI_HOST_EXPORT int32_t nnapi_host_gemm_vnni(void) {
+#ifdef NNAPI_HOST_HAS_X86
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw");
+#else
+    return 0;
+#endif
+}
+
+/* a: [m, k] 8-bit codes (int8 when a_signed); packed: see above; scratch: block_rows * n int32;
+ * out: [m, n] codes. The requantization arguments are nnapi_host_requantize's (constants of
+ * `repeat` copies, repeat <= block_rows, for a long inner loop when there are few channels).
+ * beta: added times each row's sum of u (0 for none; the caller bounds the sums below 2^31).
+ * use_vnni: 1 for the AVX-512 VNNI product when the machine has it. */
+NNAPI_HOST_EXPORT void nnapi_host_gemm_requantize(const uint8_t *a, int32_t a_signed, int64_t m, int64_t k, int64_t n,
+                                                  const int8_t *packed, int64_t block_rows, int64_t repeat,
+                                                  const double *r,
+                                                  const double *c, const double *threshold, const double *half,
+                                                  int32_t lo, int32_t hi, int32_t xor_mask, int32_t int32_clamp,
+                                                  const uint8_t *table, int32_t beta, int32_t use_vnni,
+                                                  int32_t *scratch,
+                                                  uint8_t *out) {
+    uint32_t flip = a_signed ? 0x80808080u : 0u;
+    int vnni = use_vnni && nnapi_host_gemm_vnni();
+    for (int64_t m0 = 0; m0 < m; m0 += block_rows) {
+        int64_t rows = m - m0 < block_rows ? m - m0 : block_rows;
+#ifdef NNAPI_HOST_HAS_X86
+        if (vnni) {
+            product_vnni(a + m0 * k, rows, k, n, packed, flip, scratch);
+        } else
+#endif
+        {
+            (void)vnni;
+            product_plain(a + m0 * k, rows, k, n, packed, flip, scratch);
+        }
+        if (beta) {
+            add_row_sums(a + m0 * k, rows, k, n, (uint8_t)(flip & 0xff), beta, scratch);
+        }
+        nnapi_host_requantize(scratch, 1, rows, n, 1, repeat, r, c, threshold, half, lo, hi, xor_mask, int32_clamp, table,
+                              out + m0 * n);
+    }
+}
