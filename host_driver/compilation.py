@@ -21,7 +21,7 @@ from .fault_injection import fault_spec, faulted_operation, perturb
 from .errors import DriverError, bad_data, bad_state, op_failed, summarize_exception
 from .model import KNOWN_VALUE, NO_VALUE, TEMPORARY, Model, Operation, merge_dims, validate_operation
 from .operand_types import TENSOR_FLOAT16, TORCH_DTYPE, OperandType
-from .operations import _prepared, _qfast, _referenced
+from .operations import _prepared, _qfast, _referenced, _weight_only
 from .operations.common import RUN, OperandSource
 
 logger = logging.getLogger("executorch_nnapi.host_driver")
@@ -130,6 +130,7 @@ class Plan:
         self.reference_kernels = _qfast.reference_only()
         self.steps = [self._step(model.operations[k]) for k in model.order]
         if not self.reference_kernels:
+            self.steps = self._fuse_weight_only(self.steps)
             self.steps = self._fuse_activations(self._fuse_tables(self._fold_constants(self.steps)))
         for st, release in zip(self.steps, self._last_reads()):
             st.release = release
@@ -195,6 +196,35 @@ class Plan:
                     continue
             kept.append(st)
         return kept
+
+    def _fuse_weight_only(self, steps: list[Step]) -> list[Step]:
+        """A DEQUANTIZE of a constant int8 weight read only as the weights of float
+        FULLY_CONNECTED steps goes; those steps compute from its codes and scales
+        (`_weight_only`). Not for a model output or the operation EXECUTORCH_NNAPI_HOST_FAULT
+        perturbs; where it does not apply, the DEQUANTIZE is folded as any constant operation."""
+        readers: dict[int, list[tuple[Step, int]]] = {}
+        for st in steps:
+            for position, i in enumerate(st.ins):
+                readers.setdefault(i, []).append((st, position))
+        outputs, gone = set(self.model.outputs), set()
+        for st in steps:
+            if (st.op.name != "DEQUANTIZE" or st.params is None or st.op.index == self.faulted
+                    or st.dtypes != (torch.float32,) or st.outs[0] in outputs
+                    or not isinstance(self.env_template[st.ins[0]], torch.Tensor)):
+                continue
+            users = readers.get(st.outs[0], [])
+            if not users or any(u.op.name != "FULLY_CONNECTED" or position != 1 or u.params is None
+                                or u.params.quant or u.op.index == self.faulted or u.dtypes != (torch.float32,)
+                                for u, position in users):
+                continue
+            kernels = [_weight_only.weight_only_kernel(self.env_template[st.ins[0]], st.params.scale, st.params.zp,
+                                                       u.params.batch_shape[0]) for u, _ in users]
+            if any(k is None for k in kernels):
+                continue
+            for (u, _), (fn, into) in zip(users, kernels):
+                u.fn, u.into, u.ins = fn, (into if u.shapes is not None else None), (u.ins[0], u.ins[2])
+            gone.add(id(st))
+        return [st for st in steps if id(st) not in gone]
 
     def _fuse_tables(self, steps: list[Step]) -> list[Step]:
         """A two-input table step reading x and a one-input table step's result on that same x

@@ -174,3 +174,66 @@ NNAPI_HOST_EXPORT void nnapi_host_gemm_requantize(const uint8_t *a, int32_t a_si
                               out + m0 * n);
     }
 }
+
+/* -- a weight-only int8 FULLY_CONNECTED ---------------------------------------------------------------
+ * out[i][j] = scale[j] * (sum over t of x[i][t] * q[j][t]) + bias[j] (scale[0] for every j when
+ * scale_count is 1; bias may be NULL): DEQUANTIZE of constant int8 weights (zero point 0) and a
+ * float FULLY_CONNECTED, the weights read as their int8 codes (a quarter of the float32 copy's
+ * memory traffic; a language model's decode step is that traffic). Each sum runs as 16 partial
+ * float32 sums added pairwise at the end, in the same order on every CPU and every run (use_avx512:
+ * the AVX-512 version when the CPU has it, the same bits as the plain one). */
+#define PARTIALS 16
+
+/* The pairwise end of the 16 partial sums, and the tail past the last whole 16 (shared by both
+ * versions, so that they round alike). */
+static float finish_dot(float *partial, const float *x, const int8_t *q, int64_t whole, int64_t k) {
+    for (int64_t t = whole; t < k; ++t) partial[t - whole] += x[t] * (float)q[t];
+    for (int width = PARTIALS / 2; width > 0; width /= 2) {
+        for (int j = 0; j < width; ++j) partial[j] += partial[j + width];
+    }
+    return partial[0];
+}
+
+static float dot_int8_plain(const float *restrict x, const int8_t *restrict q, int64_t k) {
+    float partial[PARTIALS] = {0};
+    int64_t whole = k / PARTIALS * PARTIALS;
+    for (int64_t t = 0; t < whole; t += PARTIALS) {
+        for (int j = 0; j < PARTIALS; ++j) partial[j] += x[t + j] * (float)q[t + j];
+    }
+    return finish_dot(partial, x, q, whole, k);
+}
+
+#ifdef NNAPI_HOST_HAS_X86
+/* Lane j of the vector is partial[j] of the plain version: the same operations in the same order. */
+__attribute__((target("avx512f"))) static float dot_int8_avx512(const float *x, const int8_t *q, int64_t k) {
+    float partial[PARTIALS];
+    int64_t whole = k / PARTIALS * PARTIALS;
+    __m512 sum = _mm512_setzero_ps();
+    for (int64_t t = 0; t < whole; t += PARTIALS) {
+        __m512 w = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(q + t))));
+        sum = _mm512_add_ps(sum, _mm512_mul_ps(_mm512_loadu_ps(x + t), w));
+    }
+    _mm512_storeu_ps(partial, sum);
+    return finish_dot(partial, x, q, whole, k);
+}
+#endif
+
+NNAPI_HOST_EXPORT void nnapi_host_linear_int8(const float *x, int64_t m, int64_t k, const int8_t *q, int64_t n,
+                                              const float *scale, int64_t scale_count, const float *bias,
+                                              int32_t use_avx512, float *out) {
+    float (*dot)(const float *, const int8_t *, int64_t) = dot_int8_plain;
+#ifdef NNAPI_HOST_HAS_X86
+    __builtin_cpu_init();
+    if (use_avx512 && __builtin_cpu_supports("avx512f")) dot = dot_int8_avx512;
+#else
+    (void)use_avx512;
+#endif
+    for (int64_t j = 0; j < n; ++j) {
+        const int8_t *row = q + j * k;
+        float s = scale[scale_count == 1 ? 0 : j], b = bias ? bias[j] : 0.0f;
+        for (int64_t i = 0; i < m; ++i) {
+            float y = dot(x + i * k, row, k) * s;
+            out[i * n + j] = bias ? y + b : y;
+        }
+    }
+}

@@ -61,6 +61,9 @@ class NativeKernels:
         self._gemm.argtypes = [_P, _I32, _I64, _I64, _I64, _P, _I64, _I64, _P, _P, _P, _P, _I32, _I32, _I32, _I32, _P,
                                _I32, _I32, _P, _P]
         self._gemm.restype = None
+        self._linear_int8 = lib.nnapi_host_linear_int8
+        self._linear_int8.argtypes = [_P, _I64, _I64, _P, _I64, _P, _I64, _P, _I32, _P]
+        self._linear_int8.restype = None
         self._gemm_vnni = lib.nnapi_host_gemm_vnni
         self._gemm_vnni.argtypes = []
         self._gemm_vnni.restype = _I32
@@ -78,6 +81,14 @@ class NativeKernels:
         self._gemm(a.data_ptr(), a.dtype == torch.int8, m, k, n, packed.data_ptr(), block_rows, repeat, r.data_ptr(),
                    c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp, _pointer(table),
                    beta, use_vnni, scratch.data_ptr(), out.data_ptr())
+
+    def linear_int8(self, x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor, bias: Optional[torch.Tensor],
+                    out: torch.Tensor, use_avx512: bool = True) -> None:
+        """``out`` [m, n] = scale · (``x`` [m, k] float32 @ int8 ``q`` [n, k]ᵀ) + ``bias`` (see
+        nnapi_host_gemm.c); ``scale``: float32, one value or one per row of ``q``."""
+        m, k = x.shape
+        self._linear_int8(x.data_ptr(), m, k, q.data_ptr(), q.shape[0], scale.data_ptr(), scale.numel(),
+                          _pointer(bias), use_avx512, out.data_ptr())
 
     @functools.cached_property
     def vnni(self) -> bool:

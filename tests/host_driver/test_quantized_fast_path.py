@@ -28,7 +28,7 @@ from executorch_nnapi.host_driver.operations import _qfast as qf
 from executorch_nnapi.host_driver.operations import _qkernels as qk
 from executorch_nnapi.host_driver.operations import _qmath as qm
 
-QA8S, QS8PC = 14, 11
+QA8S, QS8PC, QS8 = 14, 11, 13
 DTYPES = {"uint8": (QA8, torch.uint8), "int8": (QA8S, torch.int8)}
 
 
@@ -375,6 +375,46 @@ def test_a_constant_weight_is_dequantized_once_when_the_plan_is_made(lib, driver
     plan = driver.lookup(m.compile().value, Compilation, "compilation").plan
     assert [st.op.name for st in plan.steps] == ["FULLY_CONNECTED"]
     assert plan.env_template[wf].dtype == torch.float32
+
+
+@pytest.mark.parametrize("rows,per_channel,bias_input", [(1, True, False), (5, True, True), (3, False, False),
+                                                         (40, True, False)])
+def test_int8_weights_of_a_float_fully_connected_are_read_as_codes(lib, driver, monkeypatch, rows, per_channel,
+                                                                     bias_input):
+    """Weight-only int8 with int8 codes (zero point 0): the FULLY_CONNECTED reads the DEQUANTIZE's
+    codes and scales (no float32 copy of the weights) up to _weight_only.MAX_ROWS rows, and
+    equals the reference plan's DEQUANTIZE + FULLY_CONNECTED within float32 rounding; more rows
+    keep the folded DEQUANTIZE."""
+    from executorch_nnapi.host_driver.operations import _weight_only
+
+    gen = torch.Generator().manual_seed(rows)
+    units, depth = 21, 67
+    m = Model(lib)
+    x = m.tensor([rows, depth])
+    codes = torch.randint(-127, 128, (units, depth), dtype=torch.int8, generator=gen)
+    scales = [0.002 + 0.0003 * i for i in range(units)]
+    wq = _per_channel_filter(lib, m, codes, scales, 0) if per_channel else m.const(codes, QS8, scale=0.004, zp=0)
+    wf = m.tensor([units, depth])
+    m.op("DEQUANTIZE", [wq], [wf])
+    bias = m.tensor([units]) if bias_input else m.const(torch.randn(units, generator=gen))
+    out = m.tensor([rows, units])
+    m.op("FULLY_CONNECTED", [x, wf, bias, m.i32(1)], [out])
+    m.io([x, bias] if bias_input else [x], [out])
+    m.finish()
+    inputs = [torch.randn(rows, depth, generator=gen)] + ([torch.randn(units, generator=gen)] if bias_input else [])
+    monkeypatch.setenv(qf.REFERENCE_VARIABLE, "1")
+    reference = m.compile()
+    monkeypatch.delenv(qf.REFERENCE_VARIABLE)
+    fast = m.compile()
+    plan = driver.lookup(fast.value, Compilation, "compilation").plan
+    fused = rows <= _weight_only.MAX_ROWS and _native.kernels() is not None
+    assert [st.op.name for st in plan.steps] == ["FULLY_CONNECTED"]
+    assert ("weight-only int8" in (getattr(plan.steps[0].fn, "prepared", None) or "")) == fused
+    assert (plan.env_template[wf] is None) == fused          # no float32 copy of the weights when fused
+    (want,) = _execute(lib, reference, inputs, [(rows, units)], [torch.float32])
+    (got,) = _execute(lib, fast, inputs, [(rows, units)], [torch.float32])
+    assert (want > 0).any() and (want == 0).any()           # the fused RELU at work
+    torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
 
 
 # -- the requantization proof ------------------------------------------------------------------------------
