@@ -4,6 +4,7 @@ NNAPI driver, its detections compared with eager torchvision's and drawn on the 
     python examples/detect_on_host.py                                  # SSDlite on a drawn test image
     python examples/detect_on_host.py --image photo.jpg --weights ssdlite.pth -o ssdlite.pte
     python examples/detect_on_host.py --model fasterrcnn_mobilenet_v3_large_320_fpn
+    python examples/detect_on_host.py --dynamic-size 64 640 -o ssdlite.pte   # any image size (a phone's)
 
 Without ``--weights`` the model has random weights of a fixed seed (this example downloads nothing),
 so its boxes mean nothing; with a state dict of trained weights (e.g. torchvision's, saved with
@@ -68,6 +69,8 @@ def main() -> int:
     parser.add_argument("--picture", type=pathlib.Path, default=pathlib.Path("detections.png"),
                         help="where to write the image with its boxes")
     parser.add_argument("--shown", type=int, default=10, help="how many of the best detections to draw")
+    parser.add_argument("--dynamic-size", type=int, nargs=2, metavar=("MIN", "MAX"),
+                        help="export for any image height and width in [MIN, MAX] (default: the image's size only)")
     args = parser.parse_args()
 
     model = random_detector(args.model, seed=1)
@@ -76,7 +79,7 @@ def main() -> int:
     picture = Image.open(args.image).convert("RGB") if args.image else test_image(args.size, args.size)
     image = (pil_to_tensor(picture).to(torch.float32) / 255).contiguous()  # [3, H, W] in [0, 1], as torchvision takes
 
-    program = export_detector(model, image)
+    program = export_detector(model, image, dynamic_size=tuple(args.dynamic_size) if args.dynamic_size else None)
     edge = to_edge_transform_and_lower(program, partitioner=[NnapiPartitioner()])
     delegates = sum(1 for n in edge.exported_program().graph_module.graph.nodes
                     if n.op == "call_function" and "call_delegate" in str(n.target))

@@ -159,6 +159,29 @@ def test_llama_with_its_kv_cache_prefill_then_decode_steps(runners, tmp_path):
         assert int(outputs[0].argmax(-1)) == eager.tokens[k], f"call {k}"
 
 
+def test_ssdlite_detector_at_two_image_sizes(runners, tmp_path):
+    """examples/android's detector: SSDlite exported whole (post-processing in NNAPI, image size a
+    Dim), its four outputs on ARM64 bit-identical to x86 and equal to eager torchvision's."""
+    from executorch_nnapi.tools.detection import detection_difference, detections_of, export_detector
+    from executorch_nnapi.tools.detection_models import random_detector
+
+    model = random_detector("ssdlite320_mobilenet_v3_large", image_size=(64, 80))   # batch-norm statistics
+    g = torch.Generator().manual_seed(7)
+    images = [torch.rand(3, 160, 200, generator=g), torch.rand(3, 120, 240, generator=g)]
+    program = export_detector(model, images[0], max_detections=20, dynamic_size=(64, 320))
+    pte = write_pte(tmp_path / "ssdlite.pte", {"forward": program}, {"forward": [NnapiPartitioner(feature_level=30)]})
+    arm, _ = runners.both(pte, [_inputs(tmp_path / f"in{k}", image) for k, image in enumerate(images)], out=tmp_path)
+    assert "(2 compilations)" in arm.result.stdout
+    for image, outputs in zip(images, arm.steps, strict=True):
+        assert [o.dtype for o in outputs] == [torch.float32, torch.float32, torch.int64, torch.int32]
+        with torch.no_grad():
+            want = model([image])[0]
+        want = {key: value[:20] for key, value in want.items()}   # the capacity: torchvision's best 20
+        assert int(outputs[3]) == 20
+        assert not detection_difference(detections_of(outputs), want), detection_difference(detections_of(outputs),
+                                                                                            want)
+
+
 class Branches(torch.nn.Module):
     """A conv, then torch.cond on the sign of its mean: NNAPI's IF with two referenced models."""
 
