@@ -17,7 +17,8 @@ capacity ``D`` and come with the number of real rows::
 Whenever the model finds no more than ``D`` detections they are its own, in its order; otherwise
 they are its best ``D`` by score (its first ``D``). ``D`` defaults to the model's
 ``detections_per_img``, so the capacity is never reached. A Mask R-CNN also returns its masks in their
-boxes, which ``detections_of(outputs, image_size)`` pastes into the image as torchvision does.
+boxes, which ``detections_of(outputs, image_size)`` pastes into the image as torchvision does; a
+Keypoint R-CNN its keypoint heatmaps, from which ``detections_of`` takes the keypoints as torchvision does.
 """
 
 from __future__ import annotations
@@ -35,14 +36,14 @@ __all__ = ["detection_difference", "detections_of", "detector_module", "export_d
 
 def supported_detectors() -> list[str]:
     """Names of the torchvision detector classes ``detector_module`` takes."""
-    return ["SSD", "FasterRCNN", "MaskRCNN", "RetinaNet", "FCOS"]
+    return ["SSD", "FasterRCNN", "MaskRCNN", "KeypointRCNN", "RetinaNet", "FCOS"]
 
 
 def detector_module(model: nn.Module, image_size: tuple[int, int], *, max_detections: int | None = None
                     ) -> nn.Module:
     """``model`` (an evaluation-mode torchvision detector) as a module of one ``[3, H, W]`` image with
     fixed-size results ``(boxes [D, 4], scores [D], labels [D] int64, count)`` (and a Mask R-CNN's
-    ``masks [D, 1, 28, 28]``), ready for ``torch.export``.
+    ``masks [D, 1, 28, 28]``, a Keypoint R-CNN's ``heatmaps [D, K, 56, 56]``), ready for ``torch.export``.
 
     Args:
         model: a torchvision detection model (``supported_detectors()``), in eval mode.
@@ -60,11 +61,10 @@ def detector_module(model: nn.Module, image_size: tuple[int, int], *, max_detect
     if isinstance(model, SSD):
         from .detection_ssd import ExportableSSD
         return ExportableSSD(model, image_size, _capacity(model.detections_per_img, max_detections)).eval()
-    if isinstance(model, KeypointRCNN):
-        raise TypeError("detector_module: KeypointRCNN is not supported yet: torchvision's heatmaps_to_keypoints "
-                        "resizes each heatmap to its box's size (known only when the model runs), which NNAPI's "
-                        "HEATMAP_MAX_KEYPOINT does not compute (docs/detection.md)")
-    if isinstance(model, FasterRCNN):  # and MaskRCNN
+    if isinstance(model, KeypointRCNN) and getattr(model.roi_heads.keypoint_predictor, "out_channels", None) == 1:
+        raise TypeError("detector_module: a Keypoint R-CNN of one keypoint is not supported: its heatmaps "
+                        "[D, 1, 56, 56] would be taken for a Mask R-CNN's masks by detections_of")
+    if isinstance(model, FasterRCNN):  # and MaskRCNN, KeypointRCNN
         from .detection_rcnn import ExportableFasterRCNN
         capacity = _capacity(model.roi_heads.detections_per_img, max_detections)
         return ExportableFasterRCNN(model, image_size, capacity).eval()
@@ -108,17 +108,27 @@ def export_detector(model: nn.Module, example_image: Tensor, *, max_detections: 
 
 def detections_of(outputs: Sequence[Tensor], image_size: tuple[int, int] | None = None) -> dict[str, Tensor]:
     """The real rows of an exported detector's outputs, as torchvision returns one image's detections:
-    ``{"boxes", "scores", "labels"}``, and for a Mask R-CNN ``"masks"`` ``[N, 1, H, W]``: its masks
+    ``{"boxes", "scores", "labels"}``; for a Mask R-CNN ``"masks"`` ``[N, 1, H, W]``: its masks
     pasted into an image of ``image_size`` ``(H, W)`` (the input's) by torchvision's
-    ``paste_masks_in_image``, which resizes each mask to its box, a size known only then."""
+    ``paste_masks_in_image``, which resizes each mask to its box, a size known only then; for a
+    Keypoint R-CNN ``"keypoints"`` ``[N, K, 3]`` and ``"keypoints_scores"`` ``[N, K]``: torchvision's
+    ``heatmaps_to_keypoints`` of its heatmaps in their boxes (each resized to its box's size, a size
+    known only then, and its maximum taken), as its ``keypointrcnn_inference`` calls it."""
     boxes, scores, labels, count = outputs[:4]
     real = int(count)
     result = {"boxes": boxes[:real], "scores": scores[:real], "labels": labels[:real]}
-    if len(outputs) > 4:
-        if image_size is None:
-            raise ValueError("detections_of: a Mask R-CNN's masks are pasted into the image: pass image_size=(H, W)")
-        from torchvision.models.detection.roi_heads import paste_masks_in_image
-        result["masks"] = paste_masks_in_image(outputs[4][:real], result["boxes"], tuple(image_size))
+    for extra in outputs[4:]:
+        if extra.shape[1] == 1:  # masks [D, 1, M, M]; heatmaps have one channel per keypoint (K > 1)
+            if image_size is None:
+                raise ValueError("detections_of: a Mask R-CNN's masks are pasted into the image: pass "
+                                 "image_size=(H, W)")
+            from torchvision.models.detection.roi_heads import paste_masks_in_image
+            result["masks"] = paste_masks_in_image(extra[:real], result["boxes"], tuple(image_size))
+        else:
+            # The boxes are those torchvision's roi_heads place the keypoints in: detector_module takes a
+            # Keypoint R-CNN only for images its transform keeps at their size (its rescaling is then by 1).
+            from torchvision.models.detection.roi_heads import heatmaps_to_keypoints
+            result["keypoints"], result["keypoints_scores"] = heatmaps_to_keypoints(extra[:real], result["boxes"])
     return result
 
 

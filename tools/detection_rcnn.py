@@ -1,4 +1,4 @@
-"""torchvision's two-stage detectors (Faster R-CNN, Mask R-CNN) with fixed-size results
+"""torchvision's two-stage detectors (Faster R-CNN, Mask R-CNN, Keypoint R-CNN) with fixed-size results
 (tools/detection.py, docs/detection.md).
 
 Three selections of torchvision's have a size known only when the model runs, and each is
@@ -148,11 +148,13 @@ class FixedProposals(nn.Module):
 
 
 class ExportableFasterRCNN(nn.Module):
-    """An evaluation-mode torchvision ``FasterRCNN`` (or ``MaskRCNN``) on one ``[3, H, W]`` image,
-    returning ``(boxes [D, 4], scores [D], labels [D] int64, count)``: the first ``count`` rows are the
-    model's detections in its order, the rest zeros (label -1). A Mask R-CNN also returns ``masks
+    """An evaluation-mode torchvision ``FasterRCNN`` (or ``MaskRCNN``, ``KeypointRCNN``) on one ``[3, H, W]``
+    image, returning ``(boxes [D, 4], scores [D], labels [D] int64, count)``: the first ``count`` rows are
+    the model's detections in its order, the rest zeros (label -1). A Mask R-CNN also returns ``masks
     [D, 1, M, M]``: torchvision's ``maskrcnn_inference`` (the probabilities of each detection's class
-    in its box), before ``paste_masks_in_image`` (``detections_of`` pastes them)."""
+    in its box), before ``paste_masks_in_image`` (``detections_of`` pastes them). A Keypoint R-CNN also
+    returns ``heatmaps [D, K, 56, 56]``: its keypoint branch's logits on the detections, before
+    ``heatmaps_to_keypoints`` (``detections_of`` takes the keypoints from them)."""
 
     def __init__(self, model: FasterRCNN, image_size: tuple[int, int], max_detections: int) -> None:
         super().__init__()
@@ -172,6 +174,18 @@ class ExportableFasterRCNN(nn.Module):
         if roi_heads.has_mask():
             self.mask_roi_pool = FixedRoIAlign(roi_heads.mask_roi_pool, features, resized)
             self.mask_head, self.mask_predictor = roi_heads.mask_head, roi_heads.mask_predictor
+        self.keypoint_roi_pool = None
+        if roi_heads.has_keypoint():
+            if tuple(resized) != tuple(image_size):
+                raise ValueError(
+                    f"detector_module: this Keypoint R-CNN's transform resizes a {image_size[0]} x {image_size[1]} "
+                    f"image to {resized[0]} x {resized[1]}; torchvision takes the keypoints from the heatmaps in the "
+                    "resized image's boxes and then scales them, which detections_of can only repeat on the "
+                    "image's own boxes: export it for images the transform keeps at their size (shorter side "
+                    "min_size, longer side at most max_size, or min_size=max_size=the image's size) "
+                    "(docs/detection.md)")
+            self.keypoint_roi_pool = FixedRoIAlign(roi_heads.keypoint_roi_pool, features, resized)
+            self.keypoint_head, self.keypoint_predictor = roi_heads.keypoint_head, roi_heads.keypoint_predictor
 
     def forward(self, image: Tensor) -> tuple[Tensor, ...]:
         """Detections of ``image`` ``[3, H, W]`` (float in [0, 1], as torchvision takes it)."""
@@ -188,10 +202,12 @@ class ExportableFasterRCNN(nn.Module):
                                                                   self.score_thresh, self.nms_thresh,
                                                                   self.max_detections)
         in_image = boxes_in_image(kept_boxes, resized, (image.shape[-2], image.shape[-1]))
-        if self.mask_roi_pool is None:
-            return in_image, kept_scores, labels.to(torch.int64), count
-        masks = self._masks(features, kept_boxes, kept_scores, labels)
-        return in_image, kept_scores, labels.to(torch.int64), count, masks
+        outputs = (in_image, kept_scores, labels.to(torch.int64), count)
+        if self.mask_roi_pool is not None:
+            outputs += (self._masks(features, kept_boxes, kept_scores, labels),)
+        if self.keypoint_roi_pool is not None:
+            outputs += (self._heatmaps(features, kept_boxes, kept_scores),)
+        return outputs
 
     def _masks(self, features: dict[str, Tensor], boxes: Tensor, scores: Tensor, labels: Tensor) -> Tensor:
         """torchvision's mask branch on the detections (boxes in the resized image) and its
@@ -201,3 +217,9 @@ class ExportableFasterRCNN(nn.Module):
         own_class = torch.clamp(labels, min=0).to(torch.int64)[:, None, None, None]
         masks = torch.gather(probabilities, 1, own_class.expand(-1, 1, *probabilities.shape[2:]))
         return torch.where(scores[:, None, None, None] > 0, masks, torch.zeros_like(masks))
+
+    def _heatmaps(self, features: dict[str, Tensor], boxes: Tensor, scores: Tensor) -> Tensor:
+        """torchvision's keypoint branch on the detections (boxes in the resized image): its
+        ``keypoint_logits`` ``[D, K, 56, 56]``, zeros on padding rows."""
+        logits = self.keypoint_predictor(self.keypoint_head(self.keypoint_roi_pool(features, boxes)))
+        return torch.where(scores[:, None, None, None] > 0, logits, torch.zeros_like(logits))

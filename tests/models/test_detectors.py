@@ -343,17 +343,12 @@ def test_detect_on_host_example(tmp_path):
 
 
 def test_what_cannot_be_exported_is_refused_with_the_reason():
-    from torchvision.models.detection import KeypointRCNN, fasterrcnn_mobilenet_v3_large_320_fpn
+    from torchvision.models.detection import fasterrcnn_mobilenet_v3_large_320_fpn
 
     model = fasterrcnn_mobilenet_v3_large_320_fpn(weights=None, weights_backbone=None).eval()
     with pytest.raises(ValueError, match="transform scales by the image's size"):
         export_detector(model, torch.rand(3, 320, 320), dynamic_size=(64, 640))
     with pytest.raises(ValueError, match="training mode"):
         detector_module(model.train(), (320, 320))
-    trunk = nn.Conv2d(3, 8, 3)
-    trunk.out_channels = 8
-    keypoints = KeypointRCNN(trunk, num_classes=2).eval()
-    with pytest.raises(TypeError, match="heatmaps_to_keypoints"):
-        detector_module(keypoints, (320, 320))
     with pytest.raises(TypeError, match="not a supported torchvision detector"):
         detector_module(nn.Conv2d(3, 3, 1).eval(), (320, 320))
