@@ -75,6 +75,9 @@ LONG = {
     "models/test_detectors.py::test_mask_rcnn_is_one_nnapi_model_with_torchvisions_detections_and_masks"
     "[maskrcnn_resnet50_fpn]": (110, "maskrcnn_mobilenet_v3_large_320_fpn: torchvision's MaskRCNN class and heads on "
                                      "a lighter trunk"),
+    "models/test_keypoint_detector.py::test_keypoint_rcnn_is_one_nnapi_model_with_torchvisions_keypoints"
+    "[keypointrcnn_resnet50_fpn]": (60, "keypointrcnn_mobilenet_v3_large_320_fpn: torchvision's KeypointRCNN class, "
+                                        "keypoint branch and post-processing on a lighter trunk and head"),
     "models/test_detectors.py::test_detect_on_host_example":
         (30, "test_faster_rcnn_is_one_nnapi_model_with_torchvisions_detections (the same export and run)"),
 }

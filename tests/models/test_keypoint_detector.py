@@ -14,26 +14,30 @@ import collections
 import pytest
 import torch
 from torchvision.models.detection import KeypointRCNN
+from torchvision.models.detection.roi_heads import heatmaps_to_keypoints
 
 from executorch_nnapi.tools.detection import detections_of, detector_module, supported_detectors
 from executorch_nnapi.tools.detection_models import DETECTOR_BUILDERS
 from op_harness import run_pte
 from test_detectors import BOX_TOLERANCE, assert_padding, assert_same_detections, lowered_detector
 
-# Keypoint scores are the bicubic resize of the heatmaps at the argmax: NNAPI's heatmaps differ from
-# eager's by float32 rounding through the trunk and the keypoint head, measured up to 2e-5 (scores up to
-# ~4) on the MobileNet model's images. Keypoints are each box's corner plus the argmax's position scaled
-# to the box: they follow the boxes' float32 differences (measured up to 2e-4 pixels) as long as no
-# argmax moves; one moved by a pixel would be off by ~1 pixel, far beyond BOX_TOLERANCE of the largest
-# coordinate (0.03 pixels at 320).
-KEYPOINT_SCORE_TOLERANCE = 1e-4
+# Keypoints are compared as torchvision computes them from NNAPI's heatmaps in torchvision's own box:
+# heatmaps_to_keypoints resizes a heatmap to its box's size rounded up to whole pixels, so a box a
+# float32 step across a whole pixel (within BOX_TOLERANCE) resamples its heatmap at another size and
+# moves its keypoints (on ResNet-50's image one box is 43 pixels wide in eager, 44 in NNAPI: keypoints up
+# to 17 pixels apart, as they would be between two CPUs). Placed in torchvision's box, the keypoint
+# scores (the resized heatmap at its maximum) differ by the heatmaps' float32 differences: measured up to
+# 2.5e-5 (scores up to ~4) on the MobileNet model, 6.9e-4 on ResNet-50; the keypoints are the same to the
+# bit, except where two maxima of a heatmap are that close: none of the MobileNet model's 3,400, one of
+# ResNet-50's 1,700 (maxima 1.2e-4 apart, 13 pixels apart).
 
 
-@pytest.mark.parametrize("name, size, counts, tolerance", [
-    pytest.param("keypointrcnn_mobilenet_v3_large_320_fpn", 320, [100, 100], 1e-5,
+@pytest.mark.parametrize("name, size, counts, tolerance, score_tolerance, moved_share", [
+    pytest.param("keypointrcnn_mobilenet_v3_large_320_fpn", 320, [100, 100], 1e-5, 1e-4, 0.0,
                  id="keypointrcnn_mobilenet_v3_large_320_fpn"),
-    pytest.param("keypointrcnn_resnet50_fpn", 256, [100], 1e-3, id="keypointrcnn_resnet50_fpn")])
-def test_keypoint_rcnn_is_one_nnapi_model_with_torchvisions_keypoints(name, size, counts, tolerance):
+    pytest.param("keypointrcnn_resnet50_fpn", 256, [100], 1e-3, 5e-3, 0.01, id="keypointrcnn_resnet50_fpn")])
+def test_keypoint_rcnn_is_one_nnapi_model_with_torchvisions_keypoints(name, size, counts, tolerance, score_tolerance,
+                                                                      moved_share):
     g = torch.Generator().manual_seed(3)
     images = [torch.rand(3, size, size, generator=g) for _ in counts]
     lowered = lowered_detector(name, images[0], image_size=(size, size), min_size=size, max_size=size)
@@ -51,22 +55,38 @@ def test_keypoint_rcnn_is_one_nnapi_model_with_torchvisions_keypoints(name, size
         got = detections_of(outputs)
         assert_same_detections(got, want, tolerance)
         assert got["keypoints"].shape == want["keypoints"].shape == (count, 17, 3)
-        assert_same_keypoints(got, want, BOX_TOLERANCE, max(tolerance * 10, KEYPOINT_SCORE_TOLERANCE))
+        assert_same_keypoints(got, heatmaps, want, score_tolerance, moved_share)
         found.append(count)
     assert found == counts
 
 
-def assert_same_keypoints(got: dict, want: dict, tolerance: float, score_tolerance: float) -> None:
-    """Each of torchvision's detections has, among ``got``'s detections of its label and box, one whose
-    keypoints are within ``tolerance`` of the largest coordinate and whose keypoint scores are within
-    ``score_tolerance`` (detections of near-equal scores may come in another order)."""
+def assert_same_keypoints(got: dict, heatmaps: torch.Tensor, want: dict, score_tolerance: float,
+                          moved_share: float) -> None:
+    """Each of torchvision's detections has, among ``got``'s of its label and box, one whose heatmaps placed
+    in torchvision's box give its keypoint scores within ``score_tolerance`` and its keypoints within
+    BOX_TOLERANCE of the largest coordinate, but for at most ``moved_share`` of all keypoints (maxima within
+    the score tolerance); where the two boxes round up to the same whole pixels, detections_of's keypoints
+    (placed in the .pte's box) are those within BOX_TOLERANCE."""
     scale = want["boxes"].abs().max().item() if len(want["boxes"]) else 1.0
+    moved = 0
     for k in range(len(want["labels"])):
         same = [j for j in range(len(got["labels"])) if int(got["labels"][j]) == int(want["labels"][k])
                 and (got["boxes"][j] - want["boxes"][k]).abs().max().item() <= BOX_TOLERANCE * scale]
-        assert any((got["keypoints"][j] - want["keypoints"][k]).abs().max().item() <= tolerance * scale
-                   and (got["keypoints_scores"][j] - want["keypoints_scores"][k]).abs().max().item() <= score_tolerance
-                   for j in same), f"detection {k}: keypoints differ"
+        differences = []
+        for j in same:
+            placed, placed_scores = heatmaps_to_keypoints(heatmaps[j:j + 1], want["boxes"][k:k + 1])
+            if (placed_scores[0] - want["keypoints_scores"][k]).abs().max().item() > score_tolerance:
+                continue
+            distances = (placed[0] - want["keypoints"][k]).abs().amax(dim=1)
+            differences.append((int((distances > BOX_TOLERANCE * scale).sum()), j, placed[0]))
+        assert differences, f"detection {k}: keypoint scores differ by more than {score_tolerance}"
+        fewest, j, placed = min(differences, key=lambda d: d[0])
+        moved += fewest
+        sizes = [torch.ceil(b[2:] - b[:2]).tolist() for b in (got["boxes"][j], want["boxes"][k])]
+        if sizes[0] == sizes[1]:
+            assert (got["keypoints"][j] - placed).abs().max().item() <= BOX_TOLERANCE * scale, k
+    keypoints = want["keypoints"].shape[0] * want["keypoints"].shape[1]
+    assert moved <= moved_share * keypoints, f"{moved} of {keypoints} keypoints moved"
 
 
 def test_keypoint_rcnn_refusals_name_the_reason():
