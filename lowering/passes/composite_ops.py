@@ -32,6 +32,12 @@ the output a whole number of windows: MobileViTv2's patches folded back) moves e
 place: a view, a permute and a view, where torch's decomposition scatters with accumulation
 (``index_put``, which NNAPI has no operation for) at computed indices.
 
+An antialiased resize (``_upsample_bilinear2d_aa`` / ``_upsample_bicubic2d_aa``) to the size it
+reads, with no scale other than 1, copies its input (each output pixel's filter is centred on its
+own input pixel, where the other taps weigh 0); it becomes a ``clone``. torch has no core
+decomposition of these ops, so a node NNAPI does not take (timm's ``test_vit`` resamples its
+constant position embedding to its own size on every call) stopped ``to_edge`` for every backend.
+
 A GELU written out with erf (``x * 0.5 * (1 + erf(x / √2))``) becomes one ``aten.gelu`` here too
 (``written_out_gelu.py``): NNAPI has no erf, builders/gelu.py computes the exact GELU.
 """
@@ -223,6 +229,18 @@ def _roll(graph: Graph, node: Node) -> Node | None:
     return out
 
 
+def _same_size_antialiased_resize(graph: Graph, node: Node) -> Node | None:
+    """An antialiased resize to its own size with no scale but 1: a copy (None for any other)."""
+    x = node.args[0]
+    sizes, scales = node.args[1], node.args[3] if len(node.args) > 3 else node.kwargs.get("scale_factors")
+    in_hw, out_hw = list(fake(x).shape[2:]), list(fake(node).shape[2:])
+    if in_hw != out_hw or (sizes is not None and list(sizes) != in_hw):
+        return None
+    if scales is not None and any(s != 1 for s in scales):
+        return None
+    return call(graph, node, aten.clone.default, (x,))
+
+
 # Composite op -> rewrite into core ATen (the same ops torch's default
 # decomposition yields), or None to leave a node to that decomposition.
 COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
@@ -238,6 +256,8 @@ COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
     aten.scaled_dot_product_attention.default: _attention_batch_merged,
     aten.einsum.default: _einsum,
     aten.col2im.default: _col2im_tiled,
+    aten._upsample_bilinear2d_aa.vec: _same_size_antialiased_resize,
+    aten._upsample_bicubic2d_aa.vec: _same_size_antialiased_resize,
 }
 
 
