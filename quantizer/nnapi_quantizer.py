@@ -52,7 +52,6 @@ from torchao.quantization.pt2e.quantizer import (DerivedQuantizationSpec, FixedQ
 
 from ..lowering.builders import QuantKind, Quantization, quantization_declarations
 from ..lowering.nnapi_codes import PER_CHANNEL_SINCE, SIGNED_SINCE, FeatureLevel
-from ..lowering.passes.exact_requantization import moves_data
 
 _ANNOTATION = "quantization_annotation"
 
@@ -68,8 +67,8 @@ def _annotated(node: Node) -> bool:
 
 
 def _quantized_result(x: Node) -> bool:
-    """Whether a data-movement op (view, permute, clone...) reading ``x`` should be quantized: not
-    after an op left float (pools and means, which compute, are quantized as before).
+    """Whether an op keeping its input's parameters (a view, permute, pool, resize...) reading ``x``
+    should be quantized: not after an op left float.
 
     A view of a float result (layer_norm's, or Swin's rank-5 mask add, which has no 8-bit form)
     stays float: quantized, it would put a quantize on that result where NNAPI may not hold it
@@ -81,6 +80,65 @@ def _quantized_result(x: Node) -> bool:
         return _quantized_result(x.args[0])
     ann = x.meta.get(_ANNOTATION)
     return ann is not None and ann._annotated and ann.output_qspec is not None
+
+
+def _brings_codes(x: Any) -> bool:
+    """Whether ``x`` is a value an 8-bit op can take its codes from: a model input or a result the
+    quantizer annotated. A constant or a result left float (a float op's, a custom op's) is not."""
+    if not isinstance(x, Node) or x.op == "get_attr":
+        return False
+    if x.op != "call_function":
+        return x.op == "placeholder"
+    if x.target is operator.getitem:
+        return _brings_codes(x.args[0])
+    return _annotated(x) and x.meta[_ANNOTATION].output_qspec is not None
+
+
+def _read_in_8_bits(node: Node, user: Node) -> bool:
+    """Whether ``user`` reads ``node`` as an 8-bit value (an input of its annotation)."""
+    ann = user.meta.get(_ANNOTATION)
+    return ann is not None and ann._annotated and node in ann.input_qspec_map
+
+
+def _schema(node: Node) -> Any:
+    return getattr(node.target, "_schema", None) if node.op == "call_function" else None
+
+
+def _is_view(node: Node) -> bool:
+    """An op whose result aliases its first argument without writing it (select, slice, view...)."""
+    schema = _schema(node)
+    return (schema is not None and len(schema.returns) == 1 and schema.returns[0].alias_info is not None
+            and not schema.returns[0].alias_info.is_write and isinstance(node.args[0], Node))
+
+
+def _view_base(node: Node) -> Node:
+    while _is_view(node):
+        node = node.args[0]
+    return node
+
+
+def _written_base(node: Node) -> Node | None:
+    """The value an in-place op writes into through its first argument (copy_, fill_...), or None."""
+    schema = _schema(node)
+    if schema is None or not schema.arguments or not isinstance(node.args[0] if node.args else None, Node):
+        return None
+    alias = schema.arguments[0].alias_info
+    return _view_base(node.args[0]) if alias is not None and alias.is_write else None
+
+
+def _aliases(node: Node, base: Node) -> bool:
+    return _view_base(node) is base
+
+
+def _readers_of(base: Node) -> list[Node]:
+    """The nodes reading ``base`` or a view of it."""
+    readers, stack = [], list(base.users)
+    while stack:
+        user = stack.pop()
+        readers.append(user)
+        if _is_view(user):
+            stack.extend(user.users)
+    return readers
 
 
 def _set(node: Node, inputs: dict[Node, Any], output: Any) -> None:
@@ -183,7 +241,36 @@ class NnapiQuantizer(Quantizer):
                 continue
             if declared.check is None or declared.check(node, self.feature_level):
                 self._handlers[declared.kind](node, declared)
+        self._unannotate_unread(model)
         return model
+
+    def _unannotate_unread(self, model: GraphModule) -> None:
+        """Leaves float an op with no 8-bit weights whose result only float operations read, up to
+        the model's outputs, without ever coming back to an 8-bit op: its codes would only be rounded
+        and dequantized again (a detector's box decoding and softmax, read by its top-k, gathers and
+        NMS, which the quantizer leaves float). Users first, so such a chain is left float whole. A
+        model output reading the op itself counts as an 8-bit reader (the op's own output parameters,
+        as NNAPI gives them); so does a float op whose result comes back to 8 bits (shufflenet's
+        split, between 8-bit ops: the ops before it stay 8-bit, the float island stays the split)."""
+        back_to_8_bits: dict[Node, bool] = {}  # a float node: some path of float ops reaches an 8-bit read
+
+        def reaches_8_bits(node: Node) -> bool:
+            return any(_read_in_8_bits(node, u) or (u.op != "output" and back_to_8_bits.get(u, False))
+                       for u in node.users)
+
+        for node in reversed(model.graph.nodes):
+            ann = node.meta.get(_ANNOTATION)
+            if ann is None or not ann._annotated:
+                back_to_8_bits[node] = reaches_8_bits(node)
+                continue
+            if not ann.input_qspec_map or ann.output_qspec is None:
+                continue  # one of a pair with a fused activation (one NNAPI operation)
+            declared = self.declared.get(node.target)
+            if (declared is None or declared.kind is QuantKind.WEIGHTED or reaches_8_bits(node)
+                    or any(u.op == "output" for u in node.users)):
+                continue
+            del node.meta[_ANNOTATION]
+            back_to_8_bits[node] = False
 
     def _act_inputs(self, args) -> dict[Node, Any]:
         return {a: self._input(a) for a in args if _is_float_tensor(a)}
@@ -224,13 +311,15 @@ class NnapiQuantizer(Quantizer):
         x = node.args[0]
         if isinstance(x, (list, tuple)):
             self._shared_list(node, x)
-        elif _is_float_tensor(x) and (_quantized_result(x) or not moves_data(node)):
+        elif _is_float_tensor(x) and _quantized_result(x):
+            # Not after an op left float: a view, pool or resize of a float result (a detector's
+            # normalized image) stays float with it, quantized once by the next 8-bit op's input.
             _set(node, {x: self._input(x)}, SharedQuantizationSpec((x, node)))
 
     def _shared_list(self, node: Node, values: list) -> None:
         """cat: one scale for every input and the output (CONCATENATION then copies codes)."""
         tensors = [t for t in values if _is_float_tensor(t)]
-        if not tensors or len(tensors) != len(values):
+        if not tensors or len(tensors) != len(values) or not any(_brings_codes(t) for t in tensors):
             return
         first = (tensors[0], node)
         # A value concatenated twice (cat([z, y, z])) is one input edge: the first's own spec, not
@@ -240,12 +329,17 @@ class NnapiQuantizer(Quantizer):
         _set(node, inputs, SharedQuantizationSpec(first))
 
     def _fixed_output(self, node: Node, declared: Quantization) -> None:
-        _set(node, self._act_inputs([node.args[i] for i in declared.inputs]), self._fixed(declared))
+        tensors = [node.args[i] for i in declared.inputs]
+        if not any(_brings_codes(t) for t in tensors):
+            return  # after float results only (a custom op's): it stays float with them
+        _set(node, self._act_inputs(tensors), self._fixed(declared))
 
     def _requantizing(self, node: Node, declared: Quantization) -> None:
         tensors = [node.args[i] for i in (*declared.inputs, *(() if declared.alpha is None else (declared.alpha,)))]
         if not all(_is_float_tensor(t) for t in tensors):
             return  # a number operand: left float
+        if not any(_brings_codes(t) for t in tensors[:len(declared.inputs)]):
+            return  # float results and constants only (a detector's boxes after its NMS): left float
         inputs = {t: self._input(t) for t in tensors[:len(declared.inputs)]}
         if declared.alpha is not None:
             # PRELU's alpha has the input's operand type, with a scale and zero point of its own.
@@ -254,7 +348,30 @@ class NnapiQuantizer(Quantizer):
         _set(node, inputs, self._output(node, declared))
 
     def validate(self, model: GraphModule) -> None:
-        """Nothing to check after annotation: every annotation above is one NNAPI takes."""
+        """Refuses a value an 8-bit op reads after an in-place op wrote into it (every annotation
+        above is otherwise one NNAPI takes).
+
+        An exported program keeps in-place writes (``torch.export``'s default IR): torchvision's
+        ``batch_images``, for one, writes the image into a zero tensor with ``copy_``. prepare_pt2e
+        observes a value where it is made, so calibration and the quantized model would read the
+        tensor as it was before the write, silently.
+        """
+        order = {node: i for i, node in enumerate(model.graph.nodes)}
+        for write in model.graph.nodes:
+            base = _written_base(write)
+            if base is None:
+                continue
+            for reader in _readers_of(base):
+                ann = reader.meta.get(_ANNOTATION)
+                read = ann is not None and ann._annotated and any(a in ann.input_qspec_map for a in reader.args
+                                                                   if isinstance(a, Node) and _aliases(a, base))
+                if read and order[reader] > order[write]:
+                    raise ValueError(
+                        f"NnapiQuantizer: {write.name} ({write.target}) writes in place into {base.name}, which "
+                        f"{reader.name} reads quantized afterwards; PT2E observes a value where it is made, so the "
+                        f"quantized model would read {base.name} as it was before the write. Make the write "
+                        "functional before exporting (torch.nn.functional.pad, torch.cat or torch.where instead "
+                        "of copy_ into a new tensor)")
 
 
 __all__ = ["NnapiQuantizer"]

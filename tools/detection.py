@@ -31,7 +31,8 @@ from torch.export import Dim, ExportedProgram
 
 from executorch_nnapi.lowering import custom_ops  # noqa: F401  (registers the nnapi:: ops)
 
-__all__ = ["detection_difference", "detections_of", "detector_module", "export_detector", "supported_detectors"]
+__all__ = ["detection_difference", "detections_of", "detector_module", "export_detector", "quantize_detector",
+           "supported_detectors"]
 
 
 def supported_detectors() -> list[str]:
@@ -104,6 +105,45 @@ def export_detector(model: nn.Module, example_image: Tensor, *, max_detections: 
         dynamic_shapes = ({1: Dim("height", min=low, max=high), 2: Dim("width", min=low, max=high)},)
     with torch.no_grad():
         return torch.export.export(module, (example_image,), dynamic_shapes=dynamic_shapes)
+
+
+def quantize_detector(model: nn.Module, calibration_images: Sequence[Tensor], *, max_detections: int | None = None,
+                      feature_level: int = 30, signed: bool = False) -> ExportedProgram:
+    """``model`` in 8 bits for NNAPI: ``detector_module`` captured for PT2E, annotated by
+    ``NnapiQuantizer``, calibrated on ``calibration_images``, converted by ``convert_pt2e`` and exported
+    again. The backbone and heads become 8-bit; the post-processing (box decoding, softmax, top-k,
+    NMS), read only by operations that stay float, stays float (docs/detection.md#in-8-bits).
+
+    Args:
+        model: a torchvision detection model in eval mode.
+        calibration_images: ``[3, H, W]`` float images in [0, 1], all of one size: the size the
+            program is exported for (use images like the ones the model will see).
+        max_detections: the capacity ``D`` (default: the model's ``detections_per_img``).
+        feature_level: the lowest NNAPI feature level the program must run on (``NnapiQuantizer``'s).
+        signed: int8 activations instead of uint8 (feature level 30 or higher).
+    Returns:
+        The exported program of the converted model: ``program.module()`` runs it in eager
+        (convert_pt2e's float simulation of the 8-bit arithmetic); lower it with
+        ``to_edge_transform_and_lower(program, partitioner=[NnapiPartitioner(feature_level)])``.
+    """
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    from ..quantizer import NnapiQuantizer
+
+    images = list(calibration_images)
+    if not images:
+        raise ValueError("quantize_detector: needs at least one calibration image")
+    shape = tuple(images[0].shape)
+    if len(shape) != 3 or any(tuple(image.shape) != shape for image in images):
+        raise ValueError(f"quantize_detector: calibration images must be [3, H, W] and of one size (the program is "
+                         f"exported for it); got {sorted({tuple(image.shape) for image in images})}")
+    module = detector_module(model, (shape[1], shape[2]), max_detections=max_detections)
+    quantizer = NnapiQuantizer(feature_level=feature_level, signed=signed)
+    with torch.no_grad():
+        prepared = prepare_pt2e(torch.export.export(module, (images[0],)).module(), quantizer)
+        for image in images:
+            prepared(image)
+        return torch.export.export(convert_pt2e(prepared), (images[0],))
 
 
 def detections_of(outputs: Sequence[Tensor], image_size: tuple[int, int] | None = None) -> dict[str, Tensor]:

@@ -9,8 +9,11 @@ that what the exported program computes is what the model computes (docs/detecti
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
+import torch.nn.functional as F
 from torch import Tensor, nn
 from torchvision.models.detection.image_list import ImageList
 from torchvision.models.detection.transform import GeneralizedRCNNTransform, _resize_image_and_masks, resize_boxes
@@ -23,8 +26,22 @@ def transformed_image(transform: GeneralizedRCNNTransform, image: Tensor) -> tup
     normalized = transform.normalize(image)
     resized, _ = _resize_image_and_masks(normalized, transform.min_size[-1], transform.max_size, None,
                                          transform.fixed_size)
-    batch = transform.batch_images([resized], size_divisible=transform.size_divisible)
-    return batch, (resized.shape[-2], resized.shape[-1])
+    return batch_of_one(resized, transform.size_divisible), (resized.shape[-2], resized.shape[-1])
+
+
+def batch_of_one(image: Tensor, size_divisible: int) -> Tensor:
+    """torchvision's ``batch_images`` of one ``[3, H, W]`` image: ``[1, 3, H', W']``, zeros below and
+    right of it up to multiples of ``size_divisible`` (its arithmetic), as one zero pad. torchvision
+    writes the image into a zero tensor in place (``copy_``); PT2E's observers, placed where a value is
+    made, would then see the zeros before the write, and the quantized model ignore its input."""
+    height, width = image.shape[-2], image.shape[-1]
+    stride = float(size_divisible)
+    padded_height = int(math.ceil(float(height) / stride) * stride)
+    padded_width = int(math.ceil(float(width) / stride) * stride)
+    batch = image.unsqueeze(0)
+    if padded_height != height or padded_width != width:
+        batch = F.pad(batch, (0, padded_width - width, 0, padded_height - height))
+    return batch
 
 
 def fixed_anchors(anchor_generator: nn.Module, backbone: nn.Module, transform: GeneralizedRCNNTransform,
