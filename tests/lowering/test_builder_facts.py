@@ -198,6 +198,16 @@ def test_what_the_quantizer_annotates_is_what_the_declarations_say():
                     and x.op == "call_function" and x not in quantized):
                 continue
             quantized.add(n)
+        # An op without weights whose result no 8-bit op and no output reads stays float, users first
+        # (the bilinear resize has no 8-bit form before API 30: the ops before it stay float); an
+        # activation fused with its convolution stays with it.
+        for n in reversed(gm.graph.nodes):
+            d = declared.get(n.target)
+            fused = isinstance(n.args[0] if n.args else None, torch.fx.Node) and \
+                declared.get(n.args[0].target) is not None and declared[n.args[0].target].kind is QuantKind.WEIGHTED
+            if (n in quantized and d.kind is not QuantKind.WEIGHTED and not fused
+                    and not any(u in quantized or u.op == "output" for u in n.users)):
+                quantized.discard(n)
         expected = {n.target for n in quantized}
         assert targets == expected, (level, targets ^ expected)
         assert (aten.upsample_bilinear2d.vec in targets) == (level >= 30)  # its PyTorch mappings need API 30
