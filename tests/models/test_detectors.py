@@ -249,6 +249,18 @@ def test_faster_rcnn_is_one_nnapi_model_with_torchvisions_detections():
     assert counts == [70, 100]  # below the capacity (detections_per_img = 100), and at it
 
 
+def square_rcnn(name: str, size: int, count: int) -> tuple[list[torch.Tensor], LoweredDetector]:
+    """``count`` random square images and the R-CNN ``name`` exported for them at their own size (its
+    transform resizing nothing), asserted one NNAPI model with no CPU op that pools the boxes' levels
+    and its second branch (masks or keypoints) with ROI_ALIGN."""
+    g = torch.Generator().manual_seed(3)
+    images = [torch.rand(3, size, size, generator=g) for _ in range(count)]
+    lowered = lowered_detector(name, images[0], image_size=(size, size), min_size=size, max_size=size)
+    assert lowered.delegates == 1 and not lowered.cpu_ops, lowered.cpu_ops
+    assert collections.Counter(lowered.nnapi_operations)["ROI_ALIGN"] >= 3
+    return images, lowered
+
+
 # Mask R-CNN: torchvision's MaskRCNN class on fasterrcnn_mobilenet_v3_large_320_fpn's trunk here,
 # maskrcnn_resnet50_fpn in the long tier. ResNet-50's 50 layers carry NNAPI's float32 differences to
 # ~1e-4 of its last features (random weights), ~2e-4 in the scores; on other images than this one a
@@ -258,11 +270,7 @@ def test_faster_rcnn_is_one_nnapi_model_with_torchvisions_detections():
                  id="maskrcnn_mobilenet_v3_large_320_fpn"),
     pytest.param("maskrcnn_resnet50_fpn", 256, [100], 1e-3, id="maskrcnn_resnet50_fpn")])
 def test_mask_rcnn_is_one_nnapi_model_with_torchvisions_detections_and_masks(name, size, counts, tolerance):
-    g = torch.Generator().manual_seed(3)
-    images = [torch.rand(3, size, size, generator=g) for _ in counts]
-    lowered = lowered_detector(name, images[0], image_size=(size, size), min_size=size, max_size=size)
-    assert lowered.delegates == 1 and not lowered.cpu_ops, lowered.cpu_ops
-    assert collections.Counter(lowered.nnapi_operations)["ROI_ALIGN"] >= 3  # the boxes' levels and the masks'
+    images, lowered = square_rcnn(name, size, len(counts))
     found = []
     for image in images:
         outputs = run_pte(lowered.pte, [image])

@@ -9,8 +9,6 @@ random weights of a fixed seed (tools/detection_models.py)."""
 
 from __future__ import annotations
 
-import collections
-
 import pytest
 import torch
 from torchvision.models.detection import KeypointRCNN
@@ -19,7 +17,7 @@ from torchvision.models.detection.roi_heads import heatmaps_to_keypoints
 from executorch_nnapi.tools.detection import detections_of, detector_module, supported_detectors
 from executorch_nnapi.tools.detection_models import DETECTOR_BUILDERS
 from op_harness import run_pte
-from test_detectors import BOX_TOLERANCE, assert_padding, assert_same_detections, lowered_detector
+from test_detectors import BOX_TOLERANCE, assert_padding, assert_same_detections, square_rcnn
 
 # Keypoints are compared as torchvision computes them from NNAPI's heatmaps in torchvision's own box:
 # heatmaps_to_keypoints resizes a heatmap to its box's size rounded up to whole pixels, so a box a
@@ -38,11 +36,7 @@ from test_detectors import BOX_TOLERANCE, assert_padding, assert_same_detections
     pytest.param("keypointrcnn_resnet50_fpn", 256, [100], 1e-3, 5e-3, 0.01, id="keypointrcnn_resnet50_fpn")])
 def test_keypoint_rcnn_is_one_nnapi_model_with_torchvisions_keypoints(name, size, counts, tolerance, score_tolerance,
                                                                       moved_share):
-    g = torch.Generator().manual_seed(3)
-    images = [torch.rand(3, size, size, generator=g) for _ in counts]
-    lowered = lowered_detector(name, images[0], image_size=(size, size), min_size=size, max_size=size)
-    assert lowered.delegates == 1 and not lowered.cpu_ops, lowered.cpu_ops
-    assert collections.Counter(lowered.nnapi_operations)["ROI_ALIGN"] >= 3  # the boxes' levels and the keypoints'
+    images, lowered = square_rcnn(name, size, len(counts))
     found = []
     for image in images:
         outputs = run_pte(lowered.pte, [image])
