@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "nnapi_host_threads.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define NNAPI_HOST_HAS_X86 1
@@ -146,33 +148,63 @@ NNAPI_HOST_EXPORT int32_t nnapi_host_gemm_vnni(void) {
  * `repeat` copies, repeat <= block_rows, for a long inner loop when there are few channels).
  * beta: added times each row's sum of u (0 for none; the caller bounds the sums below 2^31).
  * use_vnni: 1 for the AVX-512 VNNI product when the machine has it. */
+typedef struct {
+    const uint8_t *a;
+    int64_t k, n, m, block_rows, repeat;
+    const int8_t *packed;
+    const double *r, *c, *threshold, *half;
+    int32_t lo, hi, xor_mask, int32_clamp, beta, vnni;
+    uint32_t flip;
+    const uint8_t *table;
+    int32_t *scratch; /* block_rows * n int32 per worker */
+    uint8_t *out;
+} GemmJob;
+
+/* Blocks [first, last) of block_rows rows: each computed and requantized alone, so the codes do
+ * not depend on which thread takes which block. */
+static void gemm_blocks(void *ctx, int64_t first, int64_t last, int32_t worker) {
+    const GemmJob *j = (const GemmJob *)ctx;
+    int32_t *scratch = j->scratch + (int64_t)worker * j->block_rows * j->n;
+    for (int64_t blk = first; blk < last; ++blk) {
+        int64_t m0 = blk * j->block_rows;
+        int64_t rows = j->m - m0 < j->block_rows ? j->m - m0 : j->block_rows;
+        const uint8_t *a = j->a + m0 * j->k;
+#ifdef NNAPI_HOST_HAS_X86
+        if (j->vnni) {
+            product_vnni(a, rows, j->k, j->n, j->packed, j->flip, scratch);
+        } else
+#endif
+        {
+            product_plain(a, rows, j->k, j->n, j->packed, j->flip, scratch);
+        }
+        if (j->beta) {
+            add_row_sums(a, rows, j->k, j->n, (uint8_t)(j->flip & 0xff), j->beta, scratch);
+        }
+        nnapi_host_requantize(scratch, 1, rows, j->n, 1, j->repeat, j->r, j->c, j->threshold, j->half, j->lo, j->hi,
+                              j->xor_mask, j->int32_clamp, j->table, j->out + m0 * j->n);
+    }
+}
+
+/* a: [m, k] 8-bit codes (int8 when a_signed); packed: see above; scratch: scratch_slots * block_rows
+ * * n int32 (blocks of rows run on up to scratch_slots threads); out: [m, n] codes. The
+ * requantization arguments are nnapi_host_requantize's (constants of `repeat` copies, repeat <=
+ * block_rows, for a long inner loop when there are few channels). beta: added times each row's
+ * sum of u (0 for none; the caller bounds the sums below 2^31). use_vnni: 1 for the AVX-512 VNNI
+ * product when the machine has it. */
 NNAPI_HOST_EXPORT void nnapi_host_gemm_requantize(const uint8_t *a, int32_t a_signed, int64_t m, int64_t k, int64_t n,
                                                   const int8_t *packed, int64_t block_rows, int64_t repeat,
                                                   const double *r,
                                                   const double *c, const double *threshold, const double *half,
                                                   int32_t lo, int32_t hi, int32_t xor_mask, int32_t int32_clamp,
                                                   const uint8_t *table, int32_t beta, int32_t use_vnni,
-                                                  int32_t *scratch,
+                                                  int32_t *scratch, int32_t scratch_slots,
                                                   uint8_t *out) {
-    uint32_t flip = a_signed ? 0x80808080u : 0u;
-    int vnni = use_vnni && nnapi_host_gemm_vnni();
-    for (int64_t m0 = 0; m0 < m; m0 += block_rows) {
-        int64_t rows = m - m0 < block_rows ? m - m0 : block_rows;
-#ifdef NNAPI_HOST_HAS_X86
-        if (vnni) {
-            product_vnni(a + m0 * k, rows, k, n, packed, flip, scratch);
-        } else
-#endif
-        {
-            (void)vnni;
-            product_plain(a + m0 * k, rows, k, n, packed, flip, scratch);
-        }
-        if (beta) {
-            add_row_sums(a + m0 * k, rows, k, n, (uint8_t)(flip & 0xff), beta, scratch);
-        }
-        nnapi_host_requantize(scratch, 1, rows, n, 1, repeat, r, c, threshold, half, lo, hi, xor_mask, int32_clamp, table,
-                              out + m0 * n);
-    }
+    GemmJob job = {a, k, n, m, block_rows, repeat, packed, r, c, threshold, half, lo, hi, xor_mask, int32_clamp, beta,
+                   use_vnni && nnapi_host_gemm_vnni(), a_signed ? 0x80808080u : 0u, table, scratch, out};
+    int64_t blocks = (m + block_rows - 1) / block_rows;
+    /* A job of a few thousand multiply-adds costs less than waking a thread. */
+    int32_t slots = m * k * n < (1 << 16) ? 1 : scratch_slots;
+    nnapi_host_parallel(gemm_blocks, &job, blocks, 1, slots);
 }
 
 /* -- a weight-only int8 FULLY_CONNECTED ---------------------------------------------------------------

@@ -13,6 +13,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "nnapi_host_threads.h"
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define NNAPI_HOST_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
@@ -155,9 +157,12 @@ NNAPI_HOST_EXPORT void nnapi_host_requantize(const void *acc, int32_t acc_is_int
         int64_t kh, int64_t kw, int64_t stride_h, int64_t stride_w, int64_t dilation_h, int64_t dilation_w,  \
         int64_t pad_top, int64_t pad_left, int64_t oh, int64_t ow, int32_t x_zp, const double *restrict r,   \
         const double *restrict cc, const double *restrict threshold, const double *restrict half, int32_t lo, \
-        int32_t hi, uint8_t xor_mask, int32_t *restrict acc, uint8_t *restrict out) {                        \
-        for (int64_t b = 0; b < n; ++b) {                                                                    \
-            for (int64_t oy = 0; oy < oh; ++oy) {                                                            \
+        int32_t hi, uint8_t xor_mask, int32_t *restrict acc, uint8_t *restrict out, int64_t first,           \
+        int64_t last) {                                                                                      \
+        (void)n;                                                                                             \
+        for (int64_t row = first; row < last; ++row) {                                                       \
+            int64_t b = row / oh, oy = row % oh;                                                             \
+            {                                                                                                \
                 for (int64_t ox = 0; ox < ow; ++ox) {                                                        \
                     for (int64_t ch = 0; ch < c; ++ch) acc[ch] = 0;                                          \
                     for (int64_t ky = 0; ky < kh; ++ky) {                                                    \
@@ -190,33 +195,57 @@ DEPTHWISE_LOOP(s8_branch, int8_t, 1, 0)
 DEPTHWISE_LOOP(s8_int, int8_t, 0, 1)
 DEPTHWISE_LOOP(s8_branch_int, int8_t, 1, 1)
 
+typedef struct {
+    const uint8_t *x;
+    int32_t x_signed, x_zp, lo, hi, branch, int_clamp;
+    const int64_t *g;
+    const int16_t *weights;
+    const double *r, *c, *threshold, *half;
+    uint8_t mask;
+    int32_t *acc; /* c int32 per worker */
+    uint8_t *out;
+} DepthwiseJob;
+
+/* Output rows [first, last) of every batch (b * oh + oy): each row alone, whichever thread. */
+static void depthwise_rows(void *ctx, int64_t first, int64_t last, int32_t worker) {
+    const DepthwiseJob *j = (const DepthwiseJob *)ctx;
+    const int64_t *g = j->g;
+    int32_t *acc = j->acc + (int64_t)worker * g[3];
+#define DEPTHWISE_CALL(SUFFIX, X_T)                                                                                \
+    depthwise_##SUFFIX((const X_T *)j->x, g[0], g[1], g[2], g[3], j->weights, g[4], g[5], g[6], g[7], g[8], g[9],  \
+                       g[10], g[11], g[12], g[13], j->x_zp, j->r, j->c, j->threshold, j->half, j->lo, j->hi, j->mask, \
+                       acc, j->out, first, last)
+    if (j->x_signed) {
+        if (j->branch) {
+            if (j->int_clamp) DEPTHWISE_CALL(s8_branch_int, int8_t); else DEPTHWISE_CALL(s8_branch, int8_t);
+        } else {
+            if (j->int_clamp) DEPTHWISE_CALL(s8_int, int8_t); else DEPTHWISE_CALL(s8, int8_t);
+        }
+    } else {
+        if (j->branch) {
+            if (j->int_clamp) DEPTHWISE_CALL(u8_branch_int, uint8_t); else DEPTHWISE_CALL(u8_branch, uint8_t);
+        } else {
+            if (j->int_clamp) DEPTHWISE_CALL(u8_int, uint8_t); else DEPTHWISE_CALL(u8, uint8_t);
+        }
+    }
+#undef DEPTHWISE_CALL
+}
+
 /* geometry: {n, h, w, c, kh, kw, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow}.
- * The other arguments as nnapi_host_requantize's; table applies to the codes as there. */
+ * The other arguments as nnapi_host_requantize's; table applies to the codes as there.
+ * acc: acc_slots * c int32 (output rows run on up to acc_slots threads). */
 NNAPI_HOST_EXPORT void nnapi_host_depthwise(const uint8_t *x, int32_t x_signed, const int64_t *geometry,
                                             const int16_t *weights, int32_t x_zp, const double *r, const double *c,
                                             const double *threshold, const double *half, int32_t lo, int32_t hi,
                                             int32_t xor_mask, int32_t int32_clamp, const uint8_t *table,
-                                            int32_t *acc, uint8_t *out) {
+                                            int32_t *acc, int32_t acc_slots, uint8_t *out) {
     const int64_t *g = geometry;
-    int branch = threshold != 0 && half != 0, int_clamp = int32_clamp != 0;
-    uint8_t mask = (uint8_t)xor_mask;
-#define DEPTHWISE_CALL(SUFFIX, X_T)                                                                                \
-    depthwise_##SUFFIX((const X_T *)x, g[0], g[1], g[2], g[3], weights, g[4], g[5], g[6], g[7], g[8], g[9], g[10], \
-                       g[11], g[12], g[13], x_zp, r, c, threshold, half, lo, hi, mask, acc, out)
-    if (x_signed) {
-        if (branch) {
-            if (int_clamp) DEPTHWISE_CALL(s8_branch_int, int8_t); else DEPTHWISE_CALL(s8_branch, int8_t);
-        } else {
-            if (int_clamp) DEPTHWISE_CALL(s8_int, int8_t); else DEPTHWISE_CALL(s8, int8_t);
-        }
-    } else {
-        if (branch) {
-            if (int_clamp) DEPTHWISE_CALL(u8_branch_int, uint8_t); else DEPTHWISE_CALL(u8_branch, uint8_t);
-        } else {
-            if (int_clamp) DEPTHWISE_CALL(u8_int, uint8_t); else DEPTHWISE_CALL(u8, uint8_t);
-        }
-    }
-#undef DEPTHWISE_CALL
+    DepthwiseJob job = {x, x_signed, x_zp, lo, hi, threshold != 0 && half != 0, int32_clamp != 0, g, weights, r, c,
+                        threshold, half, (uint8_t)xor_mask, acc, out};
+    int64_t rows = g[0] * g[12], taps = g[13] * g[3] * g[4] * g[5];
+    /* Rows in chunks of about 32k multiply-adds; a small convolution stays on the caller. */
+    int64_t grain = taps >= 32768 ? 1 : 32768 / (taps > 0 ? taps : 1);
+    nnapi_host_parallel(depthwise_rows, &job, rows, grain, rows * taps < (1 << 16) ? 1 : acc_slots);
     if (table) {
         lookup_in_place(out, g[0] * g[12] * g[13] * g[3], table);
     }
@@ -376,4 +405,4 @@ NNAPI_HOST_EXPORT void nnapi_host_quantize(const float *x, int64_t n, double sca
 }
 
 /* The version of this interface (_native.py refuses a library of another). */
-NNAPI_HOST_EXPORT int32_t nnapi_host_kernels_version(void) { return 2; }
+NNAPI_HOST_EXPORT int32_t nnapi_host_kernels_version(void) { return 3; }

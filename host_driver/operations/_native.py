@@ -6,6 +6,11 @@ beside the host shim. Each function computes in one pass what a sequence of torc
 prepared kernels computes (`_qfast`); without the library (a build without it, or
 ``EXECUTORCH_NNAPI_HOST_KERNELS=off``) the prepared kernels run those torch passes instead, with
 the same results. ``EXECUTORCH_NNAPI_HOST_KERNELS`` may also name the library's path.
+
+The loops split their items (blocks of rows, output rows) over a small thread pool
+(nnapi_host_threads.c): ``EXECUTORCH_NNAPI_HOST_KERNEL_THREADS`` threads, by default the CPUs this
+process may use, at most 4. Each item is computed the same way whichever thread takes it, so the
+results do not depend on the count (unlike torch's, which the driver pins: determinism.py).
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ logger = logging.getLogger("executorch_nnapi.host_driver")
 
 LIBRARY_FILENAME = "libnnapi_host_kernels.so"
 LIBRARY_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNELS"
-INTERFACE_VERSION = 2
+THREADS_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNEL_THREADS"
+DEFAULT_MAX_THREADS = 4
+INTERFACE_VERSION = 3
 OFF = ("0", "off", "none", "no")
 
 _P, _I32, _I64, _F64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_double
@@ -52,14 +59,14 @@ class NativeKernels:
         self._quantize.argtypes = [_P, _I64, _F64, _I32, _I32, _I32, _P, _P]
         self._quantize.restype = None
         self._depthwise = lib.nnapi_host_depthwise
-        self._depthwise.argtypes = [_P, _I32, _P, _P, _I32, _P, _P, _P, _P, _I32, _I32, _I32, _I32, _P, _P, _P]
+        self._depthwise.argtypes = [_P, _I32, _P, _P, _I32, _P, _P, _P, _P, _I32, _I32, _I32, _I32, _P, _P, _I32, _P]
         self._depthwise.restype = None
         self._mean_rows = lib.nnapi_host_mean_rows
         self._mean_rows.argtypes = [_P, _I32, _I64, _I64, _I64, _I32, _I32, _P, _P]
         self._mean_rows.restype = None
         self._gemm = lib.nnapi_host_gemm_requantize
         self._gemm.argtypes = [_P, _I32, _I64, _I64, _I64, _P, _I64, _I64, _P, _P, _P, _P, _I32, _I32, _I32, _I32, _P,
-                               _I32, _I32, _P, _P]
+                               _I32, _I32, _P, _I32, _P]
         self._gemm.restype = None
         self._linear_int8 = lib.nnapi_host_linear_int8
         self._linear_int8.argtypes = [_P, _I64, _I64, _P, _I64, _P, _I64, _P, _I32, _P]
@@ -67,6 +74,21 @@ class NativeKernels:
         self._gemm_vnni = lib.nnapi_host_gemm_vnni
         self._gemm_vnni.argtypes = []
         self._gemm_vnni.restype = _I32
+        self._set_threads = lib.nnapi_host_set_threads
+        self._set_threads.argtypes = [_I32]
+        self._set_threads.restype = None
+        self._threads = lib.nnapi_host_threads
+        self._threads.argtypes = []
+        self._threads.restype = _I32
+
+    def set_threads(self, count: int) -> None:
+        """The pool's thread count from now on, the calling thread included (1: no pool)."""
+        self._set_threads(count)
+
+    @property
+    def threads(self) -> int:
+        """The pool's thread count: a kernel's per-thread scratch holds this many slots."""
+        return int(self._threads())
 
     def gemm_requantize(self, a: torch.Tensor, packed: torch.Tensor, n: int, block_rows: int, repeat: int,
                         constants: tuple,
@@ -77,10 +99,11 @@ class NativeKernels:
         as `requantize` does."""
         r, c, threshold, half = constants
         m, k = a.shape
-        scratch = torch.empty(block_rows * n, dtype=torch.int32)
+        slots = self.threads
+        scratch = torch.empty(slots * block_rows * n, dtype=torch.int32)
         self._gemm(a.data_ptr(), a.dtype == torch.int8, m, k, n, packed.data_ptr(), block_rows, repeat, r.data_ptr(),
                    c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp, _pointer(table),
-                   beta, use_vnni, scratch.data_ptr(), out.data_ptr())
+                   beta, use_vnni, scratch.data_ptr(), slots, out.data_ptr())
 
     def linear_int8(self, x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor, bias: Optional[torch.Tensor],
                     out: torch.Tensor, use_avx512: bool = True) -> None:
@@ -114,10 +137,11 @@ class NativeKernels:
         requantization (as `requantize`) into ``out``; ``geometry``: int64 [n, h, w, c, kh, kw,
         stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow]."""
         r, c, threshold, half = constants
-        acc = torch.empty(int(weights.shape[-1]), dtype=torch.int32)
+        slots = self.threads
+        acc = torch.empty(slots * int(weights.shape[-1]), dtype=torch.int32)
         self._depthwise(x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), weights.data_ptr(), x_zp,
                         r.data_ptr(), c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp,
-                        _pointer(table), acc.data_ptr(), out.data_ptr())
+                        _pointer(table), acc.data_ptr(), slots, out.data_ptr())
 
     def mean_rows(self, x: torch.Tensor, batches: int, rows: int, channels: int, lo: int, hi: int,
                   out: torch.Tensor) -> None:
@@ -155,6 +179,21 @@ def library_path() -> Optional[str]:
     return value or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), LIBRARY_FILENAME)
 
 
+def kernel_threads() -> int:
+    """$EXECUTORCH_NNAPI_HOST_KERNEL_THREADS (a positive integer), else the CPUs this process may
+    run on, at most DEFAULT_MAX_THREADS."""
+    text = os.environ.get(THREADS_VARIABLE, "").strip()
+    if text.isdigit() and 0 < int(text) <= 64:
+        return int(text)
+    if text:
+        logger.warning("ignoring %s=%r (not a thread count from 1 to 64)", THREADS_VARIABLE, text)
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, DEFAULT_MAX_THREADS))
+
+
 @functools.cache
 def _load(path: str) -> Optional[NativeKernels]:
     if not os.path.exists(path):
@@ -168,7 +207,9 @@ def _load(path: str) -> Optional[NativeKernels]:
             logger.warning("ignoring %s: interface version %d, this driver needs %d (rebuild the package)", path,
                            version(), INTERFACE_VERSION)
             return None
-        return NativeKernels(lib)
+        kernels = NativeKernels(lib)
+        kernels.set_threads(kernel_threads())
+        return kernels
     except (OSError, AttributeError) as e:
         logger.warning("ignoring %s (%s): the 8-bit path runs its torch passes", path, e)
         return None

@@ -119,6 +119,76 @@ def test_the_packed_product_equals_the_reference_requantization(native, dtype, m
         assert torch.equal(out, want), (vnni, (out.to(torch.int64) - want.to(torch.int64)).abs().max())
 
 
+@pytest.fixture
+def pool_threads(native):
+    """Sets the kernels' thread count for one test and restores it."""
+    before = native.threads
+    yield native.set_threads
+    native.set_threads(before)
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8])
+def test_the_thread_count_does_not_change_the_codes(native, pool_threads, dtype):
+    """nnapi_host_threads.c splits the product's blocks of rows and the depthwise convolution's
+    output rows over the pool: 1, 2 and 3 threads (more than this machine may have) give the
+    reference's codes, bytes for bytes."""
+    import torch.nn.functional as F
+
+    from executorch_nnapi.host_driver.operations._qconv import pack_weights
+
+    gen = torch.Generator().manual_seed(7)
+    lo, hi = qm.QRANGE[dtype]
+    # The product: 23 blocks of 8 rows, enough work for the pool.
+    m, k, n = 181, 40, 48
+    a = torch.randint(lo, hi + 1, (m, k), dtype=dtype, generator=gen)
+    w = torch.randint(-128, 128, (n, k), dtype=torch.int8, generator=gen)
+    unsigned = a.to(torch.int64) + (128 if dtype == torch.int8 else 0)
+    acc = unsigned @ w.to(torch.int64).t()
+    p = _params([(0.004 + 0.0001 * i) / math.sqrt(k) for i in range(n)], dtype, 3)
+    bound = int(acc.abs().max()) + 1
+    req = qf.build_requantizer(p, torch.zeros(n, dtype=torch.int64), torch.full((n,), -bound),
+                               torch.full((n,), bound), torch.int32)
+    want = qk.requantize_acc(acc.t(), p, 0).t()
+    # The depthwise convolution: 3x3, stride 2, padding 1, 48 x 40 x 40 codes (6 chunks of rows).
+    c, h, width = 40, 48, 40
+    x = torch.randint(lo, hi + 1, (1, h, width, c), dtype=dtype, generator=gen)
+    wd = torch.randint(-127, 128, (c, 1, 3, 3), generator=gen)
+    x_zp = 5
+    sums = F.conv2d((x.to(torch.float64) - x_zp).permute(0, 3, 1, 2), wd.to(torch.float64), stride=2, padding=1,
+                    groups=c).round().to(torch.int64).permute(0, 2, 3, 1)          # exact: |sums| < 2^53
+    oh, ow = sums.shape[1:3]
+    pd = _params([0.0005 + 0.00001 * i for i in range(c)], dtype, -2)
+    dbound = int(sums.abs().max()) + 1
+    dreq = qf.build_requantizer(pd, torch.zeros(c, dtype=torch.int64), torch.full((c,), -dbound),
+                                torch.full((c,), dbound), torch.int32)
+    dwant = qk.requantize_acc(sums.reshape(-1, c).t(), pd, 0).t().reshape(1, oh, ow, c)
+    geometry = torch.tensor([1, h, width, c, 3, 3, 2, 2, 1, 1, 1, 1, oh, ow], dtype=torch.int64)
+    weights = wd[:, 0].permute(1, 2, 0).to(torch.int16).contiguous()
+    assert len(want.unique()) > 20 and len(dwant.unique()) > 20
+    for threads in (1, 2, 3):
+        pool_threads(threads)
+        assert native.threads == threads
+        for vnni in (False, True) if native.vnni else (False,):
+            out = torch.empty(m, n, dtype=dtype)
+            native.gemm_requantize(a, pack_weights(w), n, 8, 1, req.flat_constants(1), req.lo, req.hi, req.shift,
+                                   req.int32_clamp, None, vnni, out)
+            assert torch.equal(out, want), (threads, vnni)
+        dout = torch.empty(1, oh, ow, c, dtype=dtype)
+        native.depthwise(x, geometry, weights, x_zp, dreq.flat_constants(1), dreq.lo, dreq.hi, dreq.shift,
+                         dreq.int32_clamp, None, dout)
+        assert torch.equal(dout, dwant), threads
+
+
+def test_the_kernel_thread_count_is_read_from_the_environment(monkeypatch):
+    monkeypatch.setenv(_native.THREADS_VARIABLE, "3")
+    assert _native.kernel_threads() == 3
+    monkeypatch.setenv(_native.THREADS_VARIABLE, "many")
+    assert 1 <= _native.kernel_threads() <= _native.DEFAULT_MAX_THREADS
+    monkeypatch.delenv(_native.THREADS_VARIABLE)
+    assert _native.kernel_threads() == max(1, min(len(__import__("os").sched_getaffinity(0)),
+                                                  _native.DEFAULT_MAX_THREADS))
+
+
 def test_the_proof_checks_the_compiled_loop():
     """A requantizer one accumulator unit off is refused through the compiled loop too."""
     p = _params([0.0037, 0.011], torch.uint8, 120)
