@@ -158,7 +158,38 @@ typedef struct {
     const uint8_t *table;
     int32_t *scratch; /* block_rows * n int32 per worker */
     uint8_t *out;
+    const int64_t *unroll; /* NULL, or a convolution's geometry: rows are its taps (below) */
+    uint8_t *rows;         /* with unroll: block_rows * k bytes per worker */
+    uint8_t pad_code;      /* with unroll: the code out-of-image taps read (the zero point's) */
 } GemmJob;
+
+/* Rows [m0, m0 + count) of a convolution's unrolled taps: row m is output pixel m of the NHWC
+ * input x, its kh * kw taps of c codes each in (ky, kx, c) order, out-of-image taps pad_code.
+ * geometry: {n, h, w, c, kh, kw, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left,
+ * oh, ow}. */
+static void unroll_rows(const uint8_t *x, const int64_t *g, uint8_t pad_code, int64_t m0, int64_t count,
+                        uint8_t *rows) {
+    int64_t h = g[1], w = g[2], c = g[3], kh = g[4], kw = g[5], oh = g[12], ow = g[13];
+    for (int64_t r = 0; r < count; ++r) {
+        int64_t m = m0 + r, b = m / (oh * ow), oy = m / ow % oh, ox = m % ow;
+        uint8_t *dst = rows + r * kh * kw * c;
+        for (int64_t ky = 0; ky < kh; ++ky) {
+            int64_t iy = oy * g[6] - g[10] + ky * g[8];
+            for (int64_t kx = 0; kx < kw; ++kx, dst += c) {
+                int64_t ix = ox * g[7] - g[11] + kx * g[9];
+                const uint8_t *src = x + ((b * h + iy) * w + ix) * c;
+                int inside = iy >= 0 && iy < h && ix >= 0 && ix < w;
+                if (c < 16) { /* an image's few channels: no library call per tap */
+                    for (int64_t t = 0; t < c; ++t) dst[t] = inside ? src[t] : pad_code;
+                } else if (inside) {
+                    memcpy(dst, src, (size_t)c);
+                } else {
+                    memset(dst, pad_code, (size_t)c);
+                }
+            }
+        }
+    }
+}
 
 /* Blocks [first, last) of block_rows rows: each computed and requantized alone, so the codes do
  * not depend on which thread takes which block. */
@@ -169,6 +200,11 @@ static void gemm_blocks(void *ctx, int64_t first, int64_t last, int32_t worker) 
         int64_t m0 = blk * j->block_rows;
         int64_t rows = j->m - m0 < j->block_rows ? j->m - m0 : j->block_rows;
         const uint8_t *a = j->a + m0 * j->k;
+        if (j->unroll) {
+            uint8_t *rows_of_worker = j->rows + (int64_t)worker * j->block_rows * j->k;
+            unroll_rows(j->a, j->unroll, j->pad_code, m0, rows, rows_of_worker);
+            a = rows_of_worker;
+        }
 #ifdef NNAPI_HOST_HAS_X86
         if (j->vnni) {
             product_vnni(a, rows, j->k, j->n, j->packed, j->flip, scratch);
@@ -190,7 +226,10 @@ static void gemm_blocks(void *ctx, int64_t first, int64_t last, int32_t worker) 
  * requantization arguments are nnapi_host_requantize's (constants of `repeat` copies, repeat <=
  * block_rows, for a long inner loop when there are few channels). beta: added times each row's
  * sum of u (0 for none; the caller bounds the sums below 2^31). use_vnni: 1 for the AVX-512 VNNI
- * product when the machine has it. */
+ * product when the machine has it. unroll: NULL (a is the [m, k] rows), or the geometry of an
+ * NHWC convolution of input a whose unrolled taps are the rows (k = kh * kw * c, m the output
+ * pixels; unroll_rows), made a block at a time in `rows` (scratch_slots * block_rows * k bytes),
+ * out-of-image taps reading pad_code. */
 NNAPI_HOST_EXPORT void nnapi_host_gemm_requantize(const uint8_t *a, int32_t a_signed, int64_t m, int64_t k, int64_t n,
                                                   const int8_t *packed, int64_t block_rows, int64_t repeat,
                                                   const double *r,
@@ -198,9 +237,11 @@ NNAPI_HOST_EXPORT void nnapi_host_gemm_requantize(const uint8_t *a, int32_t a_si
                                                   int32_t lo, int32_t hi, int32_t xor_mask, int32_t int32_clamp,
                                                   const uint8_t *table, int32_t beta, int32_t use_vnni,
                                                   int32_t *scratch, int32_t scratch_slots,
+                                                  const int64_t *unroll, uint8_t *rows, int32_t pad_code,
                                                   uint8_t *out) {
     GemmJob job = {a, k, n, m, block_rows, repeat, packed, r, c, threshold, half, lo, hi, xor_mask, int32_clamp, beta,
-                   use_vnni && nnapi_host_gemm_vnni(), a_signed ? 0x80808080u : 0u, table, scratch, out};
+                   use_vnni && nnapi_host_gemm_vnni(), a_signed ? 0x80808080u : 0u, table, scratch, out,
+                   unroll, rows, (uint8_t)pad_code};
     int64_t blocks = (m + block_rows - 1) / block_rows;
     /* A job of a few thousand multiply-adds costs less than waking a thread. */
     int32_t slots = m * k * n < (1 << 16) ? 1 : scratch_slots;

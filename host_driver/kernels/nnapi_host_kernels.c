@@ -12,6 +12,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "nnapi_host_threads.h"
 
@@ -202,15 +203,71 @@ typedef struct {
     const int16_t *weights;
     const double *r, *c, *threshold, *half;
     uint8_t mask;
-    int32_t *acc; /* c int32 per worker */
+    int32_t *acc; /* ow * c int32 per worker */
     uint8_t *out;
+    int avx512;   /* the sums by depthwise_sums_avx512, requantized a row at a time */
+    int64_t repeat; /* copies of the constants (nnapi_host_requantize's repeat) */
 } DepthwiseJob;
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define NNAPI_HOST_HAS_X86 1
+
+/* One output row's exact int32 sums acc[ox][ch] (the same sums as the loop above), tap by tap
+ * over the row's in-bounds span, sixteen channels per vector: the codes widened, less the zero
+ * point, times the int16 weights widened, added in int32 (exact: the order does not matter). */
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void depthwise_sums_avx512(
+    const uint8_t *x, int x_signed, const int64_t *g, const int16_t *weights, int32_t x_zp, int64_t row,
+    int32_t *acc) {
+    const int64_t h = g[1], w = g[2], c = g[3], kh = g[4], kw = g[5], sh = g[6], sw = g[7], dh = g[8], dw = g[9];
+    const int64_t top = g[10], left = g[11], oh = g[12], ow = g[13];
+    const int64_t b = row / oh, oy = row % oh;
+    const __m512i zp = _mm512_set1_epi32(x_zp);
+    memset(acc, 0, (size_t)(ow * c) * sizeof(int32_t));
+    for (int64_t ky = 0; ky < kh; ++ky) {
+        int64_t iy = oy * sh - top + ky * dh;
+        if (iy < 0 || iy >= h) continue;
+        const uint8_t *line = x + (b * h + iy) * w * c;
+        for (int64_t kx = 0; kx < kw; ++kx) {
+            /* ox with 0 <= ox * sw - left + kx * dw < w */
+            int64_t shift = kx * dw - left;
+            int64_t first = shift >= 0 ? 0 : (-shift + sw - 1) / sw;
+            int64_t last = w - 1 - shift < 0 ? -1 : (w - 1 - shift) / sw;
+            if (last > ow - 1) last = ow - 1;
+            const int16_t *wt = weights + (ky * kw + kx) * c;
+            for (int64_t c0 = 0; c0 < c; c0 += 16) {
+                __mmask16 mask = c - c0 >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (c - c0)) - 1u);
+                __m512i wv = _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(mask, wt + c0));
+                const uint8_t *xp = line + (first * sw + shift) * c + c0;
+                int32_t *ap = acc + first * c + c0;
+                for (int64_t ox = first; ox <= last; ++ox, xp += sw * c, ap += c) {
+                    __m128i bytes = _mm_maskz_loadu_epi8(mask, xp);
+                    __m512i xv = x_signed ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
+                    __m512i prod = _mm512_mullo_epi32(_mm512_sub_epi32(xv, zp), wv);
+                    _mm512_mask_storeu_epi32(ap, mask, _mm512_add_epi32(_mm512_maskz_loadu_epi32(mask, ap), prod));
+                }
+            }
+        }
+    }
+}
+#endif
 
 /* Output rows [first, last) of every batch (b * oh + oy): each row alone, whichever thread. */
 static void depthwise_rows(void *ctx, int64_t first, int64_t last, int32_t worker) {
     const DepthwiseJob *j = (const DepthwiseJob *)ctx;
     const int64_t *g = j->g;
-    int32_t *acc = j->acc + (int64_t)worker * g[3];
+    int32_t *acc = j->acc + (int64_t)worker * g[13] * g[3];
+#ifdef NNAPI_HOST_HAS_X86
+    if (j->avx512) {
+        int64_t width = g[13] * g[3];
+        for (int64_t row = first; row < last; ++row) {
+            depthwise_sums_avx512(j->x, j->x_signed, g, j->weights, j->x_zp, row, acc);
+            nnapi_host_requantize(acc, 1, g[13], g[3], 1, j->repeat, j->r, j->c, j->threshold, j->half, j->lo, j->hi, j->mask,
+                                  j->int_clamp, 0, j->out + row * width);
+        }
+        return;
+    }
+#endif
 #define DEPTHWISE_CALL(SUFFIX, X_T)                                                                                \
     depthwise_##SUFFIX((const X_T *)j->x, g[0], g[1], g[2], g[3], j->weights, g[4], g[5], g[6], g[7], g[8], g[9],  \
                        g[10], g[11], g[12], g[13], j->x_zp, j->r, j->c, j->threshold, j->half, j->lo, j->hi, j->mask, \
@@ -231,17 +288,37 @@ static void depthwise_rows(void *ctx, int64_t first, int64_t last, int32_t worke
 #undef DEPTHWISE_CALL
 }
 
+/* Whether this machine runs the depthwise sums with AVX-512. */
+NNAPI_HOST_EXPORT int32_t nnapi_host_depthwise_avx512(void) {
+#ifdef NNAPI_HOST_HAS_X86
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+#else
+    return 0;
+#endif
+}
+
 /* geometry: {n, h, w, c, kh, kw, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow}.
  * The other arguments as nnapi_host_requantize's; table applies to the codes as there.
- * acc: acc_slots * c int32 (output rows run on up to acc_slots threads). */
+ * acc: acc_slots * ow * c int32 (output rows run on up to acc_slots threads). use_avx512: the
+ * AVX-512 sums where the CPU has them (the same exact sums as the plain loop), whose rows are
+ * requantized with `repeat` copies of the constants (r, c, ... hold repeat * c entries; the plain
+ * loop reads the first copy). */
 NNAPI_HOST_EXPORT void nnapi_host_depthwise(const uint8_t *x, int32_t x_signed, const int64_t *geometry,
                                             const int16_t *weights, int32_t x_zp, const double *r, const double *c,
                                             const double *threshold, const double *half, int32_t lo, int32_t hi,
                                             int32_t xor_mask, int32_t int32_clamp, const uint8_t *table,
-                                            int32_t *acc, int32_t acc_slots, uint8_t *out) {
+                                            int32_t *acc, int32_t acc_slots, int32_t use_avx512, int64_t repeat,
+                                            uint8_t *out) {
     const int64_t *g = geometry;
     DepthwiseJob job = {x, x_signed, x_zp, lo, hi, threshold != 0 && half != 0, int32_clamp != 0, g, weights, r, c,
-                        threshold, half, (uint8_t)xor_mask, acc, out};
+                        threshold, half, (uint8_t)xor_mask, acc, out, 0, repeat};
+#ifdef NNAPI_HOST_HAS_X86
+    __builtin_cpu_init();
+    job.avx512 = use_avx512 && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+#else
+    (void)use_avx512;
+#endif
     int64_t rows = g[0] * g[12], taps = g[13] * g[3] * g[4] * g[5];
     /* Rows in chunks of about 32k multiply-adds; a small convolution stays on the caller. */
     int64_t grain = taps >= 32768 ? 1 : 32768 / (taps > 0 ? taps : 1);

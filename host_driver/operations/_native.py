@@ -59,14 +59,15 @@ class NativeKernels:
         self._quantize.argtypes = [_P, _I64, _F64, _I32, _I32, _I32, _P, _P]
         self._quantize.restype = None
         self._depthwise = lib.nnapi_host_depthwise
-        self._depthwise.argtypes = [_P, _I32, _P, _P, _I32, _P, _P, _P, _P, _I32, _I32, _I32, _I32, _P, _P, _I32, _P]
+        self._depthwise.argtypes = [_P, _I32, _P, _P, _I32, _P, _P, _P, _P, _I32, _I32, _I32, _I32, _P, _P, _I32, _I32, _I64,
+                                    _P]
         self._depthwise.restype = None
         self._mean_rows = lib.nnapi_host_mean_rows
         self._mean_rows.argtypes = [_P, _I32, _I64, _I64, _I64, _I32, _I32, _P, _P]
         self._mean_rows.restype = None
         self._gemm = lib.nnapi_host_gemm_requantize
         self._gemm.argtypes = [_P, _I32, _I64, _I64, _I64, _P, _I64, _I64, _P, _P, _P, _P, _I32, _I32, _I32, _I32, _P,
-                               _I32, _I32, _P, _I32, _P]
+                               _I32, _I32, _P, _I32, _P, _P, _I32, _P]
         self._gemm.restype = None
         self._linear_int8 = lib.nnapi_host_linear_int8
         self._linear_int8.argtypes = [_P, _I64, _I64, _P, _I64, _P, _I64, _P, _I32, _P]
@@ -74,6 +75,9 @@ class NativeKernels:
         self._gemm_vnni = lib.nnapi_host_gemm_vnni
         self._gemm_vnni.argtypes = []
         self._gemm_vnni.restype = _I32
+        self._depthwise_avx512 = lib.nnapi_host_depthwise_avx512
+        self._depthwise_avx512.argtypes = []
+        self._depthwise_avx512.restype = _I32
         self._set_threads = lib.nnapi_host_set_threads
         self._set_threads.argtypes = [_I32]
         self._set_threads.restype = None
@@ -93,25 +97,40 @@ class NativeKernels:
     def gemm_requantize(self, a: torch.Tensor, packed: torch.Tensor, n: int, block_rows: int, repeat: int,
                         constants: tuple,
                         lo: int, hi: int, xor_mask: int, int32_clamp: bool, table: Optional[torch.Tensor],
-                        use_vnni: bool, out: torch.Tensor, beta: int = 0) -> None:
+                        use_vnni: bool, out: torch.Tensor, beta: int = 0, unroll: Optional[torch.Tensor] = None,
+                        pad_code: int = 0) -> None:
         """Codes of the product of 8-bit rows ``a`` [m, k] and the packed int8 weights (see
         nnapi_host_gemm.c; plus ``beta`` times each row's sum) into ``out`` [m, n], requantized
-        as `requantize` does."""
+        as `requantize` does. With ``unroll`` (int64 geometry, as `depthwise`'s) the rows are the
+        unrolled taps of the NHWC convolution input ``a``, out-of-image taps reading ``pad_code``
+        (the zero point's code, as a byte)."""
         r, c, threshold, half = constants
-        m, k = a.shape
+        if unroll is None:
+            m, k = a.shape
+        else:
+            g = unroll.tolist()
+            m, k = g[0] * g[12] * g[13], g[3] * g[4] * g[5]
         slots = self.threads
         scratch = torch.empty(slots * block_rows * n, dtype=torch.int32)
+        rows = None if unroll is None else torch.empty(slots * block_rows * k, dtype=torch.uint8)
         self._gemm(a.data_ptr(), a.dtype == torch.int8, m, k, n, packed.data_ptr(), block_rows, repeat, r.data_ptr(),
                    c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp, _pointer(table),
-                   beta, use_vnni, scratch.data_ptr(), slots, out.data_ptr())
+                   beta, use_vnni, scratch.data_ptr(), slots, _pointer(unroll), _pointer(rows), pad_code & 0xFF,
+                   out.data_ptr())
 
     def linear_int8(self, x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor, bias: Optional[torch.Tensor],
-                    out: torch.Tensor, use_avx512: bool = True) -> None:
+                    out: torch.Tensor, use_avx512: bool = True, repeat: int = 1) -> None:
         """``out`` [m, n] = scale · (``x`` [m, k] float32 @ int8 ``q`` [n, k]ᵀ) + ``bias`` (see
         nnapi_host_gemm.c); ``scale``: float32, one value or one per row of ``q``."""
         m, k = x.shape
         self._linear_int8(x.data_ptr(), m, k, q.data_ptr(), q.shape[0], scale.data_ptr(), scale.numel(),
                           _pointer(bias), use_avx512, out.data_ptr())
+
+    @functools.cached_property
+    def depthwise_avx512(self) -> bool:
+        """Whether this machine sums depthwise convolutions with AVX-512 (faster than oneDNN's at
+        every size measured; the plain loop only below SMALL_DEPTHWISE_PIXELS, _qconv.py)."""
+        return bool(self._depthwise_avx512())
 
     @functools.cached_property
     def vnni(self) -> bool:
@@ -132,16 +151,18 @@ class NativeKernels:
 
     def depthwise(self, x: torch.Tensor, geometry: torch.Tensor, weights: torch.Tensor, x_zp: int, constants: tuple,
                   lo: int, hi: int, xor_mask: int, int32_clamp: bool, table: Optional[torch.Tensor],
-                  out: torch.Tensor) -> None:
+                  out: torch.Tensor, use_avx512: bool = True, repeat: int = 1) -> None:
         """An NHWC depthwise convolution of 8-bit ``x`` with int16 ``weights`` [kh, kw, c] and its
         requantization (as `requantize`) into ``out``; ``geometry``: int64 [n, h, w, c, kh, kw,
-        stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow]."""
+        stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow]; ``use_avx512``: the
+        AVX-512 sums where the CPU has them (False: the plain loop, for tests); ``constants`` hold
+        ``repeat`` copies (rows of the AVX-512 path are requantized as `requantize` with them)."""
         r, c, threshold, half = constants
         slots = self.threads
-        acc = torch.empty(slots * int(weights.shape[-1]), dtype=torch.int32)
+        acc = torch.empty(slots * int(geometry[13]) * int(weights.shape[-1]), dtype=torch.int32)
         self._depthwise(x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), weights.data_ptr(), x_zp,
                         r.data_ptr(), c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp,
-                        _pointer(table), acc.data_ptr(), slots, out.data_ptr())
+                        _pointer(table), acc.data_ptr(), slots, use_avx512, repeat, out.data_ptr())
 
     def mean_rows(self, x: torch.Tensor, batches: int, rows: int, channels: int, lo: int, hi: int,
                   out: torch.Tensor) -> None:

@@ -11,8 +11,9 @@ The accumulation Σ (q_in − zp_in)(q_w − zp_w) runs in an integer kernel on 
   oneDNN's setup costs ~20 µs a call) and the ungrouped convolutions over the float32 bound
   (their taps unrolled into a matrix). The −128 shift becomes a per-channel constant, folded
   with the bias.
-* The compiled depthwise loop (`_native`) for small NHWC depthwise convolutions: int32 sums of
-  the taps, requantized in the same pass.
+* The compiled depthwise loop (`_native`) for NHWC depthwise convolutions: int32 sums of the
+  taps, requantized row by row; at every size where the machine has its AVX-512 sums, else for
+  small images only (its plain loop loses to oneDNN on large ones).
 
 Then `_qfast.Requantizer` (or the reference requantization, where it was not proved equal).
 """
@@ -28,7 +29,7 @@ from . import _qfast as qf
 from .common import from_nchw, pad_nhwc, to_nchw
 
 Kernel = qf.Kernel
-SMALL_DEPTHWISE_PIXELS = 16 * 16   # output pixels up to which the compiled depthwise loop runs
+SMALL_DEPTHWISE_PIXELS = 16 * 16   # output pixels up to which the plain compiled depthwise loop runs
 
 
 def _conv_weights(p, ins: Sequence[qf.OperandInfo]):
@@ -72,10 +73,13 @@ def conv_kernel(p, ins: Sequence[qf.OperandInfo], outs: Sequence[qf.OperandInfo]
     # torch._int_mm takes it without oneDNN's ~20 microseconds of setup per call.
     pointwise = w.shape[2:] == (1, 1) and tuple(p.stride) == (1, 1) and not any(p.pads) and not p.nchw
     depthwise = groups == w.shape[0] and w.shape[1] == 1 and not p.nchw     # depth multiplier 1
-    # The compiled loop gains oneDNN's ~20 us of setup per call and loses to its kernels on
-    # large images (3x slower at 112 x 112 x 32 here, 2x faster at 14 x 14 and below).
-    small = outs[0].shape[1] * outs[0].shape[2] <= SMALL_DEPTHWISE_PIXELS
-    if depthwise and small and int(abs_sum.max()) * reach < qf.INT32_LIMIT:
+    # The plain compiled loop gains oneDNN's ~20 us of setup per call and loses to its kernels on
+    # large images (3x slower at 112 x 112 x 32 here, 2x faster at 14 x 14 and below); with its
+    # AVX-512 sums it is faster at every size of mobilenet_v2 (1.7 -> 1.1 ms per execution in all).
+    native = _native.kernels()
+    native_depthwise = outs[0].shape[1] * outs[0].shape[2] <= SMALL_DEPTHWISE_PIXELS or (
+        native is not None and native.depthwise_avx512)
+    if depthwise and native_depthwise and int(abs_sum.max()) * reach < qf.INT32_LIMIT:
         kernel = _native_depthwise_kernel(p, ins[0].shape, outs[0].shape, w, bias, abs_sum * reach, dtype)
         if kernel is not None:
             return kernel
@@ -83,6 +87,12 @@ def conv_kernel(p, ins: Sequence[qf.OperandInfo], outs: Sequence[qf.OperandInfo]
         packed = _packed_gemm_kernel(p, outs[0].shape, parts[0][1].reshape(w.shape[0], -1), bias, abs_sum, dtype)
         if packed is not None:
             return packed
+    if int_mm and not p.nchw:
+        # Other ungrouped NHWC convolutions: the taps unrolled (out-of-bounds ones read the zero
+        # point, adding nothing), then the same compiled product.
+        unrolled = _unrolled_gemm_kernel(p, ins[0].shape, outs[0].shape, parts[0][1], bias, abs_sum, dtype)
+        if unrolled is not None:
+            return unrolled
     if onednn and not (pointwise and int_mm):
         return _onednn_conv_kernel(p, ins[0].shape, parts, bias, abs_sum * reach, dtype, groups)
     if int_mm:
@@ -146,13 +156,16 @@ def _native_depthwise_kernel(p, in_shape: tuple[int, ...], out_shape: tuple[int,
     geometry = torch.tensor([n, h, width, channels, kh, kw, *p.stride, *p.dilation, top, left, out_shape[1],
                              out_shape[2]], dtype=torch.int64)
     zp = p.q_zp[0]
+    # Rows of the AVX-512 path are requantized with the constants repeated over at least 256
+    # values (a long inner loop; some short periods run several times slower).
+    repeat = max(1, min(out_shape[2], -(-256 // channels)))
 
     def run(xs: list, _p) -> list:
         x = xs[0].contiguous()
         table = requantize.table
         out = torch.empty(out_shape, dtype=dtype if table is None else table.dtype)
-        native.depthwise(x, geometry, weights, zp, requantize.flat_constants(1), requantize.lo, requantize.hi,
-                         requantize.shift, requantize.int32_clamp, table, out)
+        native.depthwise(x, geometry, weights, zp, requantize.flat_constants(repeat), requantize.lo, requantize.hi,
+                         requantize.shift, requantize.int32_clamp, table, out, repeat=repeat)
         return [out]
 
     run.requantizer = requantize   # a following activation's table can join it (qf.fuse_table)
@@ -184,15 +197,29 @@ def pack_weights(matrix: torch.Tensor) -> torch.Tensor:
     return blocks.permute(0, 2, 1, 3).contiguous()
 
 
+def _unrolled_gemm_kernel(p, in_shape: tuple[int, ...], out_shape: tuple[int, ...], w8: torch.Tensor,
+                          bias: torch.Tensor, abs_sum: torch.Tensor, dtype: torch.dtype) -> Optional[Kernel]:
+    """An ungrouped NHWC convolution as the compiled product over its taps, unrolled in C a block
+    of output pixels at a time (out-of-image taps read the input's zero point: they add nothing)."""
+    channels, _, kh, kw = w8.shape
+    matrix = w8.permute(0, 2, 3, 1).reshape(channels, -1)                 # [O, (ky, kx, c)]
+    left, _, top, _ = p.pads
+    n, h, width, c = in_shape
+    geometry = torch.tensor([n, h, width, c, kh, kw, *p.stride, *p.dilation, top, left, out_shape[1], out_shape[2]],
+                            dtype=torch.int64)
+    return _packed_gemm_kernel(p, out_shape, matrix, bias, abs_sum, dtype, unroll=geometry)
+
+
 def _packed_gemm_kernel(p, out_shape: tuple[int, ...], matrix: torch.Tensor, bias: torch.Tensor,
                         abs_sum: torch.Tensor, dtype: torch.dtype, use_vnni: Optional[bool] = None,
-                        beta: int = 0) -> Optional[Kernel]:
+                        beta: int = 0, unroll: Optional[torch.Tensor] = None) -> Optional[Kernel]:
     """A 1x1 NHWC convolution or a FULLY_CONNECTED as the compiled product of the activation rows,
     read as unsigned bytes, with the packed int8 weights [O, K], requantized block by block; None
     without the library, AVX-512 VNNI (``use_vnni`` None: the machine's; False: the plain C
     product, for tests), a proved requantizer or int32 room. ``abs_sum``: Σ|q_w − zp_w| per output;
     ``beta``: q_w − zp_w = matrix + beta (per-tensor weights stored shifted), added in C as beta
-    times each row's Σu."""
+    times each row's Σu; ``unroll``: a convolution's geometry when the rows are its unrolled taps
+    (see NativeKernels.gemm_requantize)."""
     native = _native.kernels()
     channels, depth = matrix.shape
     room = (int(matrix.to(torch.int64).abs().sum(1).max()) + abs(beta) * depth) * 255
@@ -215,11 +242,12 @@ def _packed_gemm_kernel(p, out_shape: tuple[int, ...], matrix: torch.Tensor, bia
     vnni = native.vnni if use_vnni is None else use_vnni
 
     def run(xs: list, _p) -> list:
-        a = xs[0].contiguous().view(-1, depth)
+        a = xs[0].contiguous()
         table = requantize.table
         out = torch.empty(out_shape, dtype=dtype if table is None else table.dtype)
-        native.gemm_requantize(a, packed, channels, block_rows, repeat, requantize.flat_constants(repeat), requantize.lo,
-                               requantize.hi, requantize.shift, requantize.int32_clamp, table, vnni, out, beta)
+        native.gemm_requantize(a if unroll is not None else a.view(-1, depth), packed, channels, block_rows, repeat,
+                               requantize.flat_constants(repeat), requantize.lo, requantize.hi, requantize.shift,
+                               requantize.int32_clamp, table, vnni, out, beta, unroll, p.q_zp[0])
         return [out]
 
     run.requantizer = requantize   # a following activation's table can join it (qf.fuse_table)

@@ -173,10 +173,11 @@ def test_the_thread_count_does_not_change_the_codes(native, pool_threads, dtype)
             native.gemm_requantize(a, pack_weights(w), n, 8, 1, req.flat_constants(1), req.lo, req.hi, req.shift,
                                    req.int32_clamp, None, vnni, out)
             assert torch.equal(out, want), (threads, vnni)
-        dout = torch.empty(1, oh, ow, c, dtype=dtype)
-        native.depthwise(x, geometry, weights, x_zp, dreq.flat_constants(1), dreq.lo, dreq.hi, dreq.shift,
-                         dreq.int32_clamp, None, dout)
-        assert torch.equal(dout, dwant), threads
+        for avx512 in (False, True):
+            dout = torch.empty(1, oh, ow, c, dtype=dtype)
+            native.depthwise(x, geometry, weights, x_zp, dreq.flat_constants(1), dreq.lo, dreq.hi, dreq.shift,
+                             dreq.int32_clamp, None, dout, avx512)
+            assert torch.equal(dout, dwant), (threads, avx512)
 
 
 def test_the_kernel_thread_count_is_read_from_the_environment(monkeypatch):
