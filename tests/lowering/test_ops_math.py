@@ -1,4 +1,4 @@
-"""Rounding (floor / ceil / trunc / round), logarithms (log / log2 / log10 / log1p) and
+"""Rounding (floor / ceil / trunc / round), logarithms (log / log2 / log10 / log1p), expm1 and
 amin through the C++ backend on the host driver, at every feature level where each exists,
 against eager; the roundings bit-exactly, including ties, ±0, ±inf, NaN and |x| >= 2^23."""
 
@@ -60,6 +60,35 @@ def test_log1p_keeps_tiny_arguments_and_specials():
     assert torch.all(((got.double() - want).abs() <= 2.5e-7 * want.abs())[finite])
     assert got.flatten()[6].item() == -math.inf and got.flatten()[7].item() == math.inf
     assert math.isnan(got.flatten()[9].item())
+
+
+def test_expm1_keeps_tiny_arguments_and_specials():
+    """expm1 by Kahan's form below |x| = 0.5: tiny arguments keep their digits (EXP - 1 would
+    give 0 for 1e-10), within a few float32 ulps of float64's everywhere; inf, -inf, NaN as eager."""
+    g = torch.Generator().manual_seed(0)
+    special = torch.tensor([1e-10, -1e-10, 3e-8, -2e-6, 1e-4, 0.4999, -0.4999, 0.5, -0.5, 0.0, 20.0, -30.0, 88.0,
+                            100.0, math.inf, -math.inf, math.nan, -1e-30, 1e-38, -3.0])
+    x = torch.cat([special, torch.randn(60, generator=g) * 3, (torch.rand(40, generator=g) - 0.5) * 1e-3]).reshape(
+        4, 30)
+    lowered = lower(Lambda(torch.expm1), (x,), feature_level=29)
+    assert lowered.cpu_ops == [] and "EXP" in lowered.nnapi_operations
+    (got,) = run_pte(lowered.pte, [x], 29)
+    want = torch.expm1(x.double())
+    finite = torch.isfinite(want) & (want.abs() < 3e38)
+    assert torch.all(((got.double() - want).abs() <= 4 * 1.2e-7 * want.abs() + 1e-45)[finite])
+    torch.testing.assert_close(got[~finite], torch.expm1(x)[~finite], equal_nan=True)
+
+
+def test_an_xielu_style_activation_is_one_subgraph():
+    """Apertus' xIELU: alpha_p·x² + beta·x for x > 0, alpha_n·(expm1(min(x, eps)) - x) + beta·x
+    otherwise; one NNAPI subgraph against eager."""
+    def xielu(x: torch.Tensor) -> torch.Tensor:
+        alpha_p, alpha_n, beta, eps = 0.8, 0.8 + 0.5, 0.5, -1e-6
+        return torch.where(x > 0, alpha_p * x * x + beta * x, alpha_n * (torch.expm1(torch.clamp(x, max=eps)) - x)
+                           + beta * x)
+
+    x = torch.randn(2, 8, 16, generator=torch.Generator().manual_seed(1)) * 2
+    check_delegated_and_matches(Lambda(xielu), (x,), feature_level=30)
 
 
 def test_log_below_api_29_is_refused():
