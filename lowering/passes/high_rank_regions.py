@@ -33,6 +33,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+import operator
 from typing import Any, Sequence
 
 import torch
@@ -468,11 +469,82 @@ def _stacks_as_views(graph: Graph) -> None:
         graph.erase_node(node)
 
 
+def _select_on_source(graph: Graph, node: Node, x: Node, dim: int, index: int) -> Node | None:
+    """``select(x, dim, index)`` taken before the permutes and the view that made the rank > 4
+    value ``x`` from a rank <= 4 one (new nodes before ``node``), or None: through a permute P,
+    select(permute(v, P), d, i) = permute(select(v, P[d], i), P less d); through a view to S of
+    a static source s, select(view(s, S), j, i) = view(select(view(s, [prod(S[:j]), S[j],
+    prod(S[j + 1:])]), 1, i), S less j): every step at rank <= 3 until the last view."""
+    if x.target is aten.permute.default and isinstance(x.args[0], Node):
+        order = [d % _rank(x) for d in x.args[1]]
+        inner = _select_on_source(graph, node, x.args[0], order[dim], index)
+        if inner is None:
+            return None
+        kept = [o - (o > order[dim]) for k, o in enumerate(order) if k != dim]
+        return inner if kept == list(range(len(kept))) else call(graph, node, aten.permute.default, (inner, kept))
+    if x.target not in _VIEWS or not isinstance(x.args[0], Node):
+        return None
+    source, shape = x.args[0], _shape(x)
+    if shape is None or _shape(source) is None or _rank(source) > MAX_RANK:
+        return None
+    before, after = math.prod(shape[:dim]), math.prod(shape[dim + 1:])
+    flat = call(graph, node, aten.view.default, (source, [before, shape[dim], after]))
+    chosen = call(graph, node, aten.select.int, (flat, 1, index))
+    return call(graph, node, aten.view.default, (chosen, shape[:dim] + shape[dim + 1:]))
+
+
+def _selects_on_sources(graph: Graph) -> None:
+    """``unbind`` / ``select`` of a rank > 4 value moved from a rank <= 4 one, taken on the
+    source first (hiera's ``qkv.reshape(B, -1, nw, 3, h, d).permute(3, 0, 4, 2, 1, 5).unbind(0)``):
+    the pieces enter their region as moves, which a select is not."""
+    for node in list(graph.nodes):
+        try:
+            _select_pieces_on_source(graph, node)
+        except _Refused as refusal:   # a symbolic size: the view chains keep what they can
+            logger.debug("%s is left as it is: %s", node.name, refusal)
+
+
+def _select_pieces_on_source(graph: Graph, node: Node) -> None:
+    if node.target is aten.unbind.int and _rank(node.args[0]) > MAX_RANK:
+        pieces = [u for u in node.users if u.target is operator.getitem]
+        if len(pieces) != len(node.users):
+            return
+        x = node.args[0]
+        dim = (node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)) % _rank(x)
+        picks = [(u, u.args[1]) for u in pieces]
+    elif node.target is aten.select.int and _rank(node.args[0]) > MAX_RANK:
+        x, dim = node.args[0], node.args[1] % _rank(node.args[0])
+        picks = [(node, node.args[2])]
+    else:
+        return
+    shape = _shape(x)
+    if shape is None:
+        return
+    for piece, index in picks:
+        before = set(graph.nodes)
+        with graph.inserting_before(piece):
+            try:
+                new = _select_on_source(graph, piece, x, dim, index % shape[dim])
+                if new is not None and _shape(new) != _shape(piece):
+                    new = None
+            except _Refused:
+                new = None
+        if new is None:
+            for added in reversed([n for n in graph.nodes if n not in before]):
+                graph.erase_node(added)
+            continue
+        piece.replace_all_uses_with(new)
+        graph.erase_node(piece)
+    if node.target is aten.unbind.int and not node.users:
+        graph.erase_node(node)
+
+
 def rewrite_high_rank_regions(program: ExportedProgram) -> int:
     """Rewrites, in place, every region of rank > 4 values that needs and allows it; returns the
     number of regions rewritten."""
     graph = program.graph_module.graph
     _stacks_as_views(graph)
+    _selects_on_sources(graph)
     regions = _regions(graph)
     if not regions:
         return 0

@@ -140,6 +140,33 @@ def test_a_softmax_and_matrix_product_at_rank_5_in_one_subgraph():
     assert lowered.num_delegates == 1
 
 
+class MaskUnitAttention(torch.nn.Module):
+    """Hiera's mask unit attention: q, k, v unbound from a rank-6 permuted projection, q max-pooled
+    over its stride at rank 6 ([B, heads, windows, stride, tokens / stride, dim].amax(3))."""
+
+    def __init__(self, channels: int = 12, heads: int = 2, windows: int = 3, stride: int = 2) -> None:
+        super().__init__()
+        self.heads, self.windows, self.stride = heads, windows, stride
+        self.qkv = torch.nn.Linear(channels, 3 * channels)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, n, c = x.shape
+        d = c // self.heads
+        qkv = self.qkv(x).reshape(b, -1, self.windows, 3, self.heads, d).permute(3, 0, 4, 2, 1, 5)
+        q, k, v = qkv.unbind(0)
+        q = q.view(b, self.heads, self.windows, self.stride, -1, d).amax(dim=3)
+        attention = (q * d ** -0.5) @ k.transpose(-1, -2)
+        out = attention.softmax(dim=-1) @ v            # [B, heads, windows, tokens / stride, dim]
+        return out.transpose(1, 3).reshape(b, -1, c)
+
+
+def test_pieces_unbound_from_a_rank_6_value_are_taken_on_its_source():
+    """unbind(0) of the permuted rank-6 projection: each piece is a select on the projection
+    itself, so the q pooling and the attention form regions of moves: one subgraph, no CPU op."""
+    lowered = check_delegated_and_matches(MaskUnitAttention(), (_randn(1, 24, 12),))   # one image, as hiera exports
+    assert lowered.num_delegates == 1 and lowered.cpu_ops == []
+
+
 class Transposed(torch.nn.Module):
     """A rank-5 value added to its own transpose: the same data on both sides in two orders."""
 
