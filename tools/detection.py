@@ -44,7 +44,8 @@ def detector_module(model: nn.Module, image_size: tuple[int, int], *, max_detect
                     ) -> nn.Module:
     """``model`` (an evaluation-mode torchvision detector) as a module of one ``[3, H, W]`` image with
     fixed-size results ``(boxes [D, 4], scores [D], labels [D] int64, count)`` (and a Mask R-CNN's
-    ``masks [D, 1, 28, 28]``, a Keypoint R-CNN's ``heatmaps [D, K, 56, 56]``), ready for ``torch.export``.
+    ``masks [D, 1, 28, 28]``, a Keypoint R-CNN's ``heatmaps [D, K, 56, 56]``, the boxes they are placed in
+    in the resized image ``[D, 4]`` and the ratios input / resized ``[2]``), ready for ``torch.export``.
 
     Args:
         model: a torchvision detection model (``supported_detectors()``), in eval mode.
@@ -152,23 +153,29 @@ def detections_of(outputs: Sequence[Tensor], image_size: tuple[int, int] | None 
     pasted into an image of ``image_size`` ``(H, W)`` (the input's) by torchvision's
     ``paste_masks_in_image``, which resizes each mask to its box, a size known only then; for a
     Keypoint R-CNN ``"keypoints"`` ``[N, K, 3]`` and ``"keypoints_scores"`` ``[N, K]``: torchvision's
-    ``heatmaps_to_keypoints`` of its heatmaps in their boxes (each resized to its box's size, a size
-    known only then, and its maximum taken), as its ``keypointrcnn_inference`` calls it."""
+    ``heatmaps_to_keypoints`` of its heatmaps in their boxes in the resized image (each resized to its
+    box's size, a size known only then, and its maximum taken), as its ``keypointrcnn_inference``
+    calls it, scaled to the input image as its transform's ``resize_keypoints`` does."""
     boxes, scores, labels, count = outputs[:4]
     real = int(count)
     result = {"boxes": boxes[:real], "scores": scores[:real], "labels": labels[:real]}
-    for extra in outputs[4:]:
-        if extra.shape[1] == 1:  # masks [D, 1, M, M]; heatmaps have one channel per keypoint (K > 1)
-            if image_size is None:
-                raise ValueError("detections_of: a Mask R-CNN's masks are pasted into the image: pass "
-                                 "image_size=(H, W)")
-            from torchvision.models.detection.roi_heads import paste_masks_in_image
-            result["masks"] = paste_masks_in_image(extra[:real], result["boxes"], tuple(image_size))
-        else:
-            # The boxes are those torchvision's roi_heads place the keypoints in: detector_module takes a
-            # Keypoint R-CNN only for images its transform keeps at their size (its rescaling is then by 1).
-            from torchvision.models.detection.roi_heads import heatmaps_to_keypoints
-            result["keypoints"], result["keypoints_scores"] = heatmaps_to_keypoints(extra[:real], result["boxes"])
+    extras = list(outputs[4:])
+    if extras and extras[0].shape[1] == 1:  # masks [D, 1, M, M]; heatmaps have one channel per keypoint (K > 1)
+        if image_size is None:
+            raise ValueError("detections_of: a Mask R-CNN's masks are pasted into the image: pass "
+                             "image_size=(H, W)")
+        from torchvision.models.detection.roi_heads import paste_masks_in_image
+        result["masks"] = paste_masks_in_image(extras[0][:real], result["boxes"], tuple(image_size))
+    elif extras:
+        # torchvision's keypointrcnn_inference places them in the boxes of the resized image, then its
+        # transform's resize_keypoints scales x and y by the float32 ratios input / resized.
+        from torchvision.models.detection.roi_heads import heatmaps_to_keypoints
+        heatmaps, resized_boxes, ratios = extras[:3]
+        keypoints, keypoint_scores = heatmaps_to_keypoints(heatmaps[:real], resized_boxes[:real])
+        keypoints = keypoints.clone()
+        keypoints[..., 0] *= ratios[0]
+        keypoints[..., 1] *= ratios[1]
+        result["keypoints"], result["keypoints_scores"] = keypoints, keypoint_scores
     return result
 
 

@@ -34,7 +34,7 @@ from torchvision.ops.poolers import MultiScaleRoIAlign, _setup_scales
 from executorch_nnapi.lowering.custom_ops import class_nms_padded
 
 from .detection_transform import (at_least, boxes_in_image, class_columns, fixed_anchors, padded_rows,
-                                  transformed_image, without_small_boxes)
+                                  resize_ratios, transformed_image, without_small_boxes)
 
 # torchvision's RoIHeads.postprocess_detections drops boxes narrower or lower than this.
 _DETECTION_MIN_SIZE = 1e-2
@@ -154,7 +154,9 @@ class ExportableFasterRCNN(nn.Module):
     [D, 1, M, M]``: torchvision's ``maskrcnn_inference`` (the probabilities of each detection's class
     in its box), before ``paste_masks_in_image`` (``detections_of`` pastes them). A Keypoint R-CNN also
     returns ``heatmaps [D, K, 56, 56]``: its keypoint branch's logits on the detections, before
-    ``heatmaps_to_keypoints`` (``detections_of`` takes the keypoints from them)."""
+    ``heatmaps_to_keypoints``, with the boxes it places them in (``[D, 4]``, in the image as the
+    transform resized it) and torchvision's float32 ratios ``[2]`` (input / resized width, height)
+    that scale the keypoints to the input (``detections_of`` takes the keypoints from them)."""
 
     def __init__(self, model: FasterRCNN, image_size: tuple[int, int], max_detections: int) -> None:
         super().__init__()
@@ -176,15 +178,9 @@ class ExportableFasterRCNN(nn.Module):
             self.mask_head, self.mask_predictor = roi_heads.mask_head, roi_heads.mask_predictor
         self.keypoint_roi_pool = None
         if roi_heads.has_keypoint():
-            if tuple(resized) != tuple(image_size):
-                raise ValueError(
-                    f"detector_module: this Keypoint R-CNN's transform resizes a {image_size[0]} x {image_size[1]} "
-                    f"image to {resized[0]} x {resized[1]}; torchvision takes the keypoints from the heatmaps in the "
-                    "resized image's boxes and then scales them, which detections_of can only repeat on the "
-                    "image's own boxes: export it for images the transform keeps at their size (shorter side "
-                    "min_size, longer side at most max_size, or min_size=max_size=the image's size) "
-                    "(docs/detection.md)")
             self.keypoint_roi_pool = FixedRoIAlign(roi_heads.keypoint_roi_pool, features, resized)
+            # For the example's size; an image size known only at run time computes them (forward).
+            self.register_buffer("keypoint_ratios", resize_ratios(resized, image_size), persistent=False)
             self.keypoint_head, self.keypoint_predictor = roi_heads.keypoint_head, roi_heads.keypoint_predictor
 
     def forward(self, image: Tensor) -> tuple[Tensor, ...]:
@@ -206,7 +202,10 @@ class ExportableFasterRCNN(nn.Module):
         if self.mask_roi_pool is not None:
             outputs += (self._masks(features, kept_boxes, kept_scores, labels),)
         if self.keypoint_roi_pool is not None:
-            outputs += (self._heatmaps(features, kept_boxes, kept_scores),)
+            original = (image.shape[-2], image.shape[-1])
+            static = all(isinstance(size, int) for size in (*original, *resized))
+            ratios = self.keypoint_ratios if static else resize_ratios(resized, original)
+            outputs += (self._heatmaps(features, kept_boxes, kept_scores), kept_boxes, ratios)
         return outputs
 
     def _masks(self, features: dict[str, Tensor], boxes: Tensor, scores: Tensor, labels: Tensor) -> Tensor:

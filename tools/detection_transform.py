@@ -69,6 +69,15 @@ def boxes_in_image(boxes: Tensor, resized: tuple[int, int], original: tuple[int,
     return torch.stack((x1 * ratio_w, y1 * ratio_h, x2 * ratio_w, y2 * ratio_h), dim=1)
 
 
+def resize_ratios(resized: tuple[int, int], original: tuple[int, int]) -> Tensor:
+    """torchvision's ``resize_keypoints`` ratios as a float32 ``[2]`` tensor ``(width, height)``:
+    ``original / resized``, each a float32 division of the two sizes, made from ``[1]`` tensors so
+    that a size known only at run time is computed in the graph."""
+    ratio_h, ratio_w = (torch.full((1,), size, dtype=torch.float32) / torch.full((1,), new, dtype=torch.float32)
+                        for size, new in zip(original, resized))
+    return torch.cat([ratio_w, ratio_h])
+
+
 def class_columns(scores: Tensor, boxes: Tensor) -> tuple[Tensor, Tensor]:
     """Candidates of ``C`` classes (or levels), ``scores [C, R]`` and ``boxes [C, R, 4]``, as
     BOX_WITH_NMS_LIMIT takes them: ``[R, C + 1]`` scores and ``[R, 4 (C + 1)]`` boxes, with a first

@@ -17,7 +17,7 @@ from torchvision.models.detection.roi_heads import heatmaps_to_keypoints
 from executorch_nnapi.tools.detection import detections_of, detector_module, supported_detectors
 from executorch_nnapi.tools.detection_models import DETECTOR_BUILDERS
 from op_harness import run_pte
-from test_detectors import BOX_TOLERANCE, assert_padding, assert_same_detections, square_rcnn
+from test_detectors import BOX_TOLERANCE, assert_padding, assert_same_detections, lowered_detector, square_rcnn
 
 # Keypoints are compared as torchvision computes them from NNAPI's heatmaps in torchvision's own box:
 # heatmaps_to_keypoints resizes a heatmap to its box's size rounded up to whole pixels, so a box a
@@ -45,6 +45,7 @@ def test_keypoint_rcnn_is_one_nnapi_model_with_torchvisions_keypoints(name, size
         count = int(outputs[3])
         heatmaps = outputs[4]
         assert heatmaps.shape == (len(outputs[0]), 17, 56, 56) and not heatmaps[count:].any()
+        assert torch.equal(outputs[5], outputs[0]) and torch.equal(outputs[6], torch.ones(2))   # kept at its size
         assert_padding(outputs, count)
         got = detections_of(outputs)
         assert_same_detections(got, want, tolerance)
@@ -83,12 +84,35 @@ def assert_same_keypoints(got: dict, heatmaps: torch.Tensor, want: dict, score_t
     assert moved <= moved_share * keypoints, f"{moved} of {keypoints} keypoints moved"
 
 
+def test_keypoint_rcnn_of_an_image_its_transform_resizes():
+    """A 320 x 240 image its transform resizes to 400 x 300: the .pte also returns the boxes the
+    keypoints are placed in (in the resized image) and torchvision's ratios, so detections_of takes
+    the keypoints as keypointrcnn_inference and resize_keypoints do: torchvision's detections (scores
+    within 5e-5: 1.7e-5 measured, the resize of the image adding its float32 differences) and
+    keypoints (all but 1% within BOX_TOLERANCE, the rest where two heatmap maxima are that close)."""
+    image = torch.rand(3, 240, 320, generator=torch.Generator().manual_seed(5))
+    lowered = lowered_detector("keypointrcnn_mobilenet_v3_large_320_fpn", image, min_size=300, max_size=640)
+    assert lowered.delegates == 1 and not lowered.cpu_ops, lowered.cpu_ops
+    outputs = run_pte(lowered.pte, [image])
+    with torch.no_grad():
+        want = lowered.model([image])[0]
+    count = int(outputs[3])
+    assert count == len(want["labels"]) > 10
+    assert torch.equal(outputs[6], torch.tensor([320 / 400, 240 / 300], dtype=torch.float32))
+    assert (outputs[5][:count] * outputs[6].repeat(2) - outputs[0][:count]).abs().max() <= 1e-4 * 400
+    got = detections_of(outputs)
+    assert_same_detections(got, want, 5e-5)
+    scale = want["boxes"].abs().max().item()
+    distances = (got["keypoints"] - want["keypoints"]).abs().amax(dim=2)   # [N, K]
+    close = distances <= BOX_TOLERANCE * scale
+    assert close.float().mean().item() >= 0.99, f"{int((~close).sum())} of {close.numel()} keypoints moved"
+    assert (got["keypoints_scores"] - want["keypoints_scores"])[close].abs().max().item() <= 1e-4
+
+
 def test_keypoint_rcnn_refusals_name_the_reason():
     assert "KeypointRCNN" in supported_detectors()
     build, _ = DETECTOR_BUILDERS["keypointrcnn_mobilenet_v3_large_320_fpn"]
     model = build(min_size=400, max_size=640).eval()
-    with pytest.raises(ValueError, match="resizes a 320 x 320 image to 400 x 400"):
-        detector_module(model, (320, 320))
     one_keypoint = KeypointRCNN(model.backbone, num_classes=2, num_keypoints=1).eval()
     with pytest.raises(TypeError, match="one keypoint"):
         detector_module(one_keypoint, (320, 320))
