@@ -25,7 +25,7 @@ from .compile_specs import NnapiCompileOptions, ranges_from_compile_specs
 from .graph import SCALAR_ORDER, LoweringError, NnapiGraph, NodeLoweringError, identity, merged_shape, permute_shape
 from .layout_analysis import nhwc_values, nhwc_wanted, preferred_input_order
 from .lowering_context import QUANTIZED_TYPES, BodyInput, LoweringContext
-from .nnapi_codes import OperationCode
+from .nnapi_codes import FeatureLevel, OperandCode, OperationCode
 from .node_utils import aten_op, is_dequantize, is_per_channel, op_name, quant_params, tensor_shape
 from .patterns import PatternAnalysis
 from .program_analysis import analyze_program
@@ -111,9 +111,22 @@ def _distinct_output(graph: NnapiGraph, operand: int, name: str) -> int:
         return operand
     src = graph.operands[operand]
     copy = graph.emit_operand(src.type, src.dims, scale=src.scale, zero_point=src.zero_point, debug_name=f"{name}.copy")
-    graph.emit_operation(OperationCode.RESHAPE, [operand, graph.emit_int32_vector(src.dims)], [copy],
-                         debug_name=f"{name} (output copy)")
+    code, inputs = _copy_operation(graph, operand)
+    graph.emit_operation(code, inputs, [copy], debug_name=f"{name} (output copy)")
     return copy
+
+
+def _copy_operation(graph: NnapiGraph, operand: int) -> tuple[OperationCode, list[int]]:
+    """An operation whose result equals ``operand``: RESHAPE to its own dims, which takes no
+    TENSOR_INT32 before feature level 6 (hf:cpmant's int32 mask, a cast of an int64 input, copied
+    out by RESHAPE was refused at addOperation); for int32, an identity CAST at API 30 and a TILE
+    by ones at API 29."""
+    src = graph.operands[operand]
+    if src.type != OperandCode.TENSOR_INT32 or graph.feature_level >= FeatureLevel.FEATURE_LEVEL_6 or not src.dims:
+        return OperationCode.RESHAPE, [operand, graph.emit_int32_vector(src.dims)]
+    if graph.feature_level >= FeatureLevel.ANDROID_11:
+        return OperationCode.CAST, [operand]
+    return OperationCode.TILE, [operand, graph.emit_int32_vector([1] * len(src.dims))]
 
 
 def _declare_inputs(graph: NnapiGraph, edge_program: ExportedProgram) -> list[tuple]:
