@@ -34,33 +34,47 @@ typedef struct {
     pthread_mutex_t busy;  /* held by the caller whose job runs */
     pthread_mutex_t lock;  /* guards the sleeps below */
     pthread_cond_t wake;   /* a new job */
-    pthread_cond_t done;   /* the last worker finished */
     int threads;           /* wanted count, the caller included */
-    int started;           /* workers running (threads - 1 once made) */
+    int started;           /* workers running */
     _Atomic unsigned long generation;
-    _Atomic int remaining; /* workers still on the current job */
-    _Atomic long long next;
+    /* The current job's chunks: (job & 0xffff) << 48 | chunks << 24 | next chunk. A thread owns a
+     * chunk once its compare-and-swap moves `next` on; a worker late for a finished job sees
+     * another job number and takes nothing, so the caller never waits for idle workers. */
+    _Atomic uint64_t ticket;
+    _Atomic int64_t done;  /* chunks computed */
     nnapi_host_range_fn fn;
     void *ctx;
-    long long count, grain;
-    int workers; /* threads on the current job, the caller included: worker indices below it */
+    int64_t count, grain;
+    int workers; /* threads allowed on the current job, the caller included: worker indices below it */
 } Pool;
 
-static Pool pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
-                    PTHREAD_COND_INITIALIZER, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+static Pool pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 1, 0, 0, 0, 0,
+                    0, 0, 0, 0, 1};
 
-/* Claims chunks of `grain` items until none is left; `worker` names the thread to fn. */
-static void take_chunks(int worker) {
+#define MAX_CHUNKS (1LL << 24)
+
+/* Claims and computes chunks of the job whose ticket is `job` (its top 16 bits) until none is
+ * left; `worker` names the thread to fn. */
+static void take_chunks(uint64_t job, int worker) {
+    uint64_t t = atomic_load_explicit(&pool.ticket, memory_order_acquire);
     for (;;) {
-        long long begin = atomic_fetch_add(&pool.next, pool.grain);
-        if (begin >= pool.count) return;
-        long long end = begin + pool.grain < pool.count ? begin + pool.grain : pool.count;
+        if ((t >> 48) != (job >> 48)) return;
+        int64_t chunks = (int64_t)((t >> 24) & 0xffffff), index = (int64_t)(t & 0xffffff);
+        if (index >= chunks) return;
+        if (!atomic_compare_exchange_weak_explicit(&pool.ticket, &t, t + 1, memory_order_acq_rel,
+                                                   memory_order_acquire)) {
+            continue; /* t now holds the current ticket */
+        }
+        int64_t begin = index * pool.grain;
+        int64_t end = begin + pool.grain < pool.count ? begin + pool.grain : pool.count;
         pool.fn(pool.ctx, begin, end, worker);
+        atomic_fetch_add_explicit(&pool.done, 1, memory_order_release);
+        t = atomic_load_explicit(&pool.ticket, memory_order_acquire);
     }
 }
 
 /* The generation each worker was made at: a new thread may first run after the job that made it
- * was published, and must still take that job. */
+ * was published, and must still see that job. */
 static unsigned long made_at[MAX_THREADS];
 
 static void *worker_main(void *arg) {
@@ -78,12 +92,9 @@ static void *worker_main(void *arg) {
             pthread_mutex_unlock(&pool.lock);
         }
         seen = atomic_load(&pool.generation);
-        if (worker < pool.workers) take_chunks(worker);
-        if (atomic_fetch_sub(&pool.remaining, 1) == 1) {
-            pthread_mutex_lock(&pool.lock);
-            pthread_cond_signal(&pool.done);
-            pthread_mutex_unlock(&pool.lock);
-        }
+        uint64_t job = atomic_load_explicit(&pool.ticket, memory_order_acquire);
+        /* pool.workers is the current job's when its ticket matches (read after the ticket). */
+        if (worker < pool.workers) take_chunks(job, worker);
     }
     return NULL;
 }
@@ -94,7 +105,6 @@ static void after_fork_in_child(void) {
     pool.busy = fresh;
     pool.lock = fresh;
     pool.wake = fresh_cond;
-    pool.done = fresh_cond;
     pool.started = 0;
 }
 
@@ -130,17 +140,18 @@ NNAPI_HOST_EXPORT void nnapi_host_set_threads(int32_t threads) {
 NNAPI_HOST_EXPORT int32_t nnapi_host_threads(void) { return pool.threads; }
 
 void nnapi_host_parallel(nnapi_host_range_fn fn, void *ctx, int64_t count, int64_t grain, int32_t max_workers) {
+    static uint64_t jobs;
     if (count <= 0) return;
     if (grain < 1) grain = 1;
+    if (count / grain >= MAX_CHUNKS) grain = count / (MAX_CHUNKS - 1) + 1;
     if (pool.threads <= 1 || max_workers == 1 || count <= grain || pthread_mutex_trylock(&pool.busy) != 0) {
         fn(ctx, 0, count, 0);
         return;
     }
     start_workers();
     int helpers = pool.threads - 1 < pool.started ? pool.threads - 1 : pool.started;
-    long long chunks = (count + grain - 1) / grain;
-    if (helpers > chunks - 1) helpers = (int)(chunks - 1);
     if (max_workers > 0 && helpers > max_workers - 1) helpers = max_workers - 1;
+    int64_t chunks = (count + grain - 1) / grain;
     if (helpers <= 0) {
         pthread_mutex_unlock(&pool.busy);
         fn(ctx, 0, count, 0);
@@ -151,24 +162,23 @@ void nnapi_host_parallel(nnapi_host_range_fn fn, void *ctx, int64_t count, int64
     pool.count = count;
     pool.grain = grain;
     pool.workers = helpers + 1;
-    atomic_store(&pool.next, 0);
-    /* Every started worker wakes for each job and counts down; those numbered past `helpers`
-     * take no chunk (a kernel's per-worker scratch is sized for max_workers). */
-    atomic_store(&pool.remaining, pool.started);
+    atomic_store_explicit(&pool.done, 0, memory_order_relaxed);
+    uint64_t job = (++jobs & 0xffff) << 48 | (uint64_t)chunks << 24;
+    atomic_store_explicit(&pool.ticket, job, memory_order_release);
     pthread_mutex_lock(&pool.lock);
     atomic_fetch_add_explicit(&pool.generation, 1, memory_order_release);
     pthread_cond_broadcast(&pool.wake);
     pthread_mutex_unlock(&pool.lock);
-    take_chunks(0);
+    take_chunks(job, 0);
+    /* Only chunks a worker is computing are left: wait for them, yielding the core on a busy
+     * machine so that the worker holding one can run. */
     int rounds = 0;
-    while (atomic_load_explicit(&pool.remaining, memory_order_acquire) != 0) {
+    while (atomic_load_explicit(&pool.done, memory_order_acquire) != chunks) {
         if (++rounds < SPIN_ROUNDS) {
             CPU_RELAX();
-            continue;
+        } else {
+            sched_yield();
         }
-        pthread_mutex_lock(&pool.lock);
-        while (atomic_load(&pool.remaining) != 0) pthread_cond_wait(&pool.done, &pool.lock);
-        pthread_mutex_unlock(&pool.lock);
     }
     pthread_mutex_unlock(&pool.busy);
 }
