@@ -73,7 +73,7 @@ def resize_ratios(resized: tuple[int, int], original: tuple[int, int]) -> Tensor
     """torchvision's ``resize_keypoints`` ratios as a float32 ``[2]`` tensor ``(width, height)``:
     ``original / resized``, each a float32 division of the two sizes, made from ``[1]`` tensors so
     that a size known only at run time is computed in the graph."""
-    ratio_h, ratio_w = (torch.full((1,), size, dtype=torch.float32) / torch.full((1,), new, dtype=torch.float32)
+    ratio_h, ratio_w = (torch.full((1,), size, dtype=torch.float32) / torch.tensor([float(new)])
                         for size, new in zip(original, resized))
     return torch.cat([ratio_w, ratio_h])
 
