@@ -154,11 +154,14 @@ class Plan:
             into = None
         prepared = None if params is None or self.reference_kernels else self._prepared(op, fn, params)
         if prepared is not None:
-            fn, into = prepared, None
+            # A prepared kernel that writes into a given tensor (the float loops) takes the pool's
+            # buffers: a fresh one of megabytes costs its page faults at every execution.
+            into = getattr(prepared, "into", None) if shapes is not None and None not in dtypes else None
+            fn = prepared
         return Step(op, fn, params, shapes, dtypes, into)
 
     def _prepared(self, op: Operation, reference: Callable, params: Any) -> Optional[Callable]:
-        """The operation's prepared 8-bit kernel (operations/_prepared.py), or None."""
+        """The operation's prepared 8-bit or float32 kernel (operations/_prepared.py), or None."""
         model = self.model
 
         def info(idx: int) -> _qfast.OperandInfo:

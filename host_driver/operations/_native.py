@@ -29,8 +29,9 @@ LIBRARY_FILENAME = "libnnapi_host_kernels.so"
 LIBRARY_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNELS"
 THREADS_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNEL_THREADS"
 DEFAULT_MAX_THREADS = 4
-INTERFACE_VERSION = 3
+INTERFACE_VERSION = 4
 OFF = ("0", "off", "none", "no")
+FLOAT_CHUNK_ROWS = 48   # nnapi_host_float.c's CHUNK_ROWS: rows of unrolled taps per thread
 
 _P, _I32, _I64, _F64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_double
 
@@ -190,6 +191,64 @@ class NativeKernels:
         """QUANTIZE of float32 ``x`` into ``out`` (8-bit); ``special``: the int32 codes of +inf,
         -inf and NaN."""
         self._quantize(x.data_ptr(), x.numel(), scale, zp, lo, hi, special.data_ptr(), out.data_ptr())
+
+    # -- the float path (nnapi_host_float.c) --------------------------------------------------------
+    @functools.cached_property
+    def float_avx512(self) -> bool:
+        """Whether this machine runs the float loops with AVX-512 (else their plain C versions)."""
+        f = self.lib.nnapi_host_float_avx512
+        f.argtypes, f.restype = [], _I32
+        return bool(f())
+
+    @functools.cached_property
+    def _float_gemm(self):
+        f = self.lib.nnapi_host_float_gemm
+        f.argtypes = [_P, _I64, _I64, _I64, _P, _P, ctypes.c_float, ctypes.c_float, _I32, _P]
+        f.restype = None
+        return f
+
+    @functools.cached_property
+    def _float_depthwise(self):
+        f = self.lib.nnapi_host_float_depthwise
+        f.argtypes = [_P, _P, _P, _P, ctypes.c_float, ctypes.c_float, _I32, _P]
+        f.restype = None
+        return f
+
+    @functools.cached_property
+    def _float_conv(self):
+        f = self.lib.nnapi_host_float_conv
+        f.argtypes = [_P, _P, _I64, _P, _P, ctypes.c_float, ctypes.c_float, _I32, _P, _I32, _P]
+        f.restype = None
+        return f
+
+    def float_conv(self, x: torch.Tensor, geometry: torch.Tensor, packed: torch.Tensor, n: int,
+                   bias: Optional[torch.Tensor], lo: float, hi: float, out: torch.Tensor,
+                   use_avx512: bool = True) -> None:
+        """An ungrouped NHWC float32 convolution of ``x`` as `float_gemm` over its taps, unrolled
+        in C a block of rows at a time (``geometry`` as `depthwise`'s; W [n, kh·kw·c] in (ky, kx, c)
+        order, packed)."""
+        slots = self.threads
+        k = int(geometry[3] * geometry[4] * geometry[5])
+        rows = torch.empty(slots * FLOAT_CHUNK_ROWS * k, dtype=torch.float32)
+        self._float_conv(x.data_ptr(), geometry.data_ptr(), n, packed.data_ptr(), _pointer(bias), lo, hi, use_avx512,
+                         rows.data_ptr(), slots, out.data_ptr())
+
+    def float_gemm(self, a: torch.Tensor, packed: torch.Tensor, n: int, bias: Optional[torch.Tensor], lo: float,
+                   hi: float, out: torch.Tensor, use_avx512: bool = True) -> None:
+        """``out`` [m, n] = clamp(``a`` [m, k] @ W^T + bias, lo, hi), float32, with W packed as
+        nnapi_host_float.c reads it ([ceil(n/16), k, 16]) and ``bias`` padded to ceil(n/16)·16 (or
+        None); ``use_avx512`` False: the plain C loop (tests)."""
+        m, k = a.shape
+        self._float_gemm(a.data_ptr(), m, k, n, packed.data_ptr(), _pointer(bias), lo, hi, use_avx512,
+                         out.data_ptr())
+
+    def float_depthwise(self, x: torch.Tensor, geometry: torch.Tensor, weights: torch.Tensor,
+                        bias: Optional[torch.Tensor], lo: float, hi: float, out: torch.Tensor,
+                        use_avx512: bool = True) -> None:
+        """An NHWC float32 depthwise convolution (multiplier 1) of ``x`` with ``weights`` [kh, kw, c],
+        plus ``bias`` [c] (or None), clamped to [lo, hi], into ``out``; ``geometry`` as `depthwise`'s."""
+        self._float_depthwise(x.data_ptr(), geometry.data_ptr(), weights.data_ptr(), _pointer(bias), lo, hi,
+                              use_avx512, out.data_ptr())
 
 
 def library_path() -> Optional[str]:

@@ -1,0 +1,168 @@
+"""Prepared float32 kernels of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED with constant weights
+and bias, by the compiled loops of nnapi_host_float.c (through `_native`), asked by the plan once
+per compilation (`_prepared`).
+
+The weights are packed once; the bias and the fused activation are applied as the results are
+written. torch's fp32 kernels (MKL / oneDNN) ran mobilenet_v2's 1x1 convolutions at about half
+XNNPACK's speed on one thread here; the compiled product runs them near the FMA units' rate. Each
+output is one float32 sum in a fixed order whatever the thread count (one answer per input).
+
+Only NHWC tensors; a 1x1 stride-1 unpadded convolution is the product of the tensor as it lies
+(the [N·H·W, C] matrix), another ungrouped one of 16 input channels or more the same product over
+its taps, unrolled in C a block of rows at a time. Everything else (an image stem, grouped
+convolutions other than depthwise with multiplier 1, NCHW, non-constant weights) keeps its torch
+compute, as the reference plan does
+($EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional, Sequence
+
+import torch
+
+from . import _native
+from ._qfast import Kernel, OperandInfo, described
+from .common import FUSE_NONE, FUSE_RELU, FUSE_RELU1, FUSE_RELU6
+
+LANES = 16   # nnapi_host_float.c's output channels per packed block
+
+# An image stem's 3 channels: unrolling its taps costs as much as their product (224 x 224 x 3,
+# 3x3 stride 2: 220 us against oneDNN's 145 on one thread); from 16 channels the product is as
+# fast as oneDNN's or faster.
+UNROLL_MIN_CHANNELS = 16
+
+BOUNDS = {FUSE_NONE: (-math.inf, math.inf), FUSE_RELU: (0.0, math.inf), FUSE_RELU1: (-1.0, 1.0),
+          FUSE_RELU6: (0.0, 6.0)}
+
+
+def pack_float_weights(matrix: torch.Tensor) -> torch.Tensor:
+    """float32 [N, K] as nnapi_host_float.c reads it: [ceil(N/16), K, 16], zero-filled past N."""
+    n, k = matrix.shape
+    blocks = -(-n // LANES)
+    padded = torch.zeros(blocks * LANES, k, dtype=torch.float32)
+    padded[:n] = matrix
+    return padded.view(blocks, LANES, k).transpose(1, 2).contiguous()
+
+
+def pad_bias(bias: torch.Tensor) -> torch.Tensor:
+    """The bias zero-filled to a whole number of 16-channel blocks."""
+    n = bias.numel()
+    padded = torch.zeros(-(-n // LANES) * LANES, dtype=torch.float32)
+    padded[:n] = bias.reshape(-1)
+    return padded
+
+
+def _usable(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo]) -> Optional[_native.NativeKernels]:
+    """The library, when the operation is a float32 one with constant weight and bias whose shapes
+    are known, and a fused activation it knows."""
+    if getattr(p, "quant", True) or getattr(p, "nchw", False) or p.act not in BOUNDS:
+        return None
+    if p.weight is None or p.bias is None or p.weight.dtype != torch.float32 or p.bias.dtype != torch.float32:
+        return None
+    if ins[0].dtype != torch.float32 or outs[0].dtype != torch.float32 or ins[0].shape is None:
+        return None
+    if outs[0].shape is None or 0 in ins[0].shape or 0 in outs[0].shape:
+        return None
+    return _native.kernels()
+
+
+def gemm_kernel(native: _native.NativeKernels, matrix: torch.Tensor, bias: torch.Tensor, act: int,
+                out_shape: tuple[int, ...], geometry: Optional[torch.Tensor] = None,
+                use_avx512: Optional[bool] = None) -> Kernel:
+    """out = act(rows @ matrixᵀ + bias) shaped ``out_shape``; the rows are the input as it lies
+    ([-1, K]), or with ``geometry`` (as `depthwise`'s) the taps of the NHWC convolution input,
+    unrolled in C; ``use_avx512`` None: the machine's loop (False: plain C, tests)."""
+    n, k = matrix.shape
+    packed, padded_bias = pack_float_weights(matrix.float()), pad_bias(bias.float())
+    lo, hi = BOUNDS[act]
+    avx512 = native.float_avx512 if use_avx512 is None else use_avx512
+
+    def into(xs: list, _p, outs: list) -> bool:
+        if geometry is None:
+            native.float_gemm(xs[0].contiguous().view(-1, k), packed, n, padded_bias, lo, hi, outs[0], avx512)
+        else:
+            native.float_conv(xs[0].contiguous(), geometry, packed, n, padded_bias, lo, hi, outs[0], avx512)
+        return True
+
+    def run(xs: list, p) -> list:
+        out = torch.empty(out_shape, dtype=torch.float32)
+        into(xs, p, [out])
+        return [out]
+
+    run.into = into   # the plan hands it its pool's buffers (compilation.py)
+    what = "AVX-512" if avx512 else "plain C"
+    return described(run, f"compiled float32 product ({what}){'' if geometry is None else ' over unrolled taps'}")
+
+
+def _geometry(p, in_shape: tuple[int, ...], kh: int, kw: int, out_shape: tuple[int, ...]) -> torch.Tensor:
+    """[n, h, w, c, kh, kw, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow]."""
+    n, h, w, c = in_shape
+    left, _, top, _ = p.pads
+    return torch.tensor([n, h, w, c, kh, kw, *p.stride, *p.dilation, top, left, out_shape[1], out_shape[2]],
+                        dtype=torch.int64)
+
+
+def conv_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel,
+                use_avx512: Optional[bool] = None) -> Optional[Kernel]:
+    """CONV_2D (ungrouped) or DEPTHWISE_CONV_2D (depth multiplier 1) of NHWC float32; None for
+    the rest (the plan keeps ``reference``)."""
+    native = _usable(p, ins, outs)
+    if native is None:
+        return None
+    w, groups = p.weight, getattr(p, "groups", 1)
+    in_shape, out_shape = tuple(ins[0].shape), tuple(outs[0].shape)
+    channels, per_group, kh, kw = w.shape
+    if groups == 1:
+        matrix = w.permute(0, 2, 3, 1).reshape(channels, kh * kw * per_group)   # (ky, kx, c) order
+        if (kh, kw) == (1, 1) and tuple(p.stride) == (1, 1) and not any(p.pads):
+            return gemm_kernel(native, matrix, p.bias, p.act, out_shape, use_avx512=use_avx512)
+        if in_shape[3] < UNROLL_MIN_CHANNELS:
+            return None
+        return gemm_kernel(native, matrix, p.bias, p.act, out_shape, _geometry(p, in_shape, kh, kw, out_shape),
+                           use_avx512)
+    if groups != channels or per_group != 1:
+        return None
+    return depthwise_kernel(native, p, in_shape, out_shape, use_avx512)
+
+
+def depthwise_kernel(native: _native.NativeKernels, p, in_shape: tuple[int, ...], out_shape: tuple[int, ...],
+                     use_avx512: Optional[bool] = None) -> Kernel:
+    """The compiled NHWC depthwise loop, bias and activation fused."""
+    channels, _, kh, kw = p.weight.shape
+    weights = p.weight[:, 0].permute(1, 2, 0).contiguous()     # [kh, kw, c]
+    bias = p.bias.reshape(-1).contiguous()
+    geometry = _geometry(p, in_shape, kh, kw, out_shape)
+    lo, hi = BOUNDS[p.act]
+    avx512 = native.float_avx512 if use_avx512 is None else use_avx512
+
+    def into(xs: list, _p, outs: list) -> bool:
+        native.float_depthwise(xs[0].contiguous(), geometry, weights, bias, lo, hi, outs[0], avx512)
+        return True
+
+    def run(xs: list, p) -> list:
+        out = torch.empty(out_shape, dtype=torch.float32)
+        into(xs, p, [out])
+        return [out]
+
+    run.into = into
+
+    return described(run, f"compiled float32 depthwise convolution ({'AVX-512' if avx512 else 'plain C'})")
+
+
+def fully_connected_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel,
+                           use_avx512: Optional[bool] = None) -> Optional[Kernel]:
+    """FULLY_CONNECTED of float32 rows with constant weights [units, input_size]."""
+    native = _usable(p, ins, outs)
+    if native is None or p.weight.dim() != 2:
+        return None
+    return gemm_kernel(native, p.weight, p.bias, p.act, tuple(outs[0].shape), use_avx512=use_avx512)
+
+
+# Operation name -> maker(params, inputs, outputs, reference kernel) -> kernel or None.
+FLOAT_MAKERS = {
+    "CONV_2D": conv_kernel,
+    "DEPTHWISE_CONV_2D": conv_kernel,
+    "FULLY_CONNECTED": fully_connected_kernel,
+}
