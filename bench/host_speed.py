@@ -8,10 +8,11 @@ zoo_benchmark.py's 8-bit rows, batch 1, 224 x 224): the NNAPI .pte run by the C+
 project's host NNAPI driver, XNNPACK's .pte and eager torch, in float; then NnapiQuantizer's 8-bit
 NNAPI .pte and XNNPACKQuantizer's 8-bit XNNPACK .pte, calibrated on the same random inputs. All
 methods run in rounds, one execution each per round in a fixed order, so that a change of the
-machine's load touches them alike; the times are medians over the rounds. The host driver computes
-on one thread ($EXECUTORCH_NNAPI_HOST_THREADS, default 1), XNNPACK on its thread pool (one
-thread per core); *one thread each* divides the host driver's time by XNNPACK's with its pool
-set to one thread (measured in rounds of their own after the others). *compile*: the time of
+machine's load touches them alike; the times are medians over the rounds. The host driver's
+compiled kernels run on their pool ($EXECUTORCH_NNAPI_HOST_KERNEL_THREADS, default one thread per
+core, at most 4; torch's operations on $EXECUTORCH_NNAPI_HOST_THREADS, default 1), XNNPACK on its
+thread pool (one thread per core); *one thread each*: the host driver with its kernels' pool at one
+thread and XNNPACK with its pool at one thread, measured in rounds of their own after the others. *compile*: the time of
 `load_method` (for NNAPI: the model built through the NNAPI C API, Model_finish and
 Compilation_finish, where the host driver prepares its 8-bit kernels). *reference kernels*: the
 same 8-bit .pte on the host driver with $EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS=1 (the
@@ -56,6 +57,7 @@ class Row:
     nnapi_ms: float
     xnnpack_ms: float
     xnnpack_one_thread_ms: float
+    nnapi_one_thread_ms: float
     eager_ms: Optional[float]
     nnapi_compile_ms: float
     xnnpack_compile_ms: float
@@ -63,15 +65,15 @@ class Row:
 
     def cells(self) -> list[str]:
         return [self.model, self.precision, f"{self.nnapi_ms:.1f}", f"{self.xnnpack_ms:.1f}",
-                f"{self.nnapi_ms / self.xnnpack_ms:.2f}", f"{self.xnnpack_one_thread_ms:.1f}",
-                f"{self.nnapi_ms / self.xnnpack_one_thread_ms:.2f}",
+                f"{self.nnapi_ms / self.xnnpack_ms:.2f}", f"{self.nnapi_one_thread_ms:.1f}",
+                f"{self.xnnpack_one_thread_ms:.1f}", f"{self.nnapi_one_thread_ms / self.xnnpack_one_thread_ms:.2f}",
                 "-" if self.eager_ms is None else f"{self.eager_ms:.1f}",
                 f"{self.nnapi_compile_ms:.0f}", f"{self.xnnpack_compile_ms:.0f}",
                 "-" if self.reference_ms is None else f"{self.reference_ms:.0f}"]
 
 
 HEADER = ["model", "precision", "NNAPI .pte on the host driver ms", "XNNPACK .pte ms", "host driver / XNNPACK",
-          "XNNPACK, one thread ms", "host driver / XNNPACK, one thread each", "eager ms", "NNAPI compile ms",
+          "host driver, one thread ms", "XNNPACK, one thread ms", "host driver / XNNPACK, one thread each", "eager ms", "NNAPI compile ms",
           "XNNPACK compile ms", "host driver, reference kernels ms"]
 NOTES = __doc__.split("\n\n", 2)[2].strip()
 
@@ -138,8 +140,23 @@ def bench_model(name: str, runs: int, reference_runs: int, calibration: int) -> 
     reference_ms = interleaved_medians([lambda: reference(x)], reference_runs)[0]
     compile_ms = [m.compile_ms for m in methods]
     xf1, xi1 = on_one_xnnpack_thread([xnn_float, xnn_int8], x, runs)
-    return [Row(name, "float", nf, xf, xf1, ef, compile_ms[0], compile_ms[1], None),
-            Row(name, "8-bit", ni, xi, xi1, None, compile_ms[2], compile_ms[3], reference_ms)]
+    nf1, ni1 = on_one_kernel_thread([methods[0], methods[2]], x, runs)
+    return [Row(name, "float", nf, xf, xf1, nf1, ef, compile_ms[0], compile_ms[1], None),
+            Row(name, "8-bit", ni, xi, xi1, ni1, None, compile_ms[2], compile_ms[3], reference_ms)]
+
+
+def on_one_kernel_thread(methods: list[Timed], x: torch.Tensor, runs: int) -> list[float]:
+    """Median ms of each NNAPI method with the host driver's compiled kernels on one thread (their
+    pool as it was after)."""
+    native = _native.kernels()
+    before = native.threads if native is not None else 1
+    if native is not None:
+        native.set_threads(1)
+    try:
+        return interleaved_medians([lambda m=m: m(x) for m in methods], runs)
+    finally:
+        if native is not None:
+            native.set_threads(before)
 
 
 def on_one_xnnpack_thread(ptes: list[bytes], x: torch.Tensor, runs: int) -> list[float]:
@@ -164,8 +181,9 @@ def compiled_loops_note() -> str:
     """Whether the host driver's compiled loops (operations/_native.py) ran, for the notes."""
     path = _native.library_path()
     if _native.kernels() is not None:
-        return f"The host driver's compiled 8-bit loops were loaded ({os.path.basename(path)})."
-    return "The host driver's compiled 8-bit loops were not loaded (its 8-bit kernels ran their torch passes)."
+        return (f"The host driver's compiled loops were loaded ({os.path.basename(path)}), "
+                f"{_native.kernels().threads} kernel threads.")
+    return "The host driver's compiled loops were not loaded (its prepared kernels ran their torch passes)."
 
 
 def main() -> None:
