@@ -312,13 +312,8 @@ NNAPI_HOST_EXPORT void nnapi_host_depthwise(const uint8_t *x, int32_t x_signed, 
                                             uint8_t *out) {
     const int64_t *g = geometry;
     DepthwiseJob job = {x, x_signed, x_zp, lo, hi, threshold != 0 && half != 0, int32_clamp != 0, g, weights, r, c,
-                        threshold, half, (uint8_t)xor_mask, acc, out, 0, repeat};
-#ifdef NNAPI_HOST_HAS_X86
-    __builtin_cpu_init();
-    job.avx512 = use_avx512 && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-#else
-    (void)use_avx512;
-#endif
+                        threshold, half, (uint8_t)xor_mask, acc, out, use_avx512 && nnapi_host_depthwise_avx512(),
+                        repeat};
     int64_t rows = g[0] * g[12], taps = g[13] * g[3] * g[4] * g[5];
     /* Rows in chunks of about 32k multiply-adds; a small convolution stays on the caller. */
     int64_t grain = taps >= 32768 ? 1 : 32768 / (taps > 0 ? taps : 1);

@@ -18,9 +18,9 @@ from torch.fx import Node
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_shape
-from .common import check_float_tensors, check_static
+from .common import check_float_tensors, check_rank, check_static
 from .elementwise_chain import ElementwiseChain
-from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport, Refused
+from .node_builder import CheckContext, LayoutClass, NodeBuilder, OpSupport
 from .registry import register_builder
 
 aten = torch.ops.aten
@@ -39,9 +39,7 @@ class Expm1Builder(NodeBuilder):
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         check_float_tensors(node, node.args[0])
-        rank = len(tensor_shape(node))
-        if not 1 <= rank <= 4:
-            raise Refused(f"expm1 of a rank-{rank} tensor (SUB / DIV take rank 1-4)")
+        check_rank(node, what="expm1 input (SUB / DIV take rank 1-4)")
         check_static(tensor_shape(node), "expm1 (its SELECT does not broadcast)")
 
     def define(self, node: Node, lc: LoweringContext) -> None:
