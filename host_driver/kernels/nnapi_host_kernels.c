@@ -366,6 +366,72 @@ NNAPI_HOST_EXPORT void nnapi_host_mean_rows(const uint8_t *x, int32_t is_signed,
     }
 }
 
+/* -- an 8-bit NHWC max pool -------------------------------------------------------------------------------
+ * The maximum of each window's in-bounds codes (padding is never a maximum: the reference pads with
+ * a value below every code), clamped to [lo, hi]. Codes are compared as uint8 after xor with flip
+ * (0x80 for int8: the order of their values); lo and hi are in that shifted range, so lo >= 0 and
+ * a window without an in-bounds element (a running maximum of 0) gives lo, as the reference does.
+ * geometry: {n, h, w, c, kh, kw, stride_h, stride_w, pad_top, pad_left, oh, ow}. */
+static inline void max_into(uint8_t *restrict acc, const uint8_t *restrict x, int64_t c, uint8_t flip) {
+    for (int64_t k = 0; k < c; ++k) {
+        uint8_t v = (uint8_t)(x[k] ^ flip);
+        acc[k] = v > acc[k] ? v : acc[k];
+    }
+}
+
+typedef struct {
+    const uint8_t *x;
+    const int64_t *g;
+    uint8_t flip, lo, hi;
+    uint8_t *out;
+} MaxPoolJob;
+
+/* Output rows [first, last) (batch * oh + oy), compiled per instruction set as a whole. */
+NNAPI_HOST_CLONES static void max_pool_range(const MaxPoolJob *j, int64_t first, int64_t last) {
+    const int64_t *g = j->g;
+    int64_t h = g[1], w = g[2], c = g[3], oh = g[10], ow = g[11];
+    for (int64_t row = first; row < last; ++row) {
+        int64_t b = row / oh, oy = row % oh;
+        int64_t y0 = oy * g[6] - g[8];
+        for (int64_t ox = 0; ox < ow; ++ox) {
+            uint8_t *o = j->out + ((row * ow) + ox) * c;
+            int64_t x0 = ox * g[7] - g[9];
+            memset(o, 0, (size_t)c);
+            for (int64_t ky = 0; ky < g[4]; ++ky) {
+                int64_t iy = y0 + ky;
+                if (iy < 0 || iy >= h) continue;
+                for (int64_t kx = 0; kx < g[5]; ++kx) {
+                    int64_t ix = x0 + kx;
+                    if (ix < 0 || ix >= w) continue;
+                    max_into(o, j->x + ((b * h + iy) * w + ix) * c, c, j->flip);
+                }
+            }
+            for (int64_t k = 0; k < c; ++k) {
+                uint8_t v = o[k] < j->lo ? j->lo : o[k];
+                v = v > j->hi ? j->hi : v;
+                o[k] = (uint8_t)(v ^ j->flip);
+            }
+        }
+    }
+}
+
+static void max_pool_rows(void *ctx, int64_t first, int64_t last, int32_t worker) {
+    (void)worker;
+    max_pool_range((const MaxPoolJob *)ctx, first, last);
+}
+
+/* x: [n, h, w, c] codes (int8 when is_signed); lo, hi: the clamp in codes; out: [n, oh, ow, c]. */
+NNAPI_HOST_EXPORT void nnapi_host_max_pool(const uint8_t *x, int32_t is_signed, const int64_t *geometry, int32_t lo,
+                                           int32_t hi, uint8_t *out) {
+    uint8_t shift = is_signed ? 0x80 : 0;
+    MaxPoolJob job = {x, geometry, shift, (uint8_t)(lo + (is_signed ? 128 : 0)), (uint8_t)(hi + (is_signed ? 128 : 0)),
+                      out};
+    int64_t rows = geometry[0] * geometry[10];
+    int64_t per_row = geometry[11] * geometry[3] * geometry[4] * geometry[5];
+    int64_t grain = per_row >= 32768 ? 1 : 32768 / (per_row > 0 ? per_row : 1);
+    nnapi_host_parallel(max_pool_rows, &job, rows, grain, 0);
+}
+
 /* -- tables ---------------------------------------------------------------------------------------------
  * out[i] = table[x[i]] (one 8-bit input) or table[256 * a[i] + b[i]] (two of the same shape), the
  * codes read as uint8; table entries of element_size 1, 2 or 4 bytes. */
@@ -402,39 +468,76 @@ TABLE_ROWS(uint8_t)
 TABLE_ROWS(uint16_t)
 TABLE_ROWS(uint32_t)
 
+/* Elements per item of a table's or QUANTIZE's parallel loop: below it the caller alone. */
+#define ELEMENTWISE_CHUNK 16384
+
+typedef struct {
+    const uint8_t *a, *b, *key;
+    int64_t rows, channels;
+    const void *table;
+    int32_t element_size;
+    void *out;
+} TableJob;
+
+#define TABLE_DISPATCH(CALL8, CALL16, CALL32)                                                             \
+    switch (j->element_size) {                                                                            \
+    case 1:                                                                                               \
+        CALL8;                                                                                            \
+        break;                                                                                            \
+    case 2:                                                                                               \
+        CALL16;                                                                                           \
+        break;                                                                                            \
+    default:                                                                                              \
+        CALL32;                                                                                           \
+        break;                                                                                            \
+    }
+
+/* Items are chunks of ELEMENTWISE_CHUNK elements (one or two inputs). */
+static void table_chunks(void *ctx, int64_t first, int64_t last, int32_t worker) {
+    const TableJob *j = (const TableJob *)ctx;
+    (void)worker;
+    int64_t begin = first * ELEMENTWISE_CHUNK, end = last * ELEMENTWISE_CHUNK;
+    end = end < j->rows ? end : j->rows;
+    int64_t n = end - begin;
+    const uint8_t *a = j->a + begin, *b = j->b ? j->b + begin : 0;
+    if (b) {
+        TABLE_DISPATCH(table2_uint8_t(a, b, n, j->table, (uint8_t *)j->out + begin),
+                       table2_uint16_t(a, b, n, j->table, (uint16_t *)j->out + begin),
+                       table2_uint32_t(a, b, n, j->table, (uint32_t *)j->out + begin))
+    } else {
+        TABLE_DISPATCH(table1_uint8_t(a, n, j->table, (uint8_t *)j->out + begin),
+                       table1_uint16_t(a, n, j->table, (uint16_t *)j->out + begin),
+                       table1_uint32_t(a, n, j->table, (uint32_t *)j->out + begin))
+    }
+}
+
+/* Items are rows of `channels` elements. */
+static void table_row_range(void *ctx, int64_t first, int64_t last, int32_t worker) {
+    const TableJob *j = (const TableJob *)ctx;
+    (void)worker;
+    int64_t offset = first * j->channels, rows = last - first;
+    const uint8_t *x = j->a + offset;
+    TABLE_DISPATCH(table_rows_uint8_t(x, rows, j->channels, j->key, j->table, (uint8_t *)j->out + offset),
+                   table_rows_uint16_t(x, rows, j->channels, j->key, j->table, (uint16_t *)j->out + offset),
+                   table_rows_uint32_t(x, rows, j->channels, j->key, j->table, (uint32_t *)j->out + offset))
+}
+
 NNAPI_HOST_EXPORT int32_t nnapi_host_table_rows(const uint8_t *x, int64_t rows, int64_t channels, const uint8_t *key,
                                                 const void *table, int32_t element_size, void *out) {
-    switch (element_size) {
-    case 1:
-        table_rows_uint8_t(x, rows, channels, key, table, out);
-        return 0;
-    case 2:
-        table_rows_uint16_t(x, rows, channels, key, table, out);
-        return 0;
-    case 4:
-        table_rows_uint32_t(x, rows, channels, key, table, out);
-        return 0;
-    default:
-        return -1;
-    }
+    if (element_size != 1 && element_size != 2 && element_size != 4) return -1;
+    TableJob job = {x, 0, key, rows, channels, table, element_size, out};
+    int64_t grain = channels >= ELEMENTWISE_CHUNK ? 1 : ELEMENTWISE_CHUNK / (channels > 0 ? channels : 1);
+    nnapi_host_parallel(table_row_range, &job, rows, grain, 0);
+    return 0;
 }
 
 /* b == NULL: the one-input table. Returns 0, or -1 for an element size it does not handle. */
 NNAPI_HOST_EXPORT int32_t nnapi_host_table(const uint8_t *a, const uint8_t *b, int64_t n, const void *table,
                                            int32_t element_size, void *out) {
-    switch (element_size) {
-    case 1:
-        b ? table2_uint8_t(a, b, n, table, out) : table1_uint8_t(a, n, table, out);
-        return 0;
-    case 2:
-        b ? table2_uint16_t(a, b, n, table, out) : table1_uint16_t(a, n, table, out);
-        return 0;
-    case 4:
-        b ? table2_uint32_t(a, b, n, table, out) : table1_uint32_t(a, n, table, out);
-        return 0;
-    default:
-        return -1;
-    }
+    if (element_size != 1 && element_size != 2 && element_size != 4) return -1;
+    TableJob job = {a, b, 0, n, 0, table, element_size, out};
+    nnapi_host_parallel(table_chunks, &job, (n + ELEMENTWISE_CHUNK - 1) / ELEMENTWISE_CHUNK, 1, 0);
+    return 0;
 }
 
 /* -- QUANTIZE of float32 ----------------------------------------------------------------------------------
@@ -470,11 +573,31 @@ NNAPI_HOST_CLONES static void quantize_f32(const float *restrict x, int64_t n, d
     }
 }
 
-/* special: the codes (not bit patterns: -128..127 for int8) of +inf, -inf and NaN. */
+typedef struct {
+    const float *x;
+    int64_t n;
+    double scale;
+    int32_t zp, lo, hi;
+    const int32_t *special;
+    uint8_t *out;
+} QuantizeJob;
+
+static void quantize_chunks(void *ctx, int64_t first, int64_t last, int32_t worker) {
+    const QuantizeJob *j = (const QuantizeJob *)ctx;
+    (void)worker;
+    int64_t begin = first * ELEMENTWISE_CHUNK, end = last * ELEMENTWISE_CHUNK;
+    end = end < j->n ? end : j->n;
+    quantize_f32(j->x + begin, end - begin, j->scale, j->zp, j->lo, j->hi, j->special[0], j->special[1],
+                 j->special[2], j->out + begin);
+}
+
+/* special: the codes (not bit patterns: -128..127 for int8) of +inf, -inf and NaN. Chunks of
+ * elements run on the pool: each element is computed alone. */
 NNAPI_HOST_EXPORT void nnapi_host_quantize(const float *x, int64_t n, double scale, int32_t zp, int32_t lo, int32_t hi,
                                            const int32_t *special, uint8_t *out) {
-    quantize_f32(x, n, scale, zp, lo, hi, special[0], special[1], special[2], out);
+    QuantizeJob job = {x, n, scale, zp, lo, hi, special, out};
+    nnapi_host_parallel(quantize_chunks, &job, (n + ELEMENTWISE_CHUNK - 1) / ELEMENTWISE_CHUNK, 1, 0);
 }
 
 /* The version of this interface (_native.py refuses a library of another). */
-NNAPI_HOST_EXPORT int32_t nnapi_host_kernels_version(void) { return 4; }
+NNAPI_HOST_EXPORT int32_t nnapi_host_kernels_version(void) { return 5; }

@@ -29,7 +29,7 @@ LIBRARY_FILENAME = "libnnapi_host_kernels.so"
 LIBRARY_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNELS"
 THREADS_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNEL_THREADS"
 DEFAULT_MAX_THREADS = 4
-INTERFACE_VERSION = 4
+INTERFACE_VERSION = 5
 OFF = ("0", "off", "none", "no")
 FLOAT_CHUNK_ROWS = 48   # nnapi_host_float.c's CHUNK_ROWS: rows of unrolled taps per thread
 
@@ -191,6 +191,18 @@ class NativeKernels:
         """QUANTIZE of float32 ``x`` into ``out`` (8-bit); ``special``: the int32 codes of +inf,
         -inf and NaN."""
         self._quantize(x.data_ptr(), x.numel(), scale, zp, lo, hi, special.data_ptr(), out.data_ptr())
+
+    @functools.cached_property
+    def _max_pool(self):
+        f = self.lib.nnapi_host_max_pool
+        f.argtypes, f.restype = [_P, _I32, _P, _I32, _I32, _P], None
+        return f
+
+    def max_pool(self, x: torch.Tensor, geometry: torch.Tensor, lo: int, hi: int, out: torch.Tensor) -> None:
+        """The 8-bit max pool of NHWC codes ``x`` into ``out`` [n, oh, ow, c], clamped to codes
+        [lo, hi]; ``geometry``: int64 {n, h, w, c, kh, kw, stride_h, stride_w, pad_top, pad_left,
+        oh, ow} (see nnapi_host_kernels.c)."""
+        self._max_pool(x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), lo, hi, out.data_ptr())
 
     # -- the float path (nnapi_host_float.c) --------------------------------------------------------
     @functools.cached_property

@@ -265,6 +265,9 @@ def max_pool(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], referen
         return None
     lo, hi = p.q_range
     left, right, top, bottom = p.pads
+    native = _native.kernels()
+    if native is not None and not p.nchw and outs[0].shape is not None and 0 not in outs[0].shape:
+        return _compiled_max_pool(native, p, tuple(ins[0].shape), tuple(outs[0].shape))
     lowest = float(qm.QRANGE[ins[0].dtype][0] - 1)
 
     def run(xs: list, _p) -> list:
@@ -278,6 +281,24 @@ def max_pool(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], referen
         return [from_nchw(y.clamp_(lo, hi).to(q.dtype), p.nchw)]
 
     return described(run, "float32 max pool")
+
+
+def _compiled_max_pool(native: "_native.NativeKernels", p, in_shape: tuple, out_shape: tuple) -> Kernel:
+    """An NHWC max pool by the compiled loop: the maximum of each window's in-bounds codes (the
+    reference's padding is below every code), clamped; no float32 copy of the input."""
+    n, h, w, c = in_shape
+    _, oh, ow, _ = out_shape
+    left, _right, top, _bottom = p.pads
+    geometry = torch.tensor([n, h, w, c, *p.kernel, *p.stride, top, left, oh, ow], dtype=torch.int64)
+    lo, hi = p.q_range
+
+    def run(xs: list, _p) -> list:
+        q = xs[0].contiguous()
+        out = torch.empty(out_shape, dtype=q.dtype)
+        native.max_pool(q, geometry, lo, hi, out)
+        return [out]
+
+    return described(run, "compiled 8-bit max pool")
 
 
 # -- requantization of convolution accumulators ---------------------------------------------------

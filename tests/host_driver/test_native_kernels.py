@@ -235,6 +235,39 @@ def test_quantize_of_a_model_input_takes_the_compiled_loop(lib, driver, native):
     assert [getattr(st.fn, "prepared", None) for st in plan.steps] == ["compiled QUANTIZE loop"]
 
 
+def test_the_elementwise_loops_and_the_max_pool_give_one_answer_at_any_thread_count(native, pool_threads):
+    """Tables, row tables, QUANTIZE and the 8-bit max pool run chunks of elements (rows) on the
+    pool: inputs of several chunks give the torch lookups' / the reference's bytes at 1, 2 and 3
+    threads."""
+    gen = torch.Generator().manual_seed(11)
+    table2 = torch.randint(0, 256, (65536,), generator=gen, dtype=torch.int32).to(torch.uint8)
+    a = torch.randint(0, 256, (70001,), generator=gen, dtype=torch.int32).to(torch.uint8)
+    b = torch.randint(0, 256, (70001,), generator=gen, dtype=torch.int32).to(torch.uint8)
+    want2 = table2[a.long() * 256 + b.long()]
+    x = a[:70000].view(-1, 40)
+    key = b[:40].contiguous()
+    want_rows = table2[key.long() * 256 + x.long()]
+    f = torch.randn(50001, generator=gen) * 40
+    p = types.SimpleNamespace(q_out=(0.25, -7, torch.int8))
+    want_q = quantize.compute([f], p)[0]
+    q_kernel = qf.quantize_kernel(p, [qf.OperandInfo(torch.float32, (0,))], [None], quantize.compute)
+    img = torch.randint(-128, 128, (1, 61, 59, 24), generator=gen, dtype=torch.int32).to(torch.int8)
+    padded = torch.nn.functional.pad(img.permute(0, 3, 1, 2).float(), (1, 1, 1, 1), value=-1e9)
+    want_pool = torch.nn.functional.max_pool2d(padded, 3, 2).clamp(-100, 90).to(torch.int8).permute(0, 2, 3, 1)
+    oh, ow = want_pool.shape[1:3]
+    geometry = torch.tensor([1, 61, 59, 24, 3, 3, 2, 2, 1, 1, oh, ow], dtype=torch.int64)
+    for threads in (1, 2, 3):
+        pool_threads(threads)
+        out = torch.empty_like(a)
+        assert native.table(a, b, table2, out) and torch.equal(out, want2), threads
+        out_rows = torch.empty_like(x)
+        assert native.table_rows(x, key, table2, out_rows) and torch.equal(out_rows, want_rows), threads
+        assert torch.equal(q_kernel([f], p)[0], want_q), threads
+        pooled = torch.empty(1, oh, ow, 24, dtype=torch.int8)
+        native.max_pool(img, geometry, -100, 90, pooled)
+        assert torch.equal(pooled, want_pool.contiguous()), threads
+
+
 @pytest.mark.parametrize("entry", [torch.uint8, torch.int8, torch.float16, torch.float32])
 def test_compiled_tables_equal_the_torch_lookups(native, entry):
     gen = torch.Generator().manual_seed(5)
