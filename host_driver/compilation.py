@@ -21,7 +21,7 @@ from .fault_injection import fault_spec, faulted_operation, perturb
 from .errors import DriverError, bad_data, bad_state, op_failed, summarize_exception
 from .model import KNOWN_VALUE, NO_VALUE, TEMPORARY, Model, Operation, merge_dims, validate_operation
 from .operand_types import TENSOR_FLOAT16, TORCH_DTYPE, OperandType
-from .operations import _prepared, _qfast, _referenced, _weight_only
+from .operations import _float_fast, _prepared, _qfast, _referenced, _weight_only
 from .operations.common import RUN, OperandSource
 
 logger = logging.getLogger("executorch_nnapi.host_driver")
@@ -132,6 +132,7 @@ class Plan:
         if not self.reference_kernels:
             self.steps = self._fuse_weight_only(self.steps)
             self.steps = self._fuse_activations(self._fuse_tables(self._fold_constants(self.steps)))
+            self.steps = self._fuse_float_silu(self.steps)
         for st, release in zip(self.steps, self._last_reads()):
             st.release = release
         # Buffer pools of finished runs (one per concurrent run; list pop/append are atomic).
@@ -229,17 +230,20 @@ class Plan:
             gone.add(id(st))
         return [st for st in steps if id(st) not in gone]
 
+    def _links(self, steps: list[Step]) -> tuple[dict[int, int], dict[int, Step], set[int]]:
+        """(readers per operand, the step producing each operand, the model's outputs) of ``steps``."""
+        readers: dict[int, int] = {}
+        for st in steps:
+            for i in st.ins:
+                readers[i] = readers.get(i, 0) + 1
+        return readers, {o: st for st in steps for o in st.outs}, set(self.model.outputs)
+
     def _fuse_tables(self, steps: list[Step]) -> list[Step]:
         """A two-input table step reading x and a one-input table step's result on that same x
         (SiLU's MUL(x, LOGISTIC(x))) becomes one table of x, and the inner step goes, when nothing
         else reads the inner result and neither step is the one EXECUTORCH_NNAPI_HOST_FAULT
         perturbs."""
-        readers: dict[int, int] = {}
-        for st in steps:
-            for i in st.ins:
-                readers[i] = readers.get(i, 0) + 1
-        producer = {o: st for st in steps for o in st.outs}
-        outputs = set(self.model.outputs)
+        readers, producer, outputs = self._links(steps)
         gone: set[int] = set()
         for st in steps:
             if not isinstance(st.fn, _qfast.Table) or st.fn.arity != 2 or st.op.index == self.faulted:
@@ -257,17 +261,35 @@ class Plan:
                     break
         return [st for st in steps if id(st) not in gone]
 
+    def _fuse_float_silu(self, steps: list[Step]) -> list[Step]:
+        """A compiled float32 MUL without activation reading x and a compiled LOGISTIC of that same
+        x (SiLU) becomes one SiLU step of x (`_float_fast.silu_kernel`), and the LOGISTIC step
+        goes, on the conditions of `_fuse_tables`."""
+        readers, producer, outputs = self._links(steps)
+        gone: set[int] = set()
+        for st in steps:
+            if getattr(st.fn, "float_mul_act", None) != 0 or st.op.index == self.faulted:
+                continue
+            for position in (0, 1):
+                inner = producer.get(st.ins[position])
+                if (inner is None or not getattr(inner.fn, "float_logistic", False)
+                        or inner.ins[0] != st.ins[1 - position] or readers[st.ins[position]] != 1
+                        or st.ins[position] in outputs or inner.op.index == self.faulted or id(inner) in gone):
+                    continue
+                fused = _float_fast.silu_kernel(st.fn)
+                if fused is not None:
+                    st.fn, st.ins = fused, (inner.ins[0],)
+                    st.into = fused.into if st.into is not None else None
+                    gone.add(id(inner))
+                    break
+        return [st for st in steps if id(st) not in gone]
+
     def _fuse_activations(self, steps: list[Step]) -> list[Step]:
         """A prepared convolution or FULLY_CONNECTED whose result only a one-input table step reads
         (an 8-bit activation: HARD_SWISH, LOGISTIC, TANH, SiLU's table) looks its codes up in that
         table as it writes them (`_qfast.fuse_table`), and the table step goes; not when the
         result is a model output or either step is the one EXECUTORCH_NNAPI_HOST_FAULT perturbs."""
-        readers: dict[int, int] = {}
-        for st in steps:
-            for i in st.ins:
-                readers[i] = readers.get(i, 0) + 1
-        producer = {o: st for st in steps for o in st.outs}
-        outputs = set(self.model.outputs)
+        readers, producer, outputs = self._links(steps)
         gone: set[int] = set()
         for st in steps:
             if not isinstance(st.fn, _qfast.Table) or st.fn.arity != 1 or st.op.index == self.faulted:

@@ -14,15 +14,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "nnapi_host_common.h"
 #include "nnapi_host_threads.h"
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define NNAPI_HOST_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define NNAPI_HOST_CLONES
-#endif
-
-#define NNAPI_HOST_EXPORT __attribute__((visibility("default")))
 
 /* -- requantization of convolution accumulators ---------------------------------------------------
  * codes = clamp(floor(acc * r + c [+ or - half by the side of threshold]), lo, hi) ^ xor_mask,

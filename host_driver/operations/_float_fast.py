@@ -160,9 +160,80 @@ def fully_connected_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[Operand
     return gemm_kernel(native, p.weight, p.bias, p.act, tuple(outs[0].shape), use_avx512=use_avx512)
 
 
+def logistic_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel,
+                    silu: bool = False) -> Optional[Kernel]:
+    """Float32 LOGISTIC by the compiled loop (nnapi_host_elementwise.c), on the kernel pool;
+    ``silu``: x times its logistic (what `silu_kernel` makes of MUL(x, LOGISTIC(x)))."""
+    native = _native.kernels()
+    if native is None or ins[0].dtype != torch.float32 or outs[0].dtype != torch.float32:
+        return None
+
+    def into(xs: list, _p, outs: list) -> bool:
+        out = outs[0]
+        if not out.is_contiguous() or out.shape != xs[0].shape:
+            return False
+        native.float_logistic(xs[0].contiguous(), out, silu)
+        return True
+
+    def run(xs: list, q) -> list:
+        out = torch.empty(xs[0].shape, dtype=torch.float32)
+        into(xs, q, [out])
+        return [out]
+
+    run.into = into
+    run.float_logistic = not silu   # a MUL(x, this(x)) step can become one SiLU step
+    return described(run, "compiled float32 SiLU" if silu else "compiled float32 LOGISTIC")
+
+
+def silu_kernel(reference: Kernel) -> Optional[Kernel]:
+    """MUL(x, LOGISTIC(x)) of float32 with no fused activation as one compiled pass (the logistic
+    rounded to float32 before the product, as the two operations round)."""
+    return logistic_kernel(None, [OperandInfo(torch.float32, None)], [OperandInfo(torch.float32, None)], reference,
+                           silu=True)
+
+
+def _row_period(full: torch.Tensor, row: torch.Tensor) -> int:
+    """The length of ``row`` when it is one row of ``full``'s last dimension ([C] or [1, ..., 1, C],
+    of no higher rank), else 0."""
+    c = full.shape[-1] if full.dim() else 0
+    if row.dim() > full.dim() or row.numel() != c or c == 0 or (row.dim() and row.shape[-1] != c):
+        return 0
+    return c
+
+
+def mul_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
+    """Float32 MUL by the compiled loop when both inputs have one shape or one is a row of the
+    other's last dimension (a squeeze-and-excite scale), with its fused activation; other
+    broadcasts run the reference."""
+    native = _native.kernels()
+    if (native is None or len(ins) < 2 or any(i.dtype != torch.float32 for i in ins[:2])
+            or outs[0].dtype != torch.float32 or p.act not in BOUNDS):
+        return None
+
+    def into(xs: list, _q, outs: list) -> bool:
+        a, b, out = xs[0], xs[1], outs[0]
+        period = a.numel() if a.shape == b.shape else _row_period(a, b)
+        if period == 0 and (period := _row_period(b, a)):
+            a, b = b, a
+        if period == 0 or a.numel() == 0 or out.shape != a.shape or not out.is_contiguous():
+            return False
+        return native.float_mul(a.contiguous(), b.contiguous(), period, p.act, out)
+
+    def run(xs: list, q) -> list:
+        shape = torch.broadcast_shapes(xs[0].shape, xs[1].shape)
+        out = torch.empty(shape, dtype=torch.float32)
+        return [out] if into(xs, q, [out]) else reference(xs, q)
+
+    run.into = into
+    run.float_mul_act = p.act
+    return described(run, "compiled float32 MUL")
+
+
 # Operation name -> maker(params, inputs, outputs, reference kernel) -> kernel or None.
 FLOAT_MAKERS = {
     "CONV_2D": conv_kernel,
     "DEPTHWISE_CONV_2D": conv_kernel,
     "FULLY_CONNECTED": fully_connected_kernel,
+    "LOGISTIC": logistic_kernel,
+    "MUL": mul_kernel,
 }

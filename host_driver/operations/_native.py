@@ -204,6 +204,25 @@ class NativeKernels:
         oh, ow} (see nnapi_host_kernels.c)."""
         self._max_pool(x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), lo, hi, out.data_ptr())
 
+    # -- float32 element-wise loops (nnapi_host_elementwise.c) ---------------------------------------
+    @functools.cached_property
+    def _float_elementwise(self) -> tuple:
+        logistic, silu, mul = (self.lib.nnapi_host_float_logistic, self.lib.nnapi_host_float_silu,
+                               self.lib.nnapi_host_float_mul)
+        logistic.argtypes = silu.argtypes = [_P, _I64, _P]
+        logistic.restype = silu.restype = None
+        mul.argtypes, mul.restype = [_P, _P, _I64, _I64, _I32, _P], _I32
+        return logistic, silu, mul
+
+    def float_logistic(self, x: torch.Tensor, out: torch.Tensor, silu: bool = False) -> None:
+        """``out`` = 1 / (1 + exp(-x)) of float32 ``x`` (contiguous), or x times that (SiLU)."""
+        self._float_elementwise[1 if silu else 0](x.data_ptr(), x.numel(), out.data_ptr())
+
+    def float_mul(self, a: torch.Tensor, b: torch.Tensor, period: int, act: int, out: torch.Tensor) -> bool:
+        """``out`` = act(a · b) of contiguous float32 tensors, ``b`` of ``period`` elements repeated
+        over ``a`` (its numel for equal shapes); False when the library refuses (out untouched)."""
+        return self._float_elementwise[2](a.data_ptr(), b.data_ptr(), a.numel(), period, act, out.data_ptr()) == 0
+
     # -- the float path (nnapi_host_float.c) --------------------------------------------------------
     @functools.cached_property
     def float_avx512(self) -> bool:

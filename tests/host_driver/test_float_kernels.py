@@ -42,25 +42,10 @@ def _within_rounding(got: torch.Tensor, want: torch.Tensor, scale: torch.Tensor)
     assert bool((err <= RELATIVE * scale + 1e-30).all()), float((err / (scale + 1e-30)).max())
 
 
-def _at_thread_counts(compute) -> torch.Tensor:
-    """compute() at pool thread counts 1, 2 and 3: the same bytes each time; returns the result."""
-    before = NATIVE.threads
-    try:
-        results = []
-        for threads in (1, 2, 3):
-            NATIVE.set_threads(threads)
-            results.append(compute())
-    finally:
-        NATIVE.set_threads(before)
-    for r in results[1:]:
-        assert torch.equal(r.view(torch.int32), results[0].view(torch.int32))
-    return results[0]
-
-
 @pytest.mark.parametrize("avx512", PATHS)
 @pytest.mark.parametrize("m,k,n", [(1, 1, 1), (1, 1280, 1000), (7, 3, 17), (49, 320, 37), (250, 16, 96),
                                    (13, 145, 24), (97, 33, 48)])
-def test_the_product_is_the_float64_one_within_rounding(avx512, m, k, n):
+def test_the_product_is_the_float64_one_within_rounding(avx512, m, k, n, at_thread_counts):
     gen = torch.Generator().manual_seed(m * 7919 + k * 31 + n)
     a, w, bias = torch.randn(m, k, generator=gen), torch.randn(n, k, generator=gen), torch.randn(n, generator=gen)
     packed, padded = ff.pack_float_weights(w), ff.pad_bias(bias)
@@ -74,7 +59,7 @@ def test_the_product_is_the_float64_one_within_rounding(avx512, m, k, n):
             NATIVE.float_gemm(a, packed, n, padded, lo, hi, out, avx512)
             return out
 
-        got = _at_thread_counts(compute)
+        got = at_thread_counts(compute)
         _within_rounding(got, _activated(exact, act), scale)
     no_bias = torch.empty(m, n)
     NATIVE.float_gemm(a, packed, n, None, -float("inf"), float("inf"), no_bias, avx512)
@@ -107,7 +92,7 @@ def _float64_conv(x, weight, bias, pads, stride, dilation, groups):
 @pytest.mark.parametrize("h,w,c,k,stride,dilation,pads,batch", CONV_CASES + [(16, 15, 3, 3, (2, 2), (1, 1),
                                                                               (0, 1, 0, 1), 1)])   # a stem
 def test_a_convolution_over_unrolled_taps_is_the_float64_one_within_rounding(avx512, h, w, c, k, stride, dilation,
-                                                                              pads, batch):
+                                                                              pads, batch, at_thread_counts):
     gen = torch.Generator().manual_seed(h * 17 + c)
     cout = 21
     x = torch.randn(batch, h, w, c, generator=gen)
@@ -119,14 +104,14 @@ def test_a_convolution_over_unrolled_taps_is_the_float64_one_within_rounding(avx
     matrix = weight.permute(0, 2, 3, 1).reshape(cout, -1)
     for act in ACTS:
         kernel = ff.gemm_kernel(NATIVE, matrix, bias, act, tuple(exact.shape), geometry, use_avx512=avx512)
-        got = _at_thread_counts(lambda: kernel([x], p)[0])
+        got = at_thread_counts(lambda: kernel([x], p)[0])
         _within_rounding(got, _activated(exact, act), scale)
 
 
 @pytest.mark.parametrize("avx512", PATHS)
 @pytest.mark.parametrize("h,w,c,k,stride,dilation,pads,batch", CONV_CASES)
 def test_the_depthwise_convolution_is_the_float64_one_within_rounding(avx512, h, w, c, k, stride, dilation, pads,
-                                                                       batch):
+                                                                       batch, at_thread_counts):
     gen = torch.Generator().manual_seed(h * 131 + c)
     x = torch.randn(batch, h, w, c, generator=gen)
     weight = torch.randn(c, 1, k, k, generator=gen).contiguous(memory_format=torch.channels_last)
@@ -135,7 +120,7 @@ def test_the_depthwise_convolution_is_the_float64_one_within_rounding(avx512, h,
     for act in ACTS:
         p = _depthwise_params(weight, bias, pads, stride, dilation, act)
         kernel = ff.depthwise_kernel(NATIVE, p, tuple(x.shape), tuple(exact.shape), use_avx512=avx512)
-        got = _at_thread_counts(lambda: kernel([x], p)[0])
+        got = at_thread_counts(lambda: kernel([x], p)[0])
         _within_rounding(got, _activated(exact, act), scale)
 
 

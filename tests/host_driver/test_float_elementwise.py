@@ -1,0 +1,126 @@
+"""The host driver's compiled float32 LOGISTIC, SiLU and MUL (kernels/nnapi_host_elementwise.c,
+operations/_float_fast.py): LOGISTIC within a few float32 ulps of the exact logistic, with the
+reference's results at the edges (NaN, infinities, exp(-x) past float32); SiLU equal to the two
+operations' roundings; MUL with a broadcast row and each fused activation equal to torch; the same
+bytes at every thread count; and a plan where SiLU's MUL(x, LOGISTIC(x)) becomes one step,
+against the reference plan ($EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS=1)."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+import torch
+
+from nnapi_client import Execution, Model
+from executorch_nnapi.host_driver.compilation import Compilation
+from executorch_nnapi.host_driver.operations import _float_fast as ff
+from executorch_nnapi.host_driver.operations import _native
+from executorch_nnapi.host_driver.operations._qfast import OperandInfo
+
+NATIVE = _native.kernels()
+MAX_ULPS = 4   # the logistic's float32 exp, sum and division
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _library_loaded() -> None:
+    assert NATIVE is not None, (f"{_native.library_path()} did not load: build the package "
+                                "(host_driver/CMakeLists.txt, target nnapi_host_kernels)")
+
+
+def _inputs() -> torch.Tensor:
+    gen = torch.Generator().manual_seed(4)
+    edges = [float("nan"), float("inf"), -float("inf"), 0.0, -0.0, 86.0, -86.0, 88.7, -88.7, 88.75, -88.75, 89.0,
+             -89.0, 103.0, -103.0, 1e-30, -1e-30]
+    return torch.cat([torch.linspace(-100, 100, 100_001), torch.randn(60_000, generator=gen) * 6,
+                      torch.tensor(edges)]).float()
+
+
+def _logistic(x: torch.Tensor, silu: bool = False) -> torch.Tensor:
+    out = torch.empty_like(x)
+    NATIVE.float_logistic(x, out, silu)
+    return out
+
+
+def test_the_logistic_is_within_a_few_ulps_and_keeps_the_references_edges(at_thread_counts):
+    x = _inputs()
+    got = at_thread_counts(lambda: _logistic(x))
+    exact = torch.sigmoid(x.double())
+    # The reference's float32 formula: exp(-x) overflows to infinity (result 0) past float32's range.
+    reference = 1.0 / (1.0 + torch.exp(-x))
+    normal = torch.isfinite(exact) & (exact > 1.2e-38)
+    ulp = (torch.nextafter(exact.float(), torch.tensor(float("inf"))).double() - exact.float().double())
+    assert float(((got.double() - exact).abs() / ulp)[normal].max()) <= MAX_ULPS
+    tiny = ~normal
+    assert torch.equal(got[tiny].isnan(), reference[tiny].isnan())
+    assert float((got[tiny] - reference[tiny]).nan_to_num().abs().max()) < 1e-38
+    assert bool((got[x == 89.0] == 1.0).all()) and bool((got[x == -103.0] == 0.0).all())
+
+
+def test_silu_is_the_product_of_x_and_its_rounded_logistic(at_thread_counts):
+    x = _inputs()
+    got = at_thread_counts(lambda: _logistic(x, silu=True))
+    want = x * _logistic(x)
+    assert torch.equal(got.nan_to_num(nan=7.0), want.nan_to_num(nan=7.0))
+
+
+@pytest.mark.parametrize("act", [ff.FUSE_NONE, ff.FUSE_RELU, ff.FUSE_RELU1, ff.FUSE_RELU6])
+@pytest.mark.parametrize("a_shape,b_shape", [((3, 40, 37, 11), (3, 40, 37, 11)), ((1, 61, 53, 24), (1, 1, 1, 24)),
+                                             ((24,), (2, 61, 53, 24)), ((5, 7), (7,))])
+def test_mul_with_a_row_or_equal_shapes_equals_torch(act, a_shape, b_shape, at_thread_counts):
+    gen = torch.Generator().manual_seed(act)
+    a, b = torch.randn(a_shape, generator=gen) * 3, torch.randn(b_shape, generator=gen) * 3
+    p = types.SimpleNamespace(act=act, quant=False)
+    lo, hi = ff.BOUNDS[act]
+
+    def reference(xs, _p):
+        return [(xs[0] * xs[1]).clamp(lo, hi)]
+
+    shape = torch.broadcast_shapes(a_shape, b_shape)
+    kernel = ff.mul_kernel(p, [OperandInfo(torch.float32, a_shape), OperandInfo(torch.float32, b_shape)],
+                           [OperandInfo(torch.float32, shape)], reference)
+    got = at_thread_counts(lambda: kernel([a, b], p)[0])
+    assert got.shape == shape and torch.equal(got, reference([a, b], p)[0])
+    # Another broadcast runs the reference.
+    full, column = (a if a.shape == shape else b), torch.randn(*shape[:-1], 1, generator=gen)
+    assert torch.equal(kernel([full, column], p)[0], reference([full, column], p)[0])
+
+
+def _silu_model(lib):
+    """conv-free SiLU and a squeeze-and-excite scale: y = SiLU(x) * LOGISTIC(s) (s one row)."""
+    m = Model(lib)
+    x, s = m.tensor([1, 23, 19, 40]), m.tensor([1, 1, 1, 40])
+    sig = m.tensor([1, 23, 19, 40])
+    m.op("LOGISTIC", [x], [sig])
+    act = m.tensor([1, 23, 19, 40])
+    m.op("MUL", [x, sig, m.i32(0)], [act])
+    gate = m.tensor([1, 1, 1, 40])
+    m.op("LOGISTIC", [s], [gate])
+    y = m.tensor([1, 23, 19, 40])
+    m.op("MUL", [act, gate, m.i32(1)], [y])
+    m.io([x, s], [y])
+    m.finish()
+    return m
+
+
+def _run(lib, m, inputs) -> torch.Tensor:
+    ex = Execution(lib, m.compile().value)
+    for j, t in enumerate(inputs):
+        ex.set_input(j, t)
+    out = torch.zeros(1, 23, 19, 40)
+    ex.set_output(0, out)
+    assert ex.compute() == 0
+    return out
+
+
+def test_a_plan_fuses_silu_and_equals_the_reference_plan_within_rounding(lib, driver, monkeypatch):
+    gen = torch.Generator().manual_seed(9)
+    inputs = [torch.randn(1, 23, 19, 40, generator=gen) * 4, torch.randn(1, 1, 1, 40, generator=gen)]
+    m = _silu_model(lib)
+    plan = driver.lookup(m.compile().value, Compilation, "compilation").plan
+    assert sorted((st.op.name, st.fn.prepared) for st in plan.steps) == [
+        ("LOGISTIC", "compiled float32 LOGISTIC"), ("MUL", "compiled float32 MUL"), ("MUL", "compiled float32 SiLU")]
+    got = _run(lib, m, inputs)
+    monkeypatch.setenv("EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS", "1")
+    want = _run(lib, _silu_model(lib), inputs)
+    torch.testing.assert_close(got, want, rtol=4e-7 * MAX_ULPS, atol=1e-30)
