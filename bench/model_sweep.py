@@ -79,6 +79,7 @@ class Result:
     xnnpack_error: float | None = None
     xnnpack_failure: str = ""
     commit: str = ""                     # the repository's commit when the row was measured
+    prepared: str = ""                   # what the model was prepared with before export ("dense experts")
 
 
 # -- candidates ---------------------------------------------------------------------------------
@@ -227,12 +228,16 @@ class TensorOutputs:
 
 
 def build(key: str):
-    """(module, inputs tuple, parameter count) for a candidate key, random weights, eval mode."""
+    """(module, inputs tuple, parameter count, preparation) for a candidate key, random weights, eval
+    mode. A mixture of experts gets the documented preparation for NNAPI,
+    ``executorch_nnapi.tools.mixture_of_experts.use_dense_experts`` (both partitioners then see the
+    same model); the preparation names it ("" for none)."""
     import torch
     from outside_models import randomize_norms
 
     torch.manual_seed(0)
     source, name = key.split(":", 1)
+    prepared = ""
     if source == "timm":
         import timm
 
@@ -242,16 +247,21 @@ def build(key: str):
     else:
         from transformers import AutoConfig, AutoModel
 
+        from executorch_nnapi.tools.mixture_of_experts import expert_modules, use_dense_experts
+
         config = AutoConfig.for_model(name)
         shrink_config(config)
         base = AutoModel.from_config(config).eval()
+        if expert_modules(base):
+            use_dense_experts(base)
+            prepared = "dense experts"
         named = hf_inputs(base, config)
         module, inputs = TensorOutputs.wrap(base, list(named)), tuple(named.values())
     randomize_norms(module)
     params = sum(p.numel() for p in module.parameters())
     with torch.no_grad():
         module(*inputs)  # builds = runs eagerly
-    return module, inputs, params
+    return module, inputs, params, prepared
 
 
 # -- measuring one model (in its own process) -----------------------------------------------------
@@ -290,10 +300,10 @@ def measure_one(key: str) -> Result:
     from executorch_nnapi.partitioners import NnapiPartitioner
 
     try:
-        module, inputs, params = build(key)
+        module, inputs, params, prepared = build(key)
     except Exception as exc:  # noqa: BLE001
         return Result(key, "build", _failure(exc))
-    result = Result(key, "ok", params=params, commit=_commit())
+    result = Result(key, "ok", params=params, commit=_commit(), prepared=prepared)
     try:
         export(module, inputs)
     except Exception as exc:  # noqa: BLE001
@@ -414,7 +424,7 @@ def table_lines(results: list[Result]) -> list[str]:
     for r in sorted(results, key=lambda r: (r.key.split(":")[0], one_subgraph(r), r.key)):
         error = (r.error or r.xnnpack_failure).replace("|", "/")[:160]
         lines.append(
-            f"| {r.key} | {r.params / 1e6:.1f}M | {r.status} | {_fmt(r.nnapi_subgraphs)} / {_fmt(r.nnapi_cpu_ops)} "
+            f"| {r.key} | {r.params / 1e6:.1f}M | {r.status}{f' ({r.prepared})' if r.prepared else ''} | {_fmt(r.nnapi_subgraphs)} / {_fmt(r.nnapi_cpu_ops)} "
             f"| {_fmt(r.xnnpack_subgraphs)} / {_fmt(r.xnnpack_cpu_ops)} | {r.nnapi_left or '-'} "
             f"| {_fmt(r.nnapi_lower_s)} | {_fmt(r.xnnpack_lower_s)} | {_fmt(r.nnapi_error, '.1e')} "
             f"| {_fmt(r.xnnpack_error, '.1e')} | {error or '-'} | {r.commit or 'before 0976e99'} |")
@@ -440,7 +450,9 @@ def write_page(results: list[Result], page: pathlib.Path) -> None:
         f"{FEATURE_LEVEL}) and XnnpackPartitioner, each .pte against eager torch. *status*: `ok`; `build` (the "
         "model does not build or run eagerly from the sweep's generic small config: not counted); `export` "
         "(torch.export fails: no partitioner is reached); `nnapi` (NNAPI lowering or running fails where XNNPACK "
-        "succeeds); `lowering` (both fail); `timeout`; `crash`. A row is as measured at its *commit*: re-measure "
+        "succeeds); `lowering` (both fail); `timeout`; `crash`; *(dense experts)*: a mixture of experts "
+        "prepared with `executorch_nnapi.tools.mixture_of_experts.use_dense_experts`, the documented way (docs/"
+        "exporting.md), before export for both partitioners. A row is as measured at its *commit*: re-measure "
         "with `--retry-failed` (rows not `ok`) or `--keys` after a fix.", "",
         "## Summary", "", *summary_lines(results, candidates), "",
         "## What NNAPI leaves on the CPU, most common first", "", *idiom_lines(results), "",
