@@ -249,6 +249,10 @@ def build(key: str):
 
         from executorch_nnapi.tools.mixture_of_experts import expert_modules, use_dense_experts
 
+        # transformers' own switch for its data-dependent tensor checks (torch._check on a tensor
+        # exports as aten._is_all_true, which no ExecuTorch backend takes): docs/exporting.md.
+        os.environ.setdefault("TRANSFORMERS_DISABLE_TORCH_CHECK", "1")
+
         config = AutoConfig.for_model(name)
         shrink_config(config)
         base = AutoModel.from_config(config).eval()
@@ -452,7 +456,9 @@ def write_page(results: list[Result], page: pathlib.Path) -> None:
         "(torch.export fails: no partitioner is reached); `nnapi` (NNAPI lowering or running fails where XNNPACK "
         "succeeds); `lowering` (both fail); `timeout`; `crash`; *(dense experts)*: a mixture of experts "
         "prepared with `executorch_nnapi.tools.mixture_of_experts.use_dense_experts`, the documented way (docs/"
-        "exporting.md), before export for both partitioners. A row is as measured at its *commit*: re-measure "
+        "exporting.md), before export for both partitioners. `transformers` models are built with its "
+        "`TRANSFORMERS_DISABLE_TORCH_CHECK=1` (its tensor checks export as `aten._is_all_true`, which stops "
+        "`to_edge_transform_and_lower` whatever the partitioner; docs/exporting.md). A row is as measured at its *commit*: re-measure "
         "with `--retry-failed` (rows not `ok`) or `--keys` after a fix.", "",
         "## Summary", "", *summary_lines(results, candidates), "",
         "## What NNAPI leaves on the CPU, most common first", "", *idiom_lines(results), "",
