@@ -139,6 +139,7 @@ def shrink_config(config: Any) -> None:
         hidden = getattr(config, "hidden_size", None)
         if isinstance(hidden, int):
             config.head_dim = max(hidden // heads, 8)
+    _clamp_routing(config)
     kv = getattr(config, "num_key_value_heads", None)
     if isinstance(kv, int) and isinstance(heads, int) and heads % kv:
         config.num_key_value_heads = heads
@@ -150,6 +151,27 @@ def shrink_config(config: Any) -> None:
         if nested is not None and hasattr(nested, "to_dict"):
             shrink_config(nested)
     config._attn_implementation = "eager"
+
+
+EXPERT_COUNTS = ("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts")
+TOP_KS = ("num_experts_per_tok", "num_experts_per_token", "moe_top_k", "moe_k", "top_k", "topk_group")
+
+
+def _clamp_routing(config: Any) -> None:
+    """A mixture of experts shrunk to few experts routes each token to at most that many (top-k
+    beyond the expert count fails to build), in one group."""
+    experts = [getattr(config, n) for n in EXPERT_COUNTS if isinstance(getattr(config, n, None), int)]
+    if not experts or min(experts) <= 0:
+        return
+    count = min(experts)
+    if isinstance(getattr(config, "n_routed_experts", None), int):
+        config.n_routed_experts = count
+    if isinstance(getattr(config, "n_group", None), int):
+        config.n_group = 1
+    for name in TOP_KS:
+        value = getattr(config, name, None)
+        if isinstance(value, int) and not isinstance(value, bool) and value > min(2, count):
+            setattr(config, name, 1 if name == "topk_group" else min(2, count))
 
 
 def _clamp_token_ids(config: Any) -> None:

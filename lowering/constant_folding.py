@@ -18,7 +18,8 @@ MAX_FOLDED_ELEMENTS = 1 << 24
 # uint8 / int8: the codes of a quantize of a constant (convert_pt2e's q -> dq around a view of a
 # buffer, swin's relative position bias). Left unfolded, the quantize would be an alias of a
 # folded float value, and a DEQUANTIZE reading it a float operand NNAPI refuses at load time.
-_FOLDABLE_DTYPES = (torch.float32, torch.float16, torch.int32, torch.int64, torch.bool, torch.uint8, torch.int8)
+_FOLDABLE_DTYPES = (torch.float32, torch.float16, torch.int32, torch.int64, torch.bool, torch.uint8, torch.int8,
+                    torch.float64)
 
 
 aten = torch.ops.aten
@@ -56,13 +57,30 @@ def _foldable_op(node: Node) -> bool:
 
 
 def foldable_nodes(graph: torch.fx.Graph, is_constant: Callable[[Node], bool]) -> set[Node]:
-    """Every node of ``graph`` that depends only on constants (one pass in
-    topological order, so deep graphs cost no recursion)."""
-    foldable: set[Node] = set()
-    for node in graph.nodes:
-        if _foldable_op(node) and all(is_constant(i) or i in foldable for i in node.all_input_nodes):
-            foldable.add(node)
-    return foldable
+    """Every node of ``graph`` that depends only on constants (passes in topological order, so
+    deep graphs cost no recursion).
+
+    A float64 value (NNAPI has no float64 operand) is folded only inside a constant computation:
+    every user folded too, as in a sin / cos position table computed in float64 from ``arange`` and
+    converted to float32 at its end. One read by anything else stays unfolded, and so does what
+    depends on it."""
+    unfolded: set[Node] = set()
+    while True:
+        foldable: set[Node] = set()
+        for node in graph.nodes:
+            if (node not in unfolded and _foldable_op(node)
+                    and all(is_constant(i) or i in foldable for i in node.all_input_nodes)):
+                foldable.add(node)
+        escaping = {n for n in foldable if _is_float64(n) and any(u not in foldable for u in n.users)}
+        if not escaping:
+            return foldable
+        unfolded |= escaping
+
+
+def _is_float64(node: Node) -> bool:
+    val = fake_value(node)
+    return any(isinstance(v, torch.Tensor) and v.dtype == torch.float64
+               for v in (val if isinstance(val, (tuple, list)) else [val]))
 
 
 def evaluate(node: Node, constant_of: Callable[[Node], Any]) -> Any:

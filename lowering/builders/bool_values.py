@@ -142,6 +142,17 @@ def emit_bool_reshape(lc: LoweringContext, node: Node, x: Node) -> None:
                      debug_name=node.name)
 
 
+def emit_bool_gather(lc: LoweringContext, node: Node, x: Node, dim: int, index_op: int) -> None:
+    """``node``'s bool result as GATHER of bool ``x`` along ``dim`` (PyTorch's order) by ``index_op``
+    (GATHER takes no BOOL8): as float32 1 / 0, gathered, then NOT_EQUAL 0."""
+    g = lc.graph
+    values = as_float(lc, node, operand(lc, x, torch.bool), shape_of(x))
+    gathered = g.emit_tensor([int(d) for d in lc.shape(node)] or [1], torch.float32, debug_name=f"{node.name}.gathered")
+    g.emit_operation(OperationCode.GATHER, [values, g.emit_int32(dim), index_op], [gathered], debug_name=node.name)
+    g.emit_operation(OperationCode.NOT_EQUAL, [gathered, g.emit_constant_tensor(torch.zeros(1))],
+                     [emit_result(lc, node)], debug_name=node.name)
+
+
 def check_bool_conversion(node: Node, ctx: CheckContext, what: str) -> None:
     """Refuses a bool form (``what``) NNAPI cannot run: it needs SELECT (API 29) and static sizes,
     rank <= 4."""

@@ -20,6 +20,7 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import normalize_dim, tensor_dtype, tensor_shape
 from ..shape_program import is_static
+from .bool_values import check_bool_conversion, emit_bool_gather
 from .common import MAX_RANK, check_float_tensors, check_rank, physical_axis
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
@@ -39,13 +40,17 @@ def check_runtime_indices(index: Node, what: str) -> None:
 class IndexSelectBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.index_select.default, FeatureLevel.ANDROID_10, "GATHER",
-                  "float32, rank <= 4; constant indices checked in bounds and stored as int32; run-time int64 "
+                  "float32 (bool of static size as 1 / 0 floats, then NOT_EQUAL 0), rank <= 4; constant indices checked in bounds and stored as int32; run-time int64 "
                   "indices narrowed to int32 by the runtime (execute fails outside int32)"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, dim, index = node.args[:3]
-        check_float_tensors(node, x)
+        if tensor_dtype(x) == torch.bool and tensor_dtype(node) == torch.bool:
+            # GATHER takes no BOOL8: the mask as 1 / 0 floats, gathered, compared with 0.
+            check_bool_conversion(node, ctx, "index_select of a bool tensor")
+        else:
+            check_float_tensors(node, x)
         check_rank(x, MAX_RANK, what="input")
         if not ctx.is_foldable(index):
             check_runtime_indices(index, "index_select")
@@ -74,6 +79,9 @@ class IndexSelectBuilder(NodeBuilder):
             index_op = g.emit_constant_tensor(indices.to(torch.int32))
         else:
             index_op = lc.operand(index)
+        if tensor_dtype(x) == torch.bool:   # bool values are held in PyTorch's dim order
+            emit_bool_gather(lc, node, x, dim, index_op)
+            return
         out = lc.emit_output(node, order)
         g.emit_operation(OperationCode.GATHER, [lc.operand(x, order), g.emit_int32(physical_axis(order, dim)), index_op],
                          [out], debug_name=node.name)

@@ -19,7 +19,7 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_dtype, tensor_shape
 from ..shape_program import is_static
-from .bool_values import HELD_IN_INT32
+from .bool_values import HELD_IN_INT32, check_bool_conversion, emit_bool_gather
 from .common import MAX_RANK, check_rank
 from .index_select import check_runtime_indices
 from .integer_ranges import check_int64_result
@@ -47,7 +47,8 @@ class IndexTensorBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.index.Tensor, FeatureLevel.ANDROID_10, "GATHER",
                   "one int32 / int64 index tensor (several, or on dims apart: merged into one by the "
-                  "computed-gathers rewrite), float32 or int32 / int64 input, input and result of rank <= 4; "
+                  "computed-gathers rewrite), float32 or int32 / int64 input, or bool of static size (as 1 / 0 "
+                  "floats, then NOT_EQUAL 0), input and result of rank <= 4; "
                   "constant indices checked in bounds (a static size along the indexed dim)"),
     )
 
@@ -57,8 +58,11 @@ class IndexTensorBuilder(NodeBuilder):
         if found is None:
             raise Refused("indexing by several tensors or by a bool mask (one integer index tensor is one GATHER)")
         dim, index = found
-        if tensor_dtype(x) not in _VALUE_DTYPES or tensor_dtype(node) != tensor_dtype(x):
-            raise Refused(f"indexing a {tensor_dtype(x)} tensor (GATHER here takes float32, int32 and int64)")
+        if tensor_dtype(x) == torch.bool and tensor_dtype(node) == torch.bool:
+            # GATHER takes no BOOL8: the mask as 1 / 0 floats, gathered, compared with 0.
+            check_bool_conversion(node, ctx, "a bool tensor indexed")
+        elif tensor_dtype(x) not in _VALUE_DTYPES or tensor_dtype(node) != tensor_dtype(x):
+            raise Refused(f"indexing a {tensor_dtype(x)} tensor (GATHER here takes float32, int32, int64 and bool)")
         check_rank(x, MAX_RANK, what="input")
         check_rank(node, MAX_RANK, what="output")
         if len(tensor_shape(index)) == 0:
@@ -88,6 +92,9 @@ class IndexTensorBuilder(NodeBuilder):
         else:
             index_op = lc.operand(index, identity(len(lc.shape(index))))
         rank = len(lc.shape(x))
+        if tensor_dtype(x) == torch.bool:   # bool values are held in PyTorch's dim order
+            emit_bool_gather(lc, node, x, dim, index_op)
+            return
         out = lc.emit_output(node)  # in PyTorch's order, as GATHER of an input in PyTorch's order gives
         g.emit_operation(OperationCode.GATHER, [lc.operand(x, identity(rank)), g.emit_int32(dim), index_op], [out],
                          debug_name=node.name)

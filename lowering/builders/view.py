@@ -16,6 +16,7 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import tensor_dtype, tensor_shape
 from ..shape_program import Dim
+from .bool_values import check_bool_conversion, emit_bool_reshape
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .node_builder import CheckContext, NodeBuilder, OpSupport
 from .quantization import same_parameters
@@ -43,7 +44,7 @@ def emit_reshape(lc: LoweringContext, node: Node, source: Node, out_shape: Seque
 class ViewBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.view_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE; for a channel shuffle CHANNEL_SHUFFLE (API 29) or RESHAPE + TRANSPOSE (API 28)",
-                  "float32 (int32 / int64 from feature level 6, or any level when the shape is unchanged), rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
+                  "float32 (int32 / int64 from feature level 6, or any level when the shape is unchanged; bool of static size as 1 / 0 floats, API 29), rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
                   "rank > 4 in view chains that reduce to rank 4 (API 28); a 5-D input to a <= 4-D output",
                   quantized=same_parameters(aten.view.default, aten.reshape.default, aten.flatten.using_ints)),
     )
@@ -58,6 +59,9 @@ class ViewBuilder(NodeBuilder):
             # RESHAPE takes TENSOR_INT32 (int64 is held in it) from feature level 6.
             dtype = str(tensor_dtype(node)).removeprefix("torch.")
             ctx.require(FeatureLevel.FEATURE_LEVEL_6, f"view of an {dtype} tensor (TENSOR_INT32 RESHAPE)")
+        elif tensor_dtype(node) == torch.bool and tensor_dtype(node.args[0]) == torch.bool:
+            # RESHAPE takes no BOOL8: as 1 / 0 floats, reshaped, compared with 0 (a padding mask's view).
+            check_bool_conversion(node, ctx, "view of a bool tensor")
         else:
             check_float_tensors(node, node.args[0])
         if not (len(tensor_shape(node.args[0])) == 5 and len(tensor_shape(node)) <= MAX_RANK):
@@ -69,6 +73,9 @@ class ViewBuilder(NodeBuilder):
         merged = value.merged
         if merged is None and list(lc.shape(node)) == list(lc.shape(node.args[0])):
             lc.graph.set_value(node, value.operand, value.dim_order, lc.shape(node))
+            return
+        if tensor_dtype(node) == torch.bool:
+            emit_bool_reshape(lc, node, node.args[0])
             return
         if merged is not None and len(lc.shape(node)) <= MAX_RANK:
             out = lc.emit_output(node)

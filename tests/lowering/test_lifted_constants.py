@@ -23,3 +23,33 @@ def test_a_lifted_constant_read_by_two_partitions_serializes_and_matches_eager()
     assert lowered.num_delegates == 2 and lowered.cpu_ops == ["aten.erf.default"]
     (got,) = run_pte(lowered.pte, [x])
     assert relative_max_error(got, ConstantOnBothSides()(x)) < 1e-6
+
+
+def _float64_position_table(x: torch.Tensor) -> torch.Tensor:
+    """DETR-style sine position embedding computed in float64 from arange (shapes only) and
+    converted to float32 at its end, added to the features; one float64 constant also read outside
+    a constant computation (the comparison) stays unfolded and on the CPU."""
+    pos = torch.arange(x.shape[1], dtype=torch.float64)[:, None]
+    freq = torch.pow(10000.0, torch.arange(0, x.shape[2], 2, dtype=torch.float64) / x.shape[2])
+    table = torch.cat([torch.sin(pos / freq), torch.cos(pos / freq)], dim=1).to(torch.float32)
+    return x + table
+
+
+def test_a_float64_table_of_the_shapes_is_folded_into_the_subgraph():
+    from op_harness import Lambda, check_delegated_and_matches
+
+    lowered = check_delegated_and_matches(Lambda(_float64_position_table), (torch.randn(2, 7, 8),), tolerance=1e-6)
+    assert lowered.num_delegates == 1 and not lowered.cpu_ops
+
+
+def test_a_float64_value_read_outside_a_constant_computation_stays_on_the_cpu():
+    from op_harness import Lambda, lower, run_pte
+
+    def compare(x: torch.Tensor) -> torch.Tensor:
+        limits = torch.arange(x.shape[1], dtype=torch.float64) * 0.25
+        return (x.double() > limits).float() + x
+
+    x = torch.randn(3, 6)
+    lowered = lower(Lambda(compare), (x,))
+    assert any(op.startswith("aten.gt") for op in lowered.cpu_ops), lowered.cpu_ops
+    assert torch.equal(run_pte(lowered.pte, [x])[0], compare(x))

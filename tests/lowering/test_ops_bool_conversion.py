@@ -1,4 +1,6 @@
-"""A bool tensor turned into float32 (``mask.float()``) and unsqueezed (``mask.unsqueeze(-1)``):
+"""A bool tensor turned into float32 (``mask.float()``), unsqueezed (``mask.unsqueeze(-1)``),
+viewed and indexed by integer tensors (a padding mask read at computed key positions, as
+``transformers``' masks index it):
 NNAPI's CAST and RESHAPE take no BOOL8, so the conversion is SELECT between constant ones and
 zeros (API 29) and a bool reshape goes through float32 (SELECT, RESHAPE, NOT_EQUAL 0). As
 EfficientSAM's prompt encoder writes it, through the C++ backend on the host driver, against
@@ -42,3 +44,22 @@ def test_bool_conversion_below_api_29_or_of_dynamic_size_is_refused():
                     dynamic_shapes=(({0: Dim("rows", min=1, max=8)},),))
     reasons = dynamic.reasons["dim_order_ops._to_dim_order_copy.default"]
     assert any("bool -> float32 conversion of dynamic size" in r for r in reasons), reasons
+
+
+def _mask_at_positions(mask: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """A [batch, keys] bool padding mask read at computed key positions by batch and key index
+    tensors, as transformers' padding mask function reads it (aten.index.Tensor), one row picked
+    by index_select, and viewed: the bool GATHER and RESHAPE forms."""
+    batch = torch.arange(2)[:, None]
+    keys = (torch.arange(6) + 1).clamp(max=5)[None, :]
+    picked = mask[batch, keys]                                         # [2, 6]
+    first = picked.index_select(1, torch.tensor([0, 2, 4, 1, 3, 5]))
+    return torch.where(first.view(2, 3, 2), x, -1.0)
+
+
+def test_a_bool_mask_indexed_and_viewed_is_delegated_and_matches_eager():
+    mask = torch.tensor([[1, 1, 0, 1, 0, 1], [0, 1, 1, 1, 1, 0]]).bool()
+    lowered = check_delegated_and_matches(Lambda(_mask_at_positions), (mask, torch.randn(2, 3, 2)),
+                                          expect_operations=["SELECT", "GATHER", "NOT_EQUAL", "RESHAPE"],
+                                          tolerance=1e-12)   # exact: a selection
+    assert lowered.num_delegates == 1 and not lowered.cpu_ops, lowered.cpu_ops
