@@ -27,7 +27,6 @@
 #define NNAPI_HOST_EXPORT __attribute__((visibility("default")))
 #define LANES 16 /* output channels per packed block */
 #define DEPTH 4  /* k per packed group */
-#define ROWS 4   /* activation rows per register block */
 
 void nnapi_host_requantize(const void *acc, int32_t acc_is_int32, int64_t outer, int64_t channels, int64_t inner,
                            int64_t repeat, const double *r, const double *c, const double *threshold,
@@ -72,48 +71,74 @@ static void product_plain(const uint8_t *a, int64_t rows, int64_t k, int64_t n, 
 }
 
 #ifdef NNAPI_HOST_HAS_X86
-/* Adds group g of ROWS rows times the weights' vector of that group to the four sums. */
-#define VNNI_GROUP(LOAD)                                                                              \
-    do {                                                                                              \
-        __m512i wg = _mm512_loadu_si512((const void *)(w + g * LANES * DEPTH));                      \
-        s0 = _mm512_dpbusd_epi32(s0, _mm512_set1_epi32((int)LOAD(0)), wg);                            \
-        s1 = _mm512_dpbusd_epi32(s1, _mm512_set1_epi32((int)LOAD(1)), wg);                            \
-        s2 = _mm512_dpbusd_epi32(s2, _mm512_set1_epi32((int)LOAD(2)), wg);                            \
-        s3 = _mm512_dpbusd_epi32(s3, _mm512_set1_epi32((int)LOAD(3)), wg);                            \
-    } while (0)
-
 static inline uint32_t load4(const uint8_t *p) {
     uint32_t v;
     memcpy(&v, p, sizeof v);
     return v;
 }
 
-/* ROWS rows at a time (fewer at the end: the missing rows repeat the first, unstored), sixteen
- * output channels per vector; whole groups of four k read in place, the last partial one apart. */
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) static void product_vnni(const uint8_t *a, int64_t rows,
-                                                                                  int64_t k, int64_t n,
-                                                                                  const int8_t *packed,
-                                                                                  uint32_t flip, int32_t *acc) {
-    int64_t groups = (k + DEPTH - 1) / DEPTH, whole = k / DEPTH, blocks = (n + LANES - 1) / LANES;
-    for (int64_t r0 = 0; r0 < rows; r0 += ROWS) {
-        int64_t height = rows - r0 < ROWS ? rows - r0 : ROWS;
-        const uint8_t *row[ROWS];
-        for (int64_t r = 0; r < ROWS; ++r) row[r] = a + (r0 + (r < height ? r : 0)) * k;
-        for (int64_t b = 0; b < blocks; ++b) {
-            __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0;
-            const int8_t *w = packed + b * groups * LANES * DEPTH;
-            int64_t g = 0;
-#define WHOLE(r) (load4(row[r] + g * DEPTH) ^ flip)
-#define PARTIAL(r) activation_group(row[r], k, g, flip)
-            for (; g < whole; ++g) VNNI_GROUP(WHOLE);
-            for (; g < groups; ++g) VNNI_GROUP(PARTIAL);
-#undef WHOLE
-#undef PARTIAL
-            int64_t width = n - b * LANES < LANES ? n - b * LANES : LANES;
-            __mmask16 mask = (__mmask16)((1u << width) - 1u);
-            __m512i sums[ROWS] = {s0, s1, s2, s3};
-            for (int64_t r = 0; r < height; ++r) {
-                _mm512_mask_storeu_epi32((void *)(acc + (r0 + r) * n + b * LANES), mask, sums[r]);
+#define VNNI __attribute__((target("avx512f,avx512bw,avx512vnni")))
+
+#define TILE_ROWS 8
+#define VNNI_TILE(NAME, PAIR)                                                                                  \
+    static inline VNNI void NAME(const uint8_t *const *row, int64_t k, int64_t groups, const int8_t *w0,       \
+                                 const int8_t *w1, uint32_t flip, int32_t *acc, int64_t n, int64_t height,     \
+                                 int64_t width0, int64_t width1) {                                             \
+        __m512i s0[TILE_ROWS], s1[TILE_ROWS];                                                                  \
+        _Pragma("GCC unroll 8") for (int r = 0; r < TILE_ROWS; ++r) s0[r] = s1[r] = _mm512_setzero_si512();    \
+        int64_t whole = k / DEPTH, g = 0;                                                                      \
+        __m512i flips = _mm512_set1_epi32((int)flip);                                                          \
+        for (; g < whole; ++g) {                                                                               \
+            __m512i a0 = _mm512_loadu_si512((const void *)(w0 + g * LANES * DEPTH));                           \
+            __m512i a1 = PAIR ? _mm512_loadu_si512((const void *)(w1 + g * LANES * DEPTH)) : a0;               \
+            _Pragma("GCC unroll 8") for (int r = 0; r < TILE_ROWS; ++r) {                                      \
+                __m512i u = _mm512_xor_si512(_mm512_set1_epi32((int)load4(row[r] + g * DEPTH)), flips);        \
+                s0[r] = _mm512_dpbusd_epi32(s0[r], u, a0);                                                     \
+                if (PAIR) s1[r] = _mm512_dpbusd_epi32(s1[r], u, a1);                                           \
+            }                                                                                                  \
+        }                                                                                                      \
+        for (; g < groups; ++g) { /* the last, partial group of four k */                                     \
+            __m512i a0 = _mm512_loadu_si512((const void *)(w0 + g * LANES * DEPTH));                           \
+            __m512i a1 = PAIR ? _mm512_loadu_si512((const void *)(w1 + g * LANES * DEPTH)) : a0;               \
+            _Pragma("GCC unroll 8") for (int r = 0; r < TILE_ROWS; ++r) {                                      \
+                __m512i u = _mm512_set1_epi32((int)activation_group(row[r], k, g, flip));                      \
+                s0[r] = _mm512_dpbusd_epi32(s0[r], u, a0);                                                     \
+                if (PAIR) s1[r] = _mm512_dpbusd_epi32(s1[r], u, a1);                                           \
+            }                                                                                                  \
+        }                                                                                                      \
+        __mmask16 mask0 = (__mmask16)((1u << width0) - 1u), mask1 = (__mmask16)((1u << width1) - 1u);          \
+        for (int64_t r = 0; r < height; ++r) {                                                                 \
+            _mm512_mask_storeu_epi32((void *)(acc + r * n), mask0, s0[r]);                                     \
+            if (PAIR) _mm512_mask_storeu_epi32((void *)(acc + r * n + LANES), mask1, s1[r]);                   \
+        }                                                                                                      \
+    }
+
+/* TILE_ROWS rows times two blocks of 16 output channels (w0, w1), or one (w0): each group of
+ * four k loads the blocks' weight vectors once and broadcasts each row's four bytes, so that 16
+ * (8) independent sums hide VPDPBUSD's latency. Rows past `height` repeat the first and are not
+ * stored; the blocks store width0 and width1 lanes. */
+VNNI_TILE(vnni_tile_pair, 1)
+VNNI_TILE(vnni_tile_one, 0)
+
+/* TILE_ROWS rows at a time (fewer at the end), two blocks of 16 output channels per tile and the
+ * last odd block alone. */
+static VNNI void product_vnni(const uint8_t *a, int64_t rows, int64_t k, int64_t n, const int8_t *packed,
+                              uint32_t flip, int32_t *acc) {
+    int64_t groups = (k + DEPTH - 1) / DEPTH, blocks = (n + LANES - 1) / LANES, stride = groups * LANES * DEPTH;
+    for (int64_t r0 = 0; r0 < rows; r0 += TILE_ROWS) {
+        int64_t height = rows - r0 < TILE_ROWS ? rows - r0 : TILE_ROWS;
+        const uint8_t *row[TILE_ROWS];
+        for (int64_t r = 0; r < TILE_ROWS; ++r) row[r] = a + (r0 + (r < height ? r : 0)) * k;
+        for (int64_t b = 0; b < blocks; b += 2) {
+            int pair = b + 1 < blocks;
+            int64_t width0 = n - b * LANES < LANES ? n - b * LANES : LANES;
+            int64_t rest = n - (b + 1) * LANES, width1 = rest < LANES ? rest : LANES;
+            if (pair) {
+                vnni_tile_pair(row, k, groups, packed + b * stride, packed + (b + 1) * stride, flip,
+                               acc + r0 * n + b * LANES, n, height, width0, width1);
+            } else {
+                vnni_tile_one(row, k, groups, packed + b * stride, 0, flip, acc + r0 * n + b * LANES, n, height,
+                              width0, 0);
             }
         }
     }
@@ -173,6 +198,14 @@ static void unroll_rows(const uint8_t *x, const int64_t *g, uint8_t pad_code, in
     for (int64_t r = 0; r < count; ++r) {
         int64_t m = m0 + r, b = m / (oh * ow), oy = m / ow % oh, ox = m % ow;
         uint8_t *dst = rows + r * kh * kw * c;
+        int64_t y0 = oy * g[6] - g[10], x0 = ox * g[7] - g[11];
+        if (g[9] == 1 && y0 >= 0 && y0 + (kh - 1) * g[8] < h && x0 >= 0 && x0 + kw <= w) {
+            /* Every tap inside, a row of taps contiguous: one copy per kernel row. */
+            for (int64_t ky = 0; ky < kh; ++ky, dst += kw * c) {
+                memcpy(dst, x + ((b * h + y0 + ky * g[8]) * w + x0) * c, (size_t)(kw * c));
+            }
+            continue;
+        }
         for (int64_t ky = 0; ky < kh; ++ky) {
             int64_t iy = oy * g[6] - g[10] + ky * g[8];
             for (int64_t kx = 0; kx < kw; ++kx, dst += c) {
