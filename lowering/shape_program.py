@@ -316,9 +316,11 @@ class ShapeProgramBuilder:
         lo, hi = self._ranges.get(name, (0, INT64_MAX))
 
         def clamp(v, default):
+            # An unbounded range end is sympy's oo (int() of it raises AttributeError in some sympy
+            # versions, OverflowError in others) or torch's int_oo.
             try:
                 return int(v)
-            except (TypeError, OverflowError):
+            except (TypeError, OverflowError, AttributeError, ValueError):
                 return default
 
         return clamp(lo, 0), min(clamp(hi, INT64_MAX), INT64_MAX)

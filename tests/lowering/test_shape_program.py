@@ -67,3 +67,15 @@ def test_sympy_floor_and_ceiling_of_a_quotient_read_as_integer_division():
     assert describe_unsupported([as_dim(sympy.floor(s0 / 2) - 1)]) is None
     half = sympy.Symbol("h", real=True)
     assert as_dim(sympy.floor(half / 2)) == sympy.floor(half / 2)
+
+
+def test_an_unbounded_range_end_binds_as_the_widest_bound():
+    """A symbol whose exported range is unbounded above (sympy's oo, which int() cannot convert:
+    transformers' Flaubert exported its sequence length so) gets the widest bound, not an error."""
+    from torch.utils._sympy.value_ranges import ValueRanges
+
+    program = ShapeProgramBuilder({"s0": ValueRanges(sympy.Integer(2), sympy.oo)})
+    program.bind_input(0, [s0])
+    program.finish_inputs()
+    (sym,) = program.symbols
+    assert (sym.min, sym.max) == (2, 2**63 - 1)
