@@ -120,8 +120,11 @@ def _copy_operation(graph: NnapiGraph, operand: int) -> tuple[OperationCode, lis
     """An operation whose result equals ``operand``: RESHAPE to its own dims, which takes no
     TENSOR_INT32 before feature level 6 (hf:cpmant's int32 mask, a cast of an int64 input, copied
     out by RESHAPE was refused at addOperation); for int32, an identity CAST at API 30 and a TILE
-    by ones at API 29."""
+    by ones at API 29; for bool (TENSOR_BOOL8, which no RESHAPE takes: hf:deepseek_v4's mask),
+    LOGICAL_OR of the value with itself (bool values exist from API 29, as LOGICAL_OR)."""
     src = graph.operands[operand]
+    if src.type == OperandCode.TENSOR_BOOL8:
+        return OperationCode.LOGICAL_OR, [operand, operand]
     if src.type != OperandCode.TENSOR_INT32 or graph.feature_level >= FeatureLevel.FEATURE_LEVEL_6 or not src.dims:
         return OperationCode.RESHAPE, [operand, graph.emit_int32_vector(src.dims)]
     if graph.feature_level >= FeatureLevel.ANDROID_11:
