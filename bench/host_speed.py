@@ -6,13 +6,14 @@
 Per torchvision model (random weights, batch norms with random statistics as in
 zoo_benchmark.py's 8-bit rows, batch 1, 224 x 224): the NNAPI .pte run by the C++ backend on this
 project's host NNAPI driver, XNNPACK's .pte and eager torch, in float; then NnapiQuantizer's 8-bit
-NNAPI .pte and XNNPACKQuantizer's 8-bit XNNPACK .pte, calibrated on the same random inputs. All
-methods run in rounds, one execution each per round in a fixed order, so that a change of the
-machine's load touches them alike; the times are medians over the rounds. The host driver's
+NNAPI .pte and XNNPACKQuantizer's 8-bit XNNPACK .pte, calibrated on the same random inputs. Each
+method runs its executions in a block of its own, one after the other, on an idle machine (in
+rounds shared by the methods, one runtime's idle threads kept spinning into the next method's
+time); the times are medians. The host driver's
 compiled kernels run on their pool ($EXECUTORCH_NNAPI_HOST_KERNEL_THREADS, default one thread per
 core, at most 4; torch's operations on $EXECUTORCH_NNAPI_HOST_THREADS, default 1), XNNPACK on its
 thread pool (one thread per core); *one thread each*: the host driver with its kernels' pool at one
-thread and XNNPACK with its pool at one thread, measured in rounds of their own after the others. *compile*: the time of
+thread and XNNPACK with its pool at one thread, measured in blocks of their own after the others. *compile*: the time of
 `load_method` (for NNAPI: the model built through the NNAPI C API, Model_finish and
 Compilation_finish, where the host driver prepares its 8-bit kernels). *reference kernels*: the
 same 8-bit .pte on the host driver with $EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS=1 (the
@@ -97,18 +98,21 @@ class Timed:
         return self.method.execute([x])
 
 
-def interleaved_medians(fns: list[Callable[[], object]], rounds: int) -> list[float]:
-    """Median ms of each function over ``rounds`` rounds, each round running every function once
-    in order (after one warm-up round)."""
+def block_medians(fns: list[Callable[[], object]], rounds: int) -> list[float]:
+    """Median ms of each function over ``rounds`` executions, each function in a block of its own
+    (after one warm-up call). In rounds shared by the methods, one runtime's idle threads kept
+    spinning into the next method's time (XNNPACK's pool after its float .pte: the host driver's
+    8-bit mobilenet_v2 took 5.2 ms after it, 3.4 ms alone; torch's OpenMP threads after eager)."""
+    medians = []
     for fn in fns:
         fn()
-    times: list[list[float]] = [[] for _ in fns]
-    for _ in range(rounds):
-        for fn, ts in zip(fns, times):
+        times = []
+        for _ in range(rounds):
             started = time.perf_counter()
             fn()
-            ts.append((time.perf_counter() - started) * 1e3)
-    return [statistics.median(ts) for ts in times]
+            times.append((time.perf_counter() - started) * 1e3)
+        medians.append(statistics.median(times))
+    return medians
 
 
 def bench_model(name: str, runs: int, reference_runs: int, calibration: int) -> list[Row]:
@@ -135,9 +139,9 @@ def bench_model(name: str, runs: int, reference_runs: int, calibration: int) -> 
         with torch.no_grad():
             model(x)
 
-    nf, xf, ni, xi, ef = interleaved_medians([lambda m=m: m(x) for m in methods] + [eager], runs)
+    nf, xf, ni, xi, ef = block_medians([lambda m=m: m(x) for m in methods] + [eager], runs)
     reference = Timed(nnapi_int8, reference=True)
-    reference_ms = interleaved_medians([lambda: reference(x)], reference_runs)[0]
+    reference_ms = block_medians([lambda: reference(x)], reference_runs)[0]
     compile_ms = [m.compile_ms for m in methods]
     xf1, xi1 = on_one_xnnpack_thread([xnn_float, xnn_int8], x, runs)
     nf1, ni1 = on_one_kernel_thread([methods[0], methods[2]], x, runs)
@@ -153,7 +157,7 @@ def on_one_kernel_thread(methods: list[Timed], x: torch.Tensor, runs: int) -> li
     if native is not None:
         native.set_threads(1)
     try:
-        return interleaved_medians([lambda m=m: m(x) for m in methods], runs)
+        return block_medians([lambda m=m: m(x) for m in methods], runs)
     finally:
         if native is not None:
             native.set_threads(before)
@@ -170,7 +174,7 @@ def on_one_xnnpack_thread(ptes: list[bytes], x: torch.Tensor, runs: int) -> list
     portable_lib._unsafe_reset_threadpool(1)
     try:
         methods = [Timed(pte) for pte in ptes]
-        times = interleaved_medians([lambda m=m: m(x) for m in methods], runs)
+        times = block_medians([lambda m=m: m(x) for m in methods], runs)
         del methods
         return times
     finally:
@@ -189,7 +193,7 @@ def compiled_loops_note() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("models", nargs="*", help=f"torchvision models (default: {' '.join(DEFAULT_MODELS)})")
-    parser.add_argument("--runs", type=int, default=20, help="rounds of executions (default 20)")
+    parser.add_argument("--runs", type=int, default=20, help="executions per method (default 20)")
     parser.add_argument("--reference-runs", type=int, default=3,
                         help="executions of the 8-bit .pte on the reference kernels (default 3)")
     parser.add_argument("--calibration", type=int, default=8, help="random calibration inputs (default 8)")
