@@ -324,6 +324,29 @@ __attribute__((target("avx512f"))) static float dot_int8_avx512(const float *x, 
 }
 #endif
 
+typedef struct {
+    const float *x, *scale, *bias;
+    const int8_t *q;
+    int64_t m, k, n, scale_count;
+    float (*dot)(const float *, const int8_t *, int64_t);
+    float *out;
+} LinearInt8Job;
+
+/* Output units [first, last): each value one dot product, computed alone (same bits at any
+ * thread count). */
+static void linear_int8_units(void *ctx, int64_t first, int64_t last, int32_t worker) {
+    const LinearInt8Job *j = (const LinearInt8Job *)ctx;
+    (void)worker;
+    for (int64_t u = first; u < last; ++u) {
+        const int8_t *row = j->q + u * j->k;
+        float s = j->scale[j->scale_count == 1 ? 0 : u], b = j->bias ? j->bias[u] : 0.0f;
+        for (int64_t i = 0; i < j->m; ++i) {
+            float y = j->dot(j->x + i * j->k, row, j->k) * s;
+            j->out[i * j->n + u] = j->bias ? y + b : y;
+        }
+    }
+}
+
 NNAPI_HOST_EXPORT void nnapi_host_linear_int8(const float *x, int64_t m, int64_t k, const int8_t *q, int64_t n,
                                               const float *scale, int64_t scale_count, const float *bias,
                                               int32_t use_avx512, float *out) {
@@ -334,12 +357,9 @@ NNAPI_HOST_EXPORT void nnapi_host_linear_int8(const float *x, int64_t m, int64_t
 #else
     (void)use_avx512;
 #endif
-    for (int64_t j = 0; j < n; ++j) {
-        const int8_t *row = q + j * k;
-        float s = scale[scale_count == 1 ? 0 : j], b = bias ? bias[j] : 0.0f;
-        for (int64_t i = 0; i < m; ++i) {
-            float y = dot(x + i * k, row, k) * s;
-            out[i * n + j] = bias ? y + b : y;
-        }
-    }
+    LinearInt8Job job = {x, scale, bias, q, m, k, n, scale_count, dot, out};
+    /* Units in chunks of about 64k multiply-adds (a decode step's rows of weights). */
+    int64_t per_unit = m * k > 0 ? m * k : 1;
+    int64_t grain = per_unit >= 65536 ? 1 : 65536 / per_unit;
+    nnapi_host_parallel(linear_int8_units, &job, n, grain, 0);
 }

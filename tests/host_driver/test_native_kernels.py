@@ -310,3 +310,22 @@ def test_dequantize_tables_keep_float_entries(lib, driver, native):
     (step,) = plan.steps
     codes = torch.arange(36, dtype=torch.uint8).reshape(4, 9) * 7
     assert torch.equal(step.fn([codes])[0], (codes.to(torch.float32) - 7) * 0.25)
+
+
+@pytest.mark.parametrize("avx512", [False, True])
+def test_the_weight_only_product_gives_one_answer_at_any_thread_count(native, at_thread_counts, avx512):
+    """nnapi_host_linear_int8 splits the output units over the pool: the same bits at 1-3 threads,
+    within float32 rounding of the float64 product."""
+    gen = torch.Generator().manual_seed(12)
+    x = torch.randn(3, 300, generator=gen)
+    q = torch.randint(-127, 128, (517, 300), generator=gen, dtype=torch.int32).to(torch.int8)
+    scale, bias = torch.rand(517, generator=gen) * 0.01, torch.randn(517, generator=gen)
+
+    def compute() -> torch.Tensor:
+        out = torch.empty(3, 517)
+        native.linear_int8(x, q, scale, bias, out, use_avx512=avx512)
+        return out
+
+    got = at_thread_counts(compute)
+    want = (x.double() @ q.double().t()) * scale.double() + bias.double()
+    assert float((got.double() - want).abs().max()) < 1e-4
