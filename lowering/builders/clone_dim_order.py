@@ -14,7 +14,8 @@ import executorch.exir.passes.dim_order_ops_registry  # noqa: F401  (registers t
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import aten_op, is_tensor_node, noop_copy_refusal, tensor_dtype
-from .bool_values import HELD_IN_INT32, as_float, check_bool_conversion, emit_result, operand, shape_of
+from .bool_values import (HELD_IN_INT32, as_float, check_bool_conversion, emit_result, keeps_integer_dtype, operand,
+                          shape_of)
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .integer_ranges import check_int64_result
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
@@ -74,7 +75,7 @@ def _between_int32_and_int64(node: Node) -> bool:
 class CloneDimOrderBuilder(NodeBuilder):
     ops = (
         OpSupport(dim_order_ops._clone_dim_order.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
-                  "float32, rank <= 4 (5 inside a channel shuffle), any dim_order"),
+                  "float32 (or int32 / int64, held in TENSOR_INT32), rank <= 4 (5 inside a channel shuffle), any dim_order"),
         OpSupport(dim_order_ops._to_dim_order_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
                   "float32, rank <= 4, same dtype, any dim_order; bool -> float32 / int32 / int64 from API 29 (SELECT), "
                   "static sizes; int32 <-> int64: no operation (both held in TENSOR_INT32); int32 / int64 -> "
@@ -102,6 +103,9 @@ class CloneDimOrderBuilder(NodeBuilder):
         reason = noop_copy_refusal(node)
         if reason:
             raise Refused(reason)
+        if keeps_integer_dtype(node):   # a copy of int32 / int64 ids (held in TENSOR_INT32): an alias
+            check_rank(node, MAX_RANK, min_rank=0, what="output")
+            return
         check_float_tensors(node, node.args[0])
         # (Rank 5 inside a channel shuffle is the ChannelShuffleUnit's to check.)
         check_rank(node, MAX_RANK, min_rank=0, what="output")

@@ -21,8 +21,9 @@ from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
 from ..node_utils import normalize_dim, tensor_dtype, tensor_shape
 from ..shape_program import is_static
-from .bool_values import emit_result, operand
+from .bool_values import HELD_IN_INT32, emit_result, operand
 from .common import MAX_RANK, check_rank
+from .integer_ranges import check_int64_result
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
 from .where import broadcast_value
@@ -41,7 +42,7 @@ def _indexed(node: Node) -> list[tuple[int, Node]]:
 class IndexPutBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.index_put.default, FeatureLevel.ANDROID_10, "SELECT (+ EXPAND_DIMS / TILE to broadcast)",
-                  "float32 / int32, rank <= 4, accumulate=False; a bool mask of the input's shape with one value, "
+                  "float32 / int32 / int64 (held in int32), rank <= 4, accumulate=False; a bool mask of the input's shape with one value, "
                   "or constant indices on one dim with a value the same for every index; other forms need "
                   "SCATTER (absent from NNAPI)"),
     )
@@ -50,9 +51,10 @@ class IndexPutBuilder(NodeBuilder):
         x, _, values = node.args[:3]
         if len(node.args) > 3 and node.args[3]:
             raise Refused(f"index_put with accumulate=True (adds at possibly repeated indices: {NO_SCATTER})")
-        if tensor_dtype(x) not in (torch.float32, torch.int32) or tensor_dtype(values) != tensor_dtype(x):
-            raise Refused(f"index_put of {tensor_dtype(values)} values into {tensor_dtype(x)} (float32 or int32, "
-                          "one dtype)".replace("torch.", ""))
+        if tensor_dtype(x) not in (torch.float32, *HELD_IN_INT32) or tensor_dtype(values) != tensor_dtype(x):
+            raise Refused(f"index_put of {tensor_dtype(values)} values into {tensor_dtype(x)} (float32, int32 or "
+                          "int64 held in int32, one dtype)".replace("torch.", ""))
+        check_int64_result(node, ctx)
         check_rank(x, MAX_RANK, what="input")
         indexed = _indexed(node)
         if len(indexed) != 1:

@@ -286,6 +286,8 @@ _RULES: dict[Any, Callable[[Node, CheckContext], Optional[Range]]] = {
     **{op: _first_input for op in _MOVES},
     aten.cat.default: _all_inputs,
     aten.where.self: _where,
+    # index_put writes values in x's places: a value of either (the indices only choose places).
+    aten.index_put.default: lambda node, ctx: _union([held_range(_arg(node, 0), ctx), held_range(_arg(node, 2), ctx)]),
     **{op: _arithmetic for op in (aten.add.Tensor, aten.add.Scalar, aten.sub.Tensor, aten.sub.Scalar,
                                   aten.mul.Tensor, aten.mul.Scalar)},
     aten.neg.default: _neg,

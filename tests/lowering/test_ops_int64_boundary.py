@@ -138,3 +138,25 @@ def test_a_same_shape_view_of_int64_ids_is_a_relabeling(level):
     lowered = check_delegated_and_matches(Lambda(lambda t: embedding(t.view(-1, t.shape[-1])) * 2.0), (ids,),
                                           feature_level=level)
     assert "RESHAPE" not in lowered.nnapi_operations
+
+
+class _ImageTokensToPad(torch.nn.Module):
+    """Gemma 3's input ids: a copy of the int64 ids with an out-of-vocabulary image token replaced
+    by 0 (``ids[ids == token] = 0``), then the embedding: the copy is an alias and the masked
+    assignment a SELECT of int64 values held in int32."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = torch.nn.Embedding(16, 8)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        padded = ids.clone()
+        padded[ids == 20] = 0
+        return self.embed(padded)
+
+
+def test_int64_ids_copied_and_masked_in_place_are_delegated():
+    ids = torch.tensor([[3, 20, 5, 20, 15, 0]])
+    lowered = check_delegated_and_matches(_ImageTokensToPad().eval(), (ids,), tolerance=1e-6,
+                                          expect_operations=["SELECT", "GATHER"])
+    assert lowered.num_delegates == 1 and not lowered.cpu_ops
