@@ -101,3 +101,26 @@ def test_amin_is_reduce_min(level):
     x = torch.randn(2, 5, 6, 3, generator=torch.Generator().manual_seed(0))
     module = Lambda(lambda t: (t.amin(1), t.amin((2, 3), keepdim=True), t.amin(-1)))
     check_delegated_and_matches(module, (x,), feature_level=level, expect_operations=["REDUCE_MIN"])
+
+
+class _ClampByBuffers(torch.nn.Module):
+    """Gemma 4's clipping: torch.clamp with tensor bounds (aten.clamp.Tensor), both, one, and a
+    per-channel bound broadcast."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("low", torch.tensor(-0.5))
+        self.register_buffer("high", torch.tensor(0.75))
+        self.per_channel = torch.nn.Parameter(torch.linspace(0.1, 1.0, 6))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        both = torch.clamp(x, self.low, self.high)
+        upper = torch.clamp(x, max=self.per_channel)
+        return both + upper + torch.clamp(x, min=-self.per_channel)
+
+
+def test_clamp_with_tensor_bounds_is_delegated_and_matches_eager():
+    x = torch.randn(2, 5, 6, generator=torch.Generator().manual_seed(3)) * 2
+    lowered = check_delegated_and_matches(_ClampByBuffers().eval(), (x,), tolerance=1e-6,
+                                          expect_operations=["MAXIMUM", "MINIMUM"])
+    assert lowered.num_delegates == 1 and not lowered.cpu_ops
