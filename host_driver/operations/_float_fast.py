@@ -24,7 +24,7 @@ import torch
 
 from . import _native
 from ._qfast import Kernel, OperandInfo, described
-from .common import FUSE_NONE, FUSE_RELU, FUSE_RELU1, FUSE_RELU6
+from .common import FUSE_NONE, FUSE_RELU, FUSE_RELU1, FUSE_RELU6, activate_
 
 LANES = 16   # nnapi_host_float.c's output channels per packed block
 
@@ -160,19 +160,37 @@ def fully_connected_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[Operand
     return gemm_kernel(native, p.weight, p.bias, p.act, tuple(outs[0].shape), use_avx512=use_avx512)
 
 
+# Below this many elements torch's own call costs less than the compiled loop's checks and call
+# (a language model's decode step: LOGISTIC / MUL of one token's 576-1536 values ran 30% slower).
+MIN_ELEMENTWISE = 8192
+# A broadcast row shorter than this (a scalar: a language model's scaling) is torch's: the loop
+# runs one row at a time (a [9, 256, 64, 1] x [1] product took 0.4 ms, element by element).
+MIN_ROW = 16
+
+
+def _small(shape: Optional[Sequence[int]]) -> bool:
+    """Whether a shape is unknown until execution (a dynamic one: the plan keeps torch, which
+    writes into its buffers as before) or holds fewer than MIN_ELEMENTWISE elements."""
+    return shape is None or math.prod(shape) < MIN_ELEMENTWISE
+
+
 def logistic_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel,
                     silu: bool = False) -> Optional[Kernel]:
     """Float32 LOGISTIC by the compiled loop (nnapi_host_elementwise.c), on the kernel pool;
-    ``silu``: x times its logistic (what `silu_kernel` makes of MUL(x, LOGISTIC(x)))."""
+    ``silu``: x times its logistic (what `silu_kernel` makes of MUL(x, LOGISTIC(x))). None for a
+    small static tensor (torch's call is cheaper)."""
     native = _native.kernels()
-    if native is None or ins[0].dtype != torch.float32 or outs[0].dtype != torch.float32:
+    if native is None or ins[0].dtype != torch.float32 or outs[0].dtype != torch.float32 or _small(ins[0].shape):
         return None
 
     def into(xs: list, _p, outs: list) -> bool:
-        out = outs[0]
-        if not out.is_contiguous() or out.shape != xs[0].shape:
-            return False
-        native.float_logistic(xs[0].contiguous(), out, silu)
+        x, out = xs[0], outs[0]
+        if out.is_contiguous() and out.shape == x.shape and x.is_contiguous() and x.numel() >= MIN_ELEMENTWISE:
+            native.float_logistic(x, out, silu)
+        elif silu:   # small or strided: torch, rounding as the two operations do
+            torch.mul(x, torch.sigmoid(x), out=out)
+        else:
+            torch.sigmoid(x, out=out)
         return True
 
     def run(xs: list, q) -> list:
@@ -188,17 +206,25 @@ def logistic_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], 
 def silu_kernel(reference: Kernel) -> Optional[Kernel]:
     """MUL(x, LOGISTIC(x)) of float32 with no fused activation as one compiled pass (the logistic
     rounded to float32 before the product, as the two operations round)."""
-    return logistic_kernel(None, [OperandInfo(torch.float32, None)], [OperandInfo(torch.float32, None)], reference,
-                           silu=True)
+    return logistic_kernel(None, [OperandInfo(torch.float32, (MIN_ELEMENTWISE,))],
+                           [OperandInfo(torch.float32, (MIN_ELEMENTWISE,))], reference, silu=True)
 
 
 def _row_period(full: torch.Tensor, row: torch.Tensor) -> int:
     """The length of ``row`` when it is one row of ``full``'s last dimension ([C] or [1, ..., 1, C],
     of no higher rank), else 0."""
     c = full.shape[-1] if full.dim() else 0
-    if row.dim() > full.dim() or row.numel() != c or c == 0 or (row.dim() and row.shape[-1] != c):
+    if row.dim() > full.dim() or row.numel() != c or c < MIN_ROW or (row.dim() and row.shape[-1] != c):
         return 0
     return c
+
+
+def _mul_form(a: tuple, b: tuple) -> bool:
+    """Whether the compiled MUL takes these static shapes: equal, or one a row of the other."""
+    def row_of(full: tuple, row: tuple) -> bool:
+        return (bool(full) and len(row) <= len(full) and math.prod(row) == full[-1] and (not row or row[-1] == full[-1])
+                and full[-1] >= MIN_ROW)
+    return a == b or row_of(a, b) or row_of(b, a)
 
 
 def mul_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
@@ -207,22 +233,30 @@ def mul_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], refer
     broadcasts run the reference."""
     native = _native.kernels()
     if (native is None or len(ins) < 2 or any(i.dtype != torch.float32 for i in ins[:2])
-            or outs[0].dtype != torch.float32 or p.act not in BOUNDS):
+            or outs[0].dtype != torch.float32 or p.act not in BOUNDS or _small(outs[0].shape)):
         return None
+    a_shape, b_shape = ins[0].shape, ins[1].shape
+    if a_shape is not None and b_shape is not None and not _mul_form(tuple(a_shape), tuple(b_shape)):
+        return None   # another broadcast, known now: the plan keeps the reference
 
     def into(xs: list, _q, outs: list) -> bool:
         a, b, out = xs[0], xs[1], outs[0]
         period = a.numel() if a.shape == b.shape else _row_period(a, b)
         if period == 0 and (period := _row_period(b, a)):
             a, b = b, a
-        if period == 0 or a.numel() == 0 or out.shape != a.shape or not out.is_contiguous():
-            return False
-        return native.float_mul(a.contiguous(), b.contiguous(), period, p.act, out)
+        if (period and out.shape == a.shape and out.is_contiguous() and a.is_contiguous() and b.is_contiguous()
+                and a.numel() >= MIN_ELEMENTWISE and native.float_mul(a, b, period, p.act, out)):
+            return True
+        # Another broadcast, a strided input or a small tensor: torch's product into the same buffer
+        # (a fresh tensor would cost its page faults at every execution).
+        torch.mul(xs[0], xs[1], out=out)
+        activate_(out, p.act)
+        return True
 
     def run(xs: list, q) -> list:
-        shape = torch.broadcast_shapes(xs[0].shape, xs[1].shape)
-        out = torch.empty(shape, dtype=torch.float32)
-        return [out] if into(xs, q, [out]) else reference(xs, q)
+        out = torch.empty(torch.broadcast_shapes(xs[0].shape, xs[1].shape), dtype=torch.float32)
+        into(xs, q, [out])
+        return [out]
 
     run.into = into
     run.float_mul_act = p.act

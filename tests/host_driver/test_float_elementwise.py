@@ -66,7 +66,7 @@ def test_silu_is_the_product_of_x_and_its_rounded_logistic(at_thread_counts):
 
 @pytest.mark.parametrize("act", [ff.FUSE_NONE, ff.FUSE_RELU, ff.FUSE_RELU1, ff.FUSE_RELU6])
 @pytest.mark.parametrize("a_shape,b_shape", [((3, 40, 37, 11), (3, 40, 37, 11)), ((1, 61, 53, 24), (1, 1, 1, 24)),
-                                             ((24,), (2, 61, 53, 24)), ((5, 7), (7,))])
+                                             ((24,), (2, 61, 53, 24)), ((300, 40), (40,))])
 def test_mul_with_a_row_or_equal_shapes_equals_torch(act, a_shape, b_shape, at_thread_counts):
     gen = torch.Generator().manual_seed(act)
     a, b = torch.randn(a_shape, generator=gen) * 3, torch.randn(b_shape, generator=gen) * 3
@@ -118,9 +118,29 @@ def test_a_plan_fuses_silu_and_equals_the_reference_plan_within_rounding(lib, dr
     inputs = [torch.randn(1, 23, 19, 40, generator=gen) * 4, torch.randn(1, 1, 1, 40, generator=gen)]
     m = _silu_model(lib)
     plan = driver.lookup(m.compile().value, Compilation, "compilation").plan
-    assert sorted((st.op.name, st.fn.prepared) for st in plan.steps) == [
-        ("LOGISTIC", "compiled float32 LOGISTIC"), ("MUL", "compiled float32 MUL"), ("MUL", "compiled float32 SiLU")]
+    # The gate's 40 values are below MIN_ELEMENTWISE: torch's LOGISTIC, as the reference plan's.
+    assert sorted((st.op.name, getattr(st.fn, "prepared", None) or "reference") for st in plan.steps) == [
+        ("LOGISTIC", "reference"), ("MUL", "compiled float32 MUL"), ("MUL", "compiled float32 SiLU")]
     got = _run(lib, m, inputs)
     monkeypatch.setenv("EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS", "1")
     want = _run(lib, _silu_model(lib), inputs)
     torch.testing.assert_close(got, want, rtol=4e-7 * MAX_ULPS, atol=1e-30)
+
+
+def test_small_tensors_scalars_and_other_broadcasts_keep_torch():
+    """No compiled MUL / LOGISTIC where torch's call is cheaper or the loop would run short rows:
+    below MIN_ELEMENTWISE elements, a dynamic shape, a scalar factor (a [9, 256, 64, 1] x [1]
+    product ran element by element, 0.4 ms), a broadcast other than one row."""
+    p = types.SimpleNamespace(act=ff.FUSE_NONE, quant=False)
+
+    def mul(a_shape, b_shape, out_shape):
+        return ff.mul_kernel(p, [OperandInfo(torch.float32, a_shape), OperandInfo(torch.float32, b_shape)],
+                             [OperandInfo(torch.float32, out_shape)], None)
+
+    assert mul((5, 7), (7,), (5, 7)) is None
+    assert mul((9, 256, 64, 1), (1,), (9, 256, 64, 1)) is None
+    assert mul((4, 60, 70), (4, 1, 70), (4, 60, 70)) is None
+    assert mul(None, (40,), None) is None
+    assert ff.logistic_kernel(p, [OperandInfo(torch.float32, (1, 40))], [OperandInfo(torch.float32, (1, 40))],
+                              None) is None
+    assert mul((300, 40), (40,), (300, 40)) is not None
