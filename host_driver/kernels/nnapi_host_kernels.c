@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "nnapi_host_common.h"
+#include "nnapi_host_requantize.h"
 #include "nnapi_host_threads.h"
 
 /* -- requantization of convolution accumulators ---------------------------------------------------
@@ -131,8 +132,11 @@ NNAPI_HOST_EXPORT void nnapi_host_requantize(const void *acc, int32_t acc_is_int
                                              int32_t xor_mask, int32_t int32_clamp, const uint8_t *table,
                                              uint8_t *out) {
     int branch = threshold != 0 && half != 0;
-    REQUANTIZE[inner != 1][acc_is_int32 != 0][branch][int32_clamp != 0](
-        acc, outer, channels, inner, repeat, r, c, threshold, half, lo, hi, (uint8_t)xor_mask, out);
+    if (inner != 1 || !nnapi_host_requantize_rows_vector(acc, acc_is_int32, outer, channels, r, c, threshold, half,
+                                                         lo, hi, (uint8_t)xor_mask, int32_clamp, out)) {
+        REQUANTIZE[inner != 1][acc_is_int32 != 0][branch][int32_clamp != 0](
+            acc, outer, channels, inner, repeat, r, c, threshold, half, lo, hi, (uint8_t)xor_mask, out);
+    }
     if (table) {
         lookup_in_place(out, outer * channels * inner, table);
     }

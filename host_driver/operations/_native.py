@@ -204,6 +204,14 @@ class NativeKernels:
         oh, ow} (see nnapi_host_kernels.c)."""
         self._max_pool(x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), lo, hi, out.data_ptr())
 
+    def requantize_vector(self, enable: Optional[bool] = None) -> bool:
+        """Whether rows of 16 channels or more are requantized with AVX-512 (nnapi_host_requantize.c;
+        `requantize`, the product's and the depthwise convolution's), the same codes as the plain
+        loops; ``enable`` turns it on (where the CPU has it) or off (tests compare the two)."""
+        f = self.lib.nnapi_host_requantize_vector
+        f.argtypes, f.restype = [_I32], _I32
+        return bool(f(-1 if enable is None else int(enable)))
+
     # -- float32 element-wise loops (nnapi_host_elementwise.c) ---------------------------------------
     @functools.cached_property
     def _float_elementwise(self) -> tuple:

@@ -85,6 +85,49 @@ def test_the_compiled_requantization_equals_the_reference_in_every_layout(native
     assert torch.equal(req(rows.t(), 0), want)
 
 
+@pytest.fixture
+def vector_requantize(native):
+    """Turns the AVX-512 requantization on or off for one test and restores it."""
+    before = native.requantize_vector()
+    yield native.requantize_vector
+    native.requantize_vector(before)
+
+
+@pytest.mark.parametrize("acc_dtype", [torch.float32, torch.int32])
+@pytest.mark.parametrize("channels,dtype,zp,act_range,branch", [
+    (40, torch.int8, -5, None, True),            # int8 below the zero point: the branch; a last block of 8
+    (16, torch.uint8, 100, None, True),          # one whole block
+    (21, torch.int8, -30, (-20, 90), False),     # a clamp within the byte range, a last block of 5
+    (37, torch.int8, 0, (-20, 90), True),        # the same with the branch
+    (48, torch.uint8, 0, (0, 255), False),       # the full range
+])
+def test_the_vector_requantization_equals_the_plain_loop(native, vector_requantize, acc_dtype, channels, dtype, zp,
+                                                         act_range, branch):
+    """nnapi_host_requantize.c (rows of 16 channels or more, two rows at a time, the constants in
+    registers) against the plain loop and the reference, both clamps, an odd row count."""
+    gen = torch.Generator().manual_seed(channels)
+    multipliers = (torch.rand(channels, generator=gen, dtype=torch.float64) * 0.01 + 1e-5).tolist()
+    multipliers[0] = 1.7                                                     # a left shift
+    p = _params(multipliers, dtype, zp, act_range)
+    offset = torch.randint(-4000, 4000, (channels,), generator=gen)
+    bound = (1 << 23) if acc_dtype == torch.float32 else (1 << 28)
+    req = qf.build_requantizer(p, offset, torch.full((channels,), -bound), torch.full((channels,), bound), acc_dtype)
+    assert req is not None and (req.branch is not None) == branch
+    acc = _accumulators(p, offset, bound, gen, 301)
+    want = qk.requantize_acc(acc + offset[:, None], p, 0).t()               # [rows, channels]
+    rows = acc.t().contiguous().to(acc_dtype)
+    if rows.shape[0] % 2 == 0:
+        rows, want = rows[1:].contiguous(), want[1:]
+    assert len(want.unique()) > 20
+    for int32_clamp in (req.int32_clamp, False):
+        for vector in (False, True):
+            vector_requantize(vector)
+            out = torch.empty(rows.shape, dtype=dtype)
+            native.requantize(rows, rows.shape[0], channels, 1, 1, req.flat_constants(1), req.lo, req.hi, req.shift,
+                              int32_clamp, out)
+            assert torch.equal(out, want), (int32_clamp, vector)
+
+
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.int8])
 @pytest.mark.parametrize("m,k,n,block_rows,beta", [(37, 16, 96, 8, 0), (5, 7, 3, 4, 117), (49, 961, 161, 12, 0),
                                                    (1, 1, 1, 4, 0), (130, 64, 16, 64, -3)])
