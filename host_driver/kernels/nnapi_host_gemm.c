@@ -77,7 +77,15 @@ static inline uint32_t load4(const uint8_t *p) {
     return v;
 }
 
-#define VNNI __attribute__((target("avx512f,avx512bw,avx512vnni")))
+#define VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+
+/* The last, partial group of four bytes of a row (k % 4 of them; zeros past k), xored with flip:
+ * a masked load, which reads nothing past the row (no library call per row and tile). */
+static inline VNNI uint32_t last_group(const uint8_t *row, int64_t k, int64_t group, uint32_t flip) {
+    int64_t start = group * DEPTH;
+    __mmask16 mask = (__mmask16)((1u << (k - start)) - 1u);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_maskz_loadu_epi8(mask, row + start)) ^ flip;
+}
 
 #define TILE_ROWS 8
 #define VNNI_TILE(NAME, PAIR)                                                                                  \
@@ -101,7 +109,7 @@ static inline uint32_t load4(const uint8_t *p) {
             __m512i a0 = _mm512_loadu_si512((const void *)(w0 + g * LANES * DEPTH));                           \
             __m512i a1 = PAIR ? _mm512_loadu_si512((const void *)(w1 + g * LANES * DEPTH)) : a0;               \
             _Pragma("GCC unroll 8") for (int r = 0; r < TILE_ROWS; ++r) {                                      \
-                __m512i u = _mm512_set1_epi32((int)activation_group(row[r], k, g, flip));                      \
+                __m512i u = _mm512_set1_epi32((int)last_group(row[r], k, g, flip));                            \
                 s0[r] = _mm512_dpbusd_epi32(s0[r], u, a0);                                                     \
                 if (PAIR) s1[r] = _mm512_dpbusd_epi32(s1[r], u, a1);                                           \
             }                                                                                                  \
@@ -224,6 +232,67 @@ static void unroll_rows(const uint8_t *x, const int64_t *g, uint8_t pad_code, in
     }
 }
 
+#ifdef NNAPI_HOST_HAS_X86
+/* The bits [from, to) of a 64-bit mask (the part of [from, to) within [0, 64)). */
+static inline uint64_t bit_span(int64_t from, int64_t to) {
+    from = from < 0 ? 0 : from;
+    to = to > 64 ? 64 : to;
+    if (to <= from) return 0;
+    uint64_t below_to = to >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << to) - 1;
+    uint64_t below_from = from >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << from) - 1;
+    return below_to & ~below_from;
+}
+
+/* Chunks of 64 bytes a kernel row of unroll_rows_avx512 may have (kw * c <= 512). */
+#define UNROLL_CHUNKS 8
+
+/* unroll_rows for dilation_w 1 and kw * c <= 64 * UNROLL_CHUNKS on a machine with AVX-512 BW: each
+ * kernel row's kw * c bytes in chunks of 64, the in-image pixels' bytes loaded under a mask (the
+ * same for every kernel row of an output pixel) over the zero point's code, so that a border pixel
+ * costs what an interior one does and an image's three channels are not copied byte by byte.
+ * Masked loads read nothing outside the mask. */
+static __attribute__((target("avx512f,avx512bw"))) void unroll_rows_avx512(const uint8_t *x, const int64_t *g,
+                                                                          uint8_t pad_code, int64_t m0,
+                                                                          int64_t count, uint8_t *rows) {
+    const int64_t h = g[1], w = g[2], c = g[3], kh = g[4], kw = g[5], oh = g[12], ow = g[13];
+    const int64_t span = kw * c, chunks = (span + 63) / 64;
+    const __m512i pad = _mm512_set1_epi8((char)pad_code);
+    const __mmask64 last_store = (__mmask64)bit_span(0, span - (chunks - 1) * 64);
+    uint8_t *dst = rows;
+    const uint8_t *limit = rows + count * kh * span; /* whole-vector stores stay within this block */
+    int64_t b = m0 / (oh * ow), oy = m0 / ow % oh, ox = m0 % ow;
+    for (int64_t r = 0; r < count; ++r) {
+        int64_t y0 = oy * g[6] - g[10], x0 = ox * g[7] - g[11];
+        /* The in-image bytes of every kernel row: kernel columns [first, end) of x0 + kx in [0, w). */
+        int64_t first = x0 < 0 ? -x0 : 0, end = w - x0 < kw ? w - x0 : kw;
+        int64_t inside_from = first * c, inside_to = end > first ? end * c : inside_from;
+        __mmask64 load[UNROLL_CHUNKS];
+        for (int64_t ch = 0; ch < chunks; ++ch) load[ch] = (__mmask64)bit_span(inside_from - 64 * ch, inside_to - 64 * ch);
+        for (int64_t ky = 0; ky < kh; ++ky) {
+            int64_t iy = y0 + ky * g[8];
+            int in_image = iy >= 0 && iy < h;
+            /* The kernel row's taps start at pixel (iy, x0), which may lie left of the image: the
+             * address is formed as an integer and only in-image bytes are read. */
+            uintptr_t src = (uintptr_t)x + (uintptr_t)(((b * h + iy) * w + x0) * c);
+            for (int64_t ch = 0; ch < chunks; ++ch, dst += 64) {
+                __m512i bytes = _mm512_mask_loadu_epi8(pad, in_image ? load[ch] : 0, (const void *)(src + 64 * ch));
+                if (dst + 64 <= limit) {
+                    /* A whole vector: the bytes past the span are the next span's, written after. */
+                    _mm512_storeu_si512((void *)dst, bytes);
+                } else {
+                    _mm512_mask_storeu_epi8(dst, ch == chunks - 1 ? last_store : ~(__mmask64)0, bytes);
+                }
+            }
+            dst -= chunks * 64 - span;
+        }
+        if (++ox == ow) {
+            ox = 0;
+            if (++oy == oh) oy = 0, ++b;
+        }
+    }
+}
+#endif
+
 /* Blocks [first, last) of block_rows rows: each computed and requantized alone, so the codes do
  * not depend on which thread takes which block. */
 static void gemm_blocks(void *ctx, int64_t first, int64_t last, int32_t worker) {
@@ -235,7 +304,14 @@ static void gemm_blocks(void *ctx, int64_t first, int64_t last, int32_t worker) 
         const uint8_t *a = j->a + m0 * j->k;
         if (j->unroll) {
             uint8_t *rows_of_worker = j->rows + (int64_t)worker * j->block_rows * j->k;
-            unroll_rows(j->a, j->unroll, j->pad_code, m0, rows, rows_of_worker);
+#ifdef NNAPI_HOST_HAS_X86
+            if (j->vnni && j->unroll[9] == 1 && j->unroll[5] * j->unroll[3] <= 64 * UNROLL_CHUNKS) {
+                unroll_rows_avx512(j->a, j->unroll, j->pad_code, m0, rows, rows_of_worker);
+            } else
+#endif
+            {
+                unroll_rows(j->a, j->unroll, j->pad_code, m0, rows, rows_of_worker);
+            }
             a = rows_of_worker;
         }
 #ifdef NNAPI_HOST_HAS_X86

@@ -162,6 +162,51 @@ def test_the_packed_product_equals_the_reference_requantization(native, dtype, m
         assert torch.equal(out, want), (vnni, (out.to(torch.int64) - want.to(torch.int64)).abs().max())
 
 
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8])
+@pytest.mark.parametrize("h,w,c,kh,kw,stride,dilation,pads,n", [
+    (23, 20, 3, 7, 7, (2, 2), (1, 1), (3, 2, 3, 1), 16),     # an image stem: 21-byte kernel rows, every border
+    (9, 11, 70, 3, 3, (1, 2), (1, 1), (1, 1, 0, 2), 24),      # 210-byte kernel rows: four chunks of 64
+    (10, 9, 5, 3, 2, (1, 1), (2, 1), (2, 2, 1, 1), 33),       # a dilated height
+    (7, 8, 4, 3, 3, (1, 1), (1, 2), (2, 2, 2, 2), 16),        # a dilated width: the plain unroll
+    (6, 7, 200, 1, 3, (1, 1), (1, 1), (0, 0, 1, 1), 16),      # 600-byte kernel rows: the plain unroll
+])
+def test_the_product_over_unrolled_taps_equals_the_product_of_the_taps(native, dtype, h, w, c, kh, kw, stride,
+                                                                        dilation, pads, n):
+    """nnapi_host_gemm.c's convolution rows (unroll_rows, and where the machine has AVX-512 the
+    masked chunk copy of dilation-1 kernel rows): the codes of the product of the taps torch
+    unfolds, out-of-image taps reading the pad code, at block sizes that end mid-image."""
+    import torch.nn.functional as F
+
+    from executorch_nnapi.host_driver.operations._qconv import pack_weights
+
+    gen = torch.Generator().manual_seed(h * c + kw)
+    lo, hi = qm.QRANGE[dtype]
+    x = torch.randint(lo, hi + 1, (1, h, w, c), dtype=dtype, generator=gen)
+    pad_code = 7
+    top, bottom, left, right = pads
+    u = x.to(torch.float64) + (128 if dtype == torch.int8 else 0)
+    padded = F.pad(u.permute(0, 3, 1, 2), (left, right, top, bottom), value=pad_code + (128 if dtype == torch.int8 else 0))
+    taps = F.unfold(padded, (kh, kw), dilation=dilation, stride=stride)[0]                      # [c * kh * kw, m]
+    taps = taps.reshape(c, kh * kw, -1).permute(2, 1, 0).reshape(-1, kh * kw * c).to(torch.int64)   # (ky, kx, c)
+    oh = (h + top + bottom - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (w + left + right - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    k = kh * kw * c
+    wt = torch.randint(-128, 128, (n, k), dtype=torch.int8, generator=gen)
+    acc = taps @ wt.to(torch.int64).t()
+    p = _params([(0.004 + 0.0001 * i) / math.sqrt(k) for i in range(n)], dtype, 3)
+    bound = int(acc.abs().max()) + 1
+    req = qf.build_requantizer(p, torch.zeros(n, dtype=torch.int64), torch.full((n,), -bound),
+                               torch.full((n,), bound), torch.int32)
+    want = qk.requantize_acc(acc.t(), p, 0).t()
+    assert len(want.unique()) > 20
+    geometry = torch.tensor([1, h, w, c, kh, kw, *stride, *dilation, top, left, oh, ow], dtype=torch.int64)
+    for vnni in (False, True) if native.vnni else (False,):
+        out = torch.empty(oh * ow, n, dtype=dtype)
+        native.gemm_requantize(x, pack_weights(wt), n, 12, 1, req.flat_constants(1), req.lo, req.hi, req.shift,
+                               req.int32_clamp, None, vnni, out, unroll=geometry, pad_code=pad_code)
+        assert torch.equal(out, want), vnni
+
+
 @pytest.fixture
 def pool_threads(native):
     """Sets the kernels' thread count for one test and restores it."""
