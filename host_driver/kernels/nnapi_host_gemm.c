@@ -115,9 +115,16 @@ static inline VNNI uint32_t last_group(const uint8_t *row, int64_t k, int64_t gr
             }                                                                                                  \
         }                                                                                                      \
         __mmask16 mask0 = (__mmask16)((1u << width0) - 1u), mask1 = (__mmask16)((1u << width1) - 1u);          \
-        for (int64_t r = 0; r < height; ++r) {                                                                 \
-            _mm512_mask_storeu_epi32((void *)(acc + r * n), mask0, s0[r]);                                     \
-            if (PAIR) _mm512_mask_storeu_epi32((void *)(acc + r * n + LANES), mask1, s1[r]);                   \
+        if (width0 == LANES && (!PAIR || width1 == LANES)) { /* masked stores are slow on AMD Zen 4 */        \
+            for (int64_t r = 0; r < height; ++r) {                                                             \
+                _mm512_storeu_si512((void *)(acc + r * n), s0[r]);                                             \
+                if (PAIR) _mm512_storeu_si512((void *)(acc + r * n + LANES), s1[r]);                           \
+            }                                                                                                  \
+        } else {                                                                                               \
+            for (int64_t r = 0; r < height; ++r) {                                                             \
+                _mm512_mask_storeu_epi32((void *)(acc + r * n), mask0, s0[r]);                                 \
+                if (PAIR) _mm512_mask_storeu_epi32((void *)(acc + r * n + LANES), mask1, s1[r]);               \
+            }                                                                                                  \
         }                                                                                                      \
     }
 

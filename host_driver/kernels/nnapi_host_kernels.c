@@ -115,8 +115,12 @@ static const requantize_loop REQUANTIZE[2][2][2][2] = {
      {{planes_i32, planes_i32_int}, {planes_i32_branch, planes_i32_branch_int}}},
 };
 
-NNAPI_HOST_CLONES static void lookup_in_place(uint8_t *restrict codes, int64_t n, const uint8_t *restrict table) {
+NNAPI_HOST_CLONES static void lookup_plain(uint8_t *restrict codes, int64_t n, const uint8_t *restrict table) {
     for (int64_t i = 0; i < n; ++i) codes[i] = table[codes[i]];
+}
+
+static void lookup_in_place(uint8_t *codes, int64_t n, const uint8_t *table) {
+    if (!nnapi_host_lookup_vector(codes, n, table)) lookup_plain(codes, n, table);
 }
 
 /* acc: float32 (acc_is_int32 == 0) or int32 accumulators, contiguous [outer, channels, inner];
@@ -204,6 +208,7 @@ typedef struct {
     uint8_t *out;
     int avx512;   /* the sums by depthwise_sums_avx512, requantized a row at a time */
     int64_t repeat; /* copies of the constants (nnapi_host_requantize's repeat) */
+    const uint8_t *table; /* applied to each row by the AVX-512 path, to the whole output otherwise */
 } DepthwiseJob;
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -260,7 +265,7 @@ static void depthwise_rows(void *ctx, int64_t first, int64_t last, int32_t worke
         for (int64_t row = first; row < last; ++row) {
             depthwise_sums_avx512(j->x, j->x_signed, g, j->weights, j->x_zp, row, acc);
             nnapi_host_requantize(acc, 1, g[13], g[3], 1, j->repeat, j->r, j->c, j->threshold, j->half, j->lo, j->hi, j->mask,
-                                  j->int_clamp, 0, j->out + row * width);
+                                  j->int_clamp, j->table, j->out + row * width);
         }
         return;
     }
@@ -310,12 +315,12 @@ NNAPI_HOST_EXPORT void nnapi_host_depthwise(const uint8_t *x, int32_t x_signed, 
     const int64_t *g = geometry;
     DepthwiseJob job = {x, x_signed, x_zp, lo, hi, threshold != 0 && half != 0, int32_clamp != 0, g, weights, r, c,
                         threshold, half, (uint8_t)xor_mask, acc, out, use_avx512 && nnapi_host_depthwise_avx512(),
-                        repeat};
+                        repeat, table};
     int64_t rows = g[0] * g[12], taps = g[13] * g[3] * g[4] * g[5];
     /* Rows in chunks of about 32k multiply-adds; a small convolution stays on the caller. */
     int64_t grain = taps >= 32768 ? 1 : 32768 / (taps > 0 ? taps : 1);
     nnapi_host_parallel(depthwise_rows, &job, rows, grain, rows * taps < (1 << 16) ? 1 : acc_slots);
-    if (table) {
+    if (table && !job.avx512) {
         lookup_in_place(out, g[0] * g[12] * g[13] * g[3], table);
     }
 }

@@ -102,6 +102,8 @@ static inline AVX512 __attribute__((always_inline)) void channel_block(
     const int64_t size = 4, stride = channels * size; /* int32 and float32 accumulators alike */
     const uint8_t *in = (const uint8_t *)acc + ch0 * size;
     uint8_t *o = out + ch0;
+    /* Masked stores are slow on some CPUs (AMD Zen 4): whole blocks store plainly. */
+    const int whole = width == 16;
     for (int64_t row = 0; row < rows; row += 2, in += 2 * stride, o += 2 * channels) {
         const uint8_t *in1 = row + 1 < rows ? in + stride : in; /* an odd last row: computed twice, stored once */
         __m256i v00 = eight_codes(widen(in, is_int32, low), &k, 0, branch, int_clamp, lo_d, hi_d);
@@ -109,8 +111,13 @@ static inline AVX512 __attribute__((always_inline)) void channel_block(
         __m256i v10 = eight_codes(widen(in1, is_int32, low), &k, 0, branch, int_clamp, lo_d, hi_d);
         __m256i v11 = eight_codes(widen(in1 + 8 * size, is_int32, high), &k, 1, branch, int_clamp, lo_d, hi_d);
         __m256i codes = two_rows_of_codes(v00, v01, v10, v11, lo_b, hi_b, flip, full_range || !int_clamp);
-        _mm_mask_storeu_epi8(o, mask, _mm256_castsi256_si128(codes));
-        if (row + 1 < rows) _mm_mask_storeu_epi8(o + channels, mask, _mm256_extracti128_si256(codes, 1));
+        if (whole) {
+            _mm_storeu_si128((__m128i *)o, _mm256_castsi256_si128(codes));
+            if (row + 1 < rows) _mm_storeu_si128((__m128i *)(o + channels), _mm256_extracti128_si256(codes, 1));
+        } else {
+            _mm_mask_storeu_epi8(o, mask, _mm256_castsi256_si128(codes));
+            if (row + 1 < rows) _mm_mask_storeu_epi8(o + channels, mask, _mm256_extracti128_si256(codes, 1));
+        }
     }
 }
 
@@ -120,8 +127,13 @@ static inline AVX512 __attribute__((always_inline)) void rows_vector(
     uint8_t *out) {
     for (int64_t ch0 = 0; ch0 < channels; ch0 += 16) {
         int64_t width = channels - ch0 < 16 ? channels - ch0 : 16;
-        channel_block(acc, is_int32, rows, channels, ch0, width, r, c, threshold, half, branch, int_clamp, lo, hi,
-                      xor_mask, out);
+        if (width == 16) { /* a constant width: the whole-block loop without masks */
+            channel_block(acc, is_int32, rows, channels, ch0, 16, r, c, threshold, half, branch, int_clamp, lo, hi,
+                          xor_mask, out);
+        } else {
+            channel_block(acc, is_int32, rows, channels, ch0, width, r, c, threshold, half, branch, int_clamp, lo,
+                          hi, xor_mask, out);
+        }
     }
 }
 
@@ -151,6 +163,36 @@ static const rows_vector_loop ROWS_VECTOR_LOOPS[2][2][2] = {
     {{rows_vector_f32, rows_vector_f32_int}, {rows_vector_f32_branch, rows_vector_f32_branch_int}},
     {{rows_vector_i32, rows_vector_i32_int}, {rows_vector_i32_branch, rows_vector_i32_branch_int}},
 };
+
+/* codes[i] = table[codes[i]], 64 codes per step: two 128-byte halves of the table looked up by the
+ * low seven bits (VPERMI2B) and chosen by the top bit. */
+static __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void lookup_vbmi(uint8_t *codes, int64_t n,
+                                                                              const uint8_t *table) {
+    const __m512i t0 = _mm512_loadu_si512((const void *)table), t1 = _mm512_loadu_si512((const void *)(table + 64));
+    const __m512i t2 = _mm512_loadu_si512((const void *)(table + 128));
+    const __m512i t3 = _mm512_loadu_si512((const void *)(table + 192));
+    for (int64_t i = 0; i < n; i += 64) {
+        __mmask64 mask = n - i >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (n - i)) - 1);
+        __m512i index = _mm512_maskz_loadu_epi8(mask, codes + i);
+        __m512i low = _mm512_permutex2var_epi8(t0, index, t1), high = _mm512_permutex2var_epi8(t2, index, t3);
+        __m512i looked_up = _mm512_mask_blend_epi8(_mm512_movepi8_mask(index), low, high);
+        if (n - i >= 64) {
+            _mm512_storeu_si512((void *)(codes + i), looked_up);
+        } else {
+            _mm512_mask_storeu_epi8(codes + i, mask, looked_up);
+        }
+    }
+}
+
+static int cpu_has_vbmi(void) {
+    static int known = -1;
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                __builtin_cpu_supports("avx512vbmi");
+    }
+    return known;
+}
 
 static int cpu_has_vector_requantize(void) {
     static int known = -1;
@@ -183,6 +225,17 @@ int nnapi_host_requantize_rows_vector(const void *acc, int32_t acc_is_int32, int
     (void)xor_mask, (void)int32_clamp, (void)out;
     return 0;
 #endif
+}
+
+int nnapi_host_lookup_vector(uint8_t *codes, int64_t n, const uint8_t *table) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (vector_requantize_enabled && cpu_has_vbmi()) {
+        lookup_vbmi(codes, n, table);
+        return 1;
+    }
+#endif
+    (void)codes, (void)n, (void)table;
+    return 0;
 }
 
 /* enable: 1 to use the AVX-512 requantization where the CPU has it, 0 for the plain loops (tests),

@@ -14,4 +14,8 @@ int nnapi_host_requantize_rows_vector(const void *acc, int32_t acc_is_int32, int
                                       const double *r, const double *c, const double *threshold, const double *half,
                                       int32_t lo, int32_t hi, uint8_t xor_mask, int32_t int32_clamp, uint8_t *out);
 
+/* codes[i] = table[codes[i]] (256 entries) with AVX-512 VBMI; returns 1 when done, 0 when the
+ * caller must run its plain loop (no VBMI, or the vector loops turned off). */
+int nnapi_host_lookup_vector(uint8_t *codes, int64_t n, const uint8_t *table);
+
 #endif

@@ -104,7 +104,8 @@ def vector_requantize(native):
 def test_the_vector_requantization_equals_the_plain_loop(native, vector_requantize, acc_dtype, channels, dtype, zp,
                                                          act_range, branch):
     """nnapi_host_requantize.c (rows of 16 channels or more, two rows at a time, the constants in
-    registers) against the plain loop and the reference, both clamps, an odd row count."""
+    registers; a fused table by VPERMI2B) against the plain loops and the reference, both clamps,
+    an odd row count."""
     gen = torch.Generator().manual_seed(channels)
     multipliers = (torch.rand(channels, generator=gen, dtype=torch.float64) * 0.01 + 1e-5).tolist()
     multipliers[0] = 1.7                                                     # a left shift
@@ -119,6 +120,8 @@ def test_the_vector_requantization_equals_the_plain_loop(native, vector_requanti
     if rows.shape[0] % 2 == 0:
         rows, want = rows[1:].contiguous(), want[1:]
     assert len(want.unique()) > 20
+    table = torch.randperm(256, generator=gen).to(torch.uint8)                # a fused activation's codes
+    looked_up = table[want.view(torch.uint8).to(torch.int64)]
     for int32_clamp in (req.int32_clamp, False):
         for vector in (False, True):
             vector_requantize(vector)
@@ -126,6 +129,10 @@ def test_the_vector_requantization_equals_the_plain_loop(native, vector_requanti
             native.requantize(rows, rows.shape[0], channels, 1, 1, req.flat_constants(1), req.lo, req.hi, req.shift,
                               int32_clamp, out)
             assert torch.equal(out, want), (int32_clamp, vector)
+            out = torch.empty(rows.shape, dtype=torch.uint8)
+            native.requantize(rows, rows.shape[0], channels, 1, 1, req.flat_constants(1), req.lo, req.hi, req.shift,
+                              int32_clamp, out, table)
+            assert torch.equal(out, looked_up), (int32_clamp, vector)
 
 
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.int8])
@@ -253,6 +260,7 @@ def test_the_thread_count_does_not_change_the_codes(native, pool_threads, dtype)
     geometry = torch.tensor([1, h, width, c, 3, 3, 2, 2, 1, 1, 1, 1, oh, ow], dtype=torch.int64)
     weights = wd[:, 0].permute(1, 2, 0).to(torch.int16).contiguous()
     assert len(want.unique()) > 20 and len(dwant.unique()) > 20
+    table = torch.randperm(256, generator=gen).to(torch.uint8)
     for threads in (1, 2, 3):
         pool_threads(threads)
         assert native.threads == threads
@@ -266,6 +274,11 @@ def test_the_thread_count_does_not_change_the_codes(native, pool_threads, dtype)
             native.depthwise(x, geometry, weights, x_zp, dreq.flat_constants(1), dreq.lo, dreq.hi, dreq.shift,
                              dreq.int32_clamp, None, dout, avx512)
             assert torch.equal(dout, dwant), (threads, avx512)
+            # A fused table: applied to each row (AVX-512) or to the whole output (the plain loop).
+            dout = torch.empty(1, oh, ow, c, dtype=torch.uint8)
+            native.depthwise(x, geometry, weights, x_zp, dreq.flat_constants(1), dreq.lo, dreq.hi, dreq.shift,
+                             dreq.int32_clamp, table, dout, avx512)
+            assert torch.equal(dout, table[dwant.view(torch.uint8).to(torch.int64)]), (threads, avx512)
 
 
 def test_the_kernel_thread_count_is_read_from_the_environment(monkeypatch):
