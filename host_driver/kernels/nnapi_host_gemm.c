@@ -27,6 +27,7 @@
 #define NNAPI_HOST_EXPORT __attribute__((visibility("default")))
 #define LANES 16 /* output channels per packed block */
 #define DEPTH 4  /* k per packed group */
+#define TILE_ROWS 8 /* rows of the VNNI product's register tile */
 
 void nnapi_host_requantize(const void *acc, int32_t acc_is_int32, int64_t outer, int64_t channels, int64_t inner,
                            int64_t repeat, const double *r, const double *c, const double *threshold,
@@ -46,13 +47,14 @@ static inline uint32_t activation_group(const uint8_t *row, int64_t k, int64_t g
     return bytes ^ flip;
 }
 
-/* acc[rows][n] of `rows` activation rows from `a` (row stride k). */
+/* acc[rows][n] of `rows` activation rows from `a` (row stride k), the columns of blocks
+ * [first_block, last_block) of 16 output channels. */
 static void product_plain(const uint8_t *a, int64_t rows, int64_t k, int64_t n, const int8_t *packed, uint32_t flip,
-                          int32_t *acc) {
-    int64_t groups = (k + DEPTH - 1) / DEPTH, blocks = (n + LANES - 1) / LANES;
+                          int64_t first_block, int64_t last_block, int32_t *acc) {
+    int64_t groups = (k + DEPTH - 1) / DEPTH;
     for (int64_t r = 0; r < rows; ++r) {
         const uint8_t *row = a + r * k;
-        for (int64_t b = 0; b < blocks; ++b) {
+        for (int64_t b = first_block; b < last_block; ++b) {
             int32_t lanes[LANES] = {0};
             const int8_t *w = packed + b * groups * LANES * DEPTH;
             for (int64_t g = 0; g < groups; ++g) {
@@ -87,7 +89,6 @@ static inline VNNI uint32_t last_group(const uint8_t *row, int64_t k, int64_t gr
     return (uint32_t)_mm_cvtsi128_si32(_mm_maskz_loadu_epi8(mask, row + start)) ^ flip;
 }
 
-#define TILE_ROWS 8
 #define VNNI_TILE(NAME, PAIR)                                                                                  \
     static inline VNNI void NAME(const uint8_t *const *row, int64_t k, int64_t groups, const int8_t *w0,       \
                                  const int8_t *w1, uint32_t flip, int32_t *acc, int64_t n, int64_t height,     \
@@ -135,20 +136,63 @@ static inline VNNI uint32_t last_group(const uint8_t *row, int64_t k, int64_t gr
 VNNI_TILE(vnni_tile_pair, 1)
 VNNI_TILE(vnni_tile_one, 0)
 
+/* Two rows (row[1] may repeat row[0]) times two blocks of 16 output channels (w1 may repeat w0),
+ * for a block of one or two rows (a FULLY_CONNECTED of one input): even and odd groups of four k
+ * in separate sums (8 independent sums; the integer sums add exactly), instead of an 8-row tile
+ * of which most rows would be repeats. Stores `height` rows of width0 and (pair) width1 lanes. */
+static VNNI void vnni_two_rows(const uint8_t *const *row, int64_t k, int64_t groups, const int8_t *w0,
+                               const int8_t *w1, int pair, uint32_t flip, int32_t *acc, int64_t n, int64_t height,
+                               int64_t width0, int64_t width1) {
+    __m512i s[2][2][2]; /* [phase][row][block] */
+    for (int p = 0; p < 2; ++p)
+        for (int r = 0; r < 2; ++r) s[p][r][0] = s[p][r][1] = _mm512_setzero_si512();
+    const __m512i flips = _mm512_set1_epi32((int)flip);
+    int64_t whole = k / DEPTH, g = 0;
+    for (; g + 1 < whole; g += 2) {
+        for (int p = 0; p < 2; ++p) {
+            __m512i a0 = _mm512_loadu_si512((const void *)(w0 + (g + p) * LANES * DEPTH));
+            __m512i a1 = _mm512_loadu_si512((const void *)(w1 + (g + p) * LANES * DEPTH));
+            for (int r = 0; r < 2; ++r) {
+                __m512i u = _mm512_xor_si512(_mm512_set1_epi32((int)load4(row[r] + (g + p) * DEPTH)), flips);
+                s[p][r][0] = _mm512_dpbusd_epi32(s[p][r][0], u, a0);
+                s[p][r][1] = _mm512_dpbusd_epi32(s[p][r][1], u, a1);
+            }
+        }
+    }
+    for (; g < groups; ++g) { /* an odd last whole group, then the partial one */
+        __m512i a0 = _mm512_loadu_si512((const void *)(w0 + g * LANES * DEPTH));
+        __m512i a1 = _mm512_loadu_si512((const void *)(w1 + g * LANES * DEPTH));
+        for (int r = 0; r < 2; ++r) {
+            uint32_t bytes = g < whole ? load4(row[r] + g * DEPTH) ^ flip : last_group(row[r], k, g, flip);
+            __m512i u = _mm512_set1_epi32((int)bytes);
+            s[0][r][0] = _mm512_dpbusd_epi32(s[0][r][0], u, a0);
+            s[0][r][1] = _mm512_dpbusd_epi32(s[0][r][1], u, a1);
+        }
+    }
+    __mmask16 mask0 = (__mmask16)((1u << width0) - 1u), mask1 = (__mmask16)((1u << width1) - 1u);
+    for (int64_t r = 0; r < height; ++r) {
+        _mm512_mask_storeu_epi32((void *)(acc + r * n), mask0, _mm512_add_epi32(s[0][r][0], s[1][r][0]));
+        if (pair) _mm512_mask_storeu_epi32((void *)(acc + r * n + LANES), mask1, _mm512_add_epi32(s[0][r][1], s[1][r][1]));
+    }
+}
+
 /* TILE_ROWS rows at a time (fewer at the end), two blocks of 16 output channels per tile and the
  * last odd block alone. */
 static VNNI void product_vnni(const uint8_t *a, int64_t rows, int64_t k, int64_t n, const int8_t *packed,
-                              uint32_t flip, int32_t *acc) {
-    int64_t groups = (k + DEPTH - 1) / DEPTH, blocks = (n + LANES - 1) / LANES, stride = groups * LANES * DEPTH;
+                              uint32_t flip, int64_t first_block, int64_t last_block, int32_t *acc) {
+    int64_t groups = (k + DEPTH - 1) / DEPTH, blocks = last_block, stride = groups * LANES * DEPTH;
     for (int64_t r0 = 0; r0 < rows; r0 += TILE_ROWS) {
         int64_t height = rows - r0 < TILE_ROWS ? rows - r0 : TILE_ROWS;
         const uint8_t *row[TILE_ROWS];
         for (int64_t r = 0; r < TILE_ROWS; ++r) row[r] = a + (r0 + (r < height ? r : 0)) * k;
-        for (int64_t b = 0; b < blocks; b += 2) {
+        for (int64_t b = first_block; b < blocks; b += 2) {
             int pair = b + 1 < blocks;
             int64_t width0 = n - b * LANES < LANES ? n - b * LANES : LANES;
             int64_t rest = n - (b + 1) * LANES, width1 = rest < LANES ? rest : LANES;
-            if (pair) {
+            if (height <= 2) {
+                vnni_two_rows(row, k, groups, packed + b * stride, packed + (b + pair) * stride, pair, flip,
+                              acc + r0 * n + b * LANES, n, height, width0, width1);
+            } else if (pair) {
                 vnni_tile_pair(row, k, groups, packed + b * stride, packed + (b + 1) * stride, flip,
                                acc + r0 * n + b * LANES, n, height, width0, width1);
             } else {
@@ -163,13 +207,13 @@ static VNNI void product_vnni(const uint8_t *a, int64_t rows, int64_t k, int64_t
 /* acc[r][j] += beta * (sum over k of u[r][k]): weights q_w - zp_w = w + beta for per-tensor
  * weights stored as w = q_w - t (FULLY_CONNECTED's uint8 weights whose zero point is not 128). */
 static void add_row_sums(const uint8_t *a, int64_t rows, int64_t k, int64_t n, uint8_t flip, int32_t beta,
-                         int32_t *acc) {
+                         int64_t first_column, int64_t last_column, int32_t *acc) {
     for (int64_t r = 0; r < rows; ++r) {
         const uint8_t *row = a + r * k;
         int32_t sum = 0;
         for (int64_t i = 0; i < k; ++i) sum += (uint8_t)(row[i] ^ flip);
         int32_t add = beta * sum;
-        for (int64_t j = 0; j < n; ++j) acc[r * n + j] += add;
+        for (int64_t j = first_column; j < last_column; ++j) acc[r * n + j] += add;
     }
 }
 
@@ -201,6 +245,8 @@ typedef struct {
     const int64_t *unroll; /* NULL, or a convolution's geometry: rows are its taps (below) */
     uint8_t *rows;         /* with unroll: block_rows * k bytes per worker */
     uint8_t pad_code;      /* with unroll: the code out-of-image taps read (the zero point's) */
+    int64_t column_groups; /* items per block of rows: its columns split in groups (for few rows) */
+    int64_t group_blocks;  /* blocks of 16 channels per group */
 } GemmJob;
 
 /* Rows [m0, m0 + count) of a convolution's unrolled taps: row m is output pixel m of the NHWC
@@ -300,12 +346,19 @@ static __attribute__((target("avx512f,avx512bw"))) void unroll_rows_avx512(const
 }
 #endif
 
-/* Blocks [first, last) of block_rows rows: each computed and requantized alone, so the codes do
- * not depend on which thread takes which block. */
+/* Items [first, last): item i is the block i / column_groups of block_rows rows, its columns
+ * those of group i % column_groups (every column when there is one group). Each is computed and
+ * requantized alone, so the codes do not depend on which thread takes which item. */
 static void gemm_blocks(void *ctx, int64_t first, int64_t last, int32_t worker) {
     const GemmJob *j = (const GemmJob *)ctx;
     int32_t *scratch = j->scratch + (int64_t)worker * j->block_rows * j->n;
-    for (int64_t blk = first; blk < last; ++blk) {
+    const int64_t all_blocks = (j->n + LANES - 1) / LANES;
+    for (int64_t item = first; item < last; ++item) {
+        int64_t blk = item / j->column_groups, group = item % j->column_groups;
+        int64_t first_block = group * j->group_blocks, last_block = first_block + j->group_blocks;
+        last_block = last_block < all_blocks ? last_block : all_blocks;
+        int64_t first_column = first_block * LANES, last_column = last_block * LANES;
+        last_column = last_column < j->n ? last_column : j->n;
         int64_t m0 = blk * j->block_rows;
         int64_t rows = j->m - m0 < j->block_rows ? j->m - m0 : j->block_rows;
         const uint8_t *a = j->a + m0 * j->k;
@@ -323,17 +376,28 @@ static void gemm_blocks(void *ctx, int64_t first, int64_t last, int32_t worker) 
         }
 #ifdef NNAPI_HOST_HAS_X86
         if (j->vnni) {
-            product_vnni(a, rows, j->k, j->n, j->packed, j->flip, scratch);
+            product_vnni(a, rows, j->k, j->n, j->packed, j->flip, first_block, last_block, scratch);
         } else
 #endif
         {
-            product_plain(a, rows, j->k, j->n, j->packed, j->flip, scratch);
+            product_plain(a, rows, j->k, j->n, j->packed, j->flip, first_block, last_block, scratch);
         }
         if (j->beta) {
-            add_row_sums(a, rows, j->k, j->n, (uint8_t)(j->flip & 0xff), j->beta, scratch);
+            add_row_sums(a, rows, j->k, j->n, (uint8_t)(j->flip & 0xff), j->beta, first_column, last_column, scratch);
         }
-        nnapi_host_requantize(scratch, 1, rows, j->n, 1, j->repeat, j->r, j->c, j->threshold, j->half, j->lo, j->hi,
-                              j->xor_mask, j->int32_clamp, j->table, j->out + m0 * j->n);
+        if (j->column_groups == 1) {
+            nnapi_host_requantize(scratch, 1, rows, j->n, 1, j->repeat, j->r, j->c, j->threshold, j->half, j->lo,
+                                  j->hi, j->xor_mask, j->int32_clamp, j->table, j->out + m0 * j->n);
+            continue;
+        }
+        /* A group's columns row by row (few rows: the groups are for small m). */
+        int64_t width = last_column - first_column;
+        for (int64_t r = 0; r < rows; ++r) {
+            nnapi_host_requantize(scratch + r * j->n + first_column, 1, 1, width, 1, 1, j->r + first_column,
+                                  j->c + first_column, j->threshold ? j->threshold + first_column : 0,
+                                  j->half ? j->half + first_column : 0, j->lo, j->hi, j->xor_mask, j->int32_clamp,
+                                  j->table, j->out + (m0 + r) * j->n + first_column);
+        }
     }
 }
 
@@ -357,11 +421,23 @@ NNAPI_HOST_EXPORT void nnapi_host_gemm_requantize(const uint8_t *a, int32_t a_si
                                                   uint8_t *out) {
     GemmJob job = {a, k, n, m, block_rows, repeat, packed, r, c, threshold, half, lo, hi, xor_mask, int32_clamp, beta,
                    use_vnni && nnapi_host_gemm_vnni(), a_signed ? 0x80808080u : 0u, table, scratch, out,
-                   unroll, rows, (uint8_t)pad_code};
-    int64_t blocks = (m + block_rows - 1) / block_rows;
+                   unroll, rows, (uint8_t)pad_code, 1, 0};
+    /* Blocks of whole 8-row tiles (the product computes a tile's rows past the end anyway). */
+    if (block_rows >= TILE_ROWS) job.block_rows = block_rows / TILE_ROWS * TILE_ROWS;
+    int64_t blocks = (m + job.block_rows - 1) / job.block_rows;
     /* A job of a few thousand multiply-adds costs less than waking a thread. */
     int32_t slots = m * k * n < (1 << 16) ? 1 : scratch_slots;
-    nnapi_host_parallel(gemm_blocks, &job, blocks, 1, slots);
+    /* Few blocks of rows for the threads (a small image, a FULLY_CONNECTED's few rows): each
+     * block's columns also split, in groups of pairs of 16-channel blocks (the product's tile). */
+    int64_t channel_blocks = (n + LANES - 1) / LANES, groups = 1;
+    if (slots > 1 && blocks < 4 * (int64_t)slots) {
+        int64_t wanted = (4 * (int64_t)slots + blocks - 1) / blocks, pairs = (channel_blocks + 1) / 2;
+        groups = wanted < pairs ? wanted : pairs;
+    }
+    int64_t pairs_per_group = ((channel_blocks + 1) / 2 + groups - 1) / groups;
+    job.group_blocks = 2 * pairs_per_group;
+    job.column_groups = (channel_blocks + job.group_blocks - 1) / job.group_blocks;
+    nnapi_host_parallel(gemm_blocks, &job, blocks * job.column_groups, 1, slots);
 }
 
 /* -- a weight-only int8 FULLY_CONNECTED ---------------------------------------------------------------

@@ -214,6 +214,38 @@ def test_the_product_over_unrolled_taps_equals_the_product_of_the_taps(native, d
         assert torch.equal(out, want), vnni
 
 
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8])
+@pytest.mark.parametrize("m,k,n,block_rows,beta", [(1, 1283, 161, 12, 0), (2, 640, 200, 8, 0), (9, 80, 100, 12, 5),
+                                                   (49, 320, 77, 20, 0)])
+def test_few_rows_split_their_columns_over_the_threads(native, pool_threads, dtype, m, k, n, block_rows, beta):
+    """nnapi_host_gemm.c with fewer blocks of rows than the threads want: each block's columns in
+    groups of 32 (the last group short), requantized row by row; one or two rows in the two-row
+    tile (blocks of 12 and 20 rows run as 8 and 16, a last block of one row): the reference's codes
+    at 1 and 2 threads, plain and VNNI."""
+    from executorch_nnapi.host_driver.operations._qconv import pack_weights
+
+    gen = torch.Generator().manual_seed(m * k + n)
+    lo, hi = qm.QRANGE[dtype]
+    a = torch.randint(lo, hi + 1, (m, k), dtype=dtype, generator=gen)
+    w = torch.randint(-128, 128, (n, k), dtype=torch.int8, generator=gen)
+    unsigned = a.to(torch.int64) + (128 if dtype == torch.int8 else 0)
+    acc = unsigned @ w.to(torch.int64).t() + beta * unsigned.sum(1, keepdim=True)
+    p = _params([(0.004 + 0.0001 * i) / math.sqrt(k) for i in range(n)], dtype, -3)    # the branch for int8
+    offset = torch.randint(-4000, 4000, (n,), generator=gen)
+    bound = int(acc.abs().max()) + 1
+    req = qf.build_requantizer(p, offset, torch.full((n,), -bound), torch.full((n,), bound), torch.int32)
+    want = qk.requantize_acc(acc.t() + offset[:, None], p, 0).t()
+    assert len(want.unique()) > 20
+    repeat = max(1, min(block_rows, -(-qf.NATIVE_ROW // n)))
+    for threads in (1, 2):
+        pool_threads(threads)
+        for vnni in (False, True) if native.vnni else (False,):
+            out = torch.empty(m, n, dtype=dtype)
+            native.gemm_requantize(a, pack_weights(w), n, block_rows, repeat, req.flat_constants(repeat), req.lo,
+                                   req.hi, req.shift, req.int32_clamp, None, vnni, out, beta)
+            assert torch.equal(out, want), (threads, vnni)
+
+
 @pytest.fixture
 def pool_threads(native):
     """Sets the kernels' thread count for one test and restores it."""
