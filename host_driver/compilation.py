@@ -84,17 +84,19 @@ class Step:
     """One operation of the plan.
 
     `into`: the operation's compute_into when its outputs can be written into pooled buffers
-    (static shapes, no float16 round trip), else None. `release`: the temporaries no later step
-    reads, dropped (and their pooled buffers recycled) once this step has run.
+    (static shapes, no float16 round trip), else None; `view`: its compute_view, tried first with
+    `into` (a view needs no buffer). `release`: the temporaries no later step reads, dropped (and
+    their pooled buffers recycled) once this step has run.
     """
 
-    __slots__ = ("op", "fn", "ins", "outs", "params", "shapes", "dtypes", "into", "release")
+    __slots__ = ("op", "fn", "ins", "outs", "params", "shapes", "dtypes", "into", "view", "release")
 
     def __init__(self, op: Operation, fn: Callable, params: Any, shapes: Optional[tuple], dtypes: tuple,
                  into: Optional[Callable] = None) -> None:
         self.op, self.fn, self.ins, self.outs = op, fn, op.ins, op.outs
         self.params, self.shapes, self.dtypes = params, shapes, dtypes
         self.into = into
+        self.view = getattr(op.module, "compute_view", None) if into is not None else None
         self.release: tuple[int, ...] = ()
 
 
@@ -348,8 +350,8 @@ class Plan:
                            for j, idx in enumerate(op.outs))
         ins = [env[i] for i in st.ins]
         try:
-            results = None
-            if st.into is not None:
+            results = None if st.view is None else st.view(ins, p)
+            if results is None and st.into is not None:
                 outs = [pool.take(s, dt) for s, dt in zip(shapes, st.dtypes)]
                 if st.into(ins, p, outs):
                     results = outs

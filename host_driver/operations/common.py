@@ -7,6 +7,7 @@ An operation module defines::
     def validate(c: Ctx) -> None     # checks the operation, sets c.p (params) and output dims
     def compute(ins, p) -> list[Tensor]
     def compute_into(ins, p, outs) -> bool   # optional: see below
+    def compute_view(ins, p) -> list | None  # optional, with compute_into: see below
 
 Families of near-identical operations (element-wise unary and binary, comparisons, reductions)
 are instead rows of a table in one module each, made into `OperationDef`s with the same attributes.
@@ -34,7 +35,9 @@ written nothing) for the cases it does not handle, and the driver then calls `co
 reuses memory this way (see host_driver/buffers.py); the results must be bit-identical to `compute`'s,
 which is why element-wise and reducing kernels decline non-contiguous inputs (`all_contiguous`):
 torch would loop over them in another order than over a contiguous output, and its vectorized and
-scalar paths of e.g. sigmoid differ in the last bit.
+scalar paths of e.g. sigmoid differ in the last bit. `compute_view(ins, p)` (optional, beside
+compute_into) returns the results as views of the inputs when they can be (RESHAPE of a contiguous
+tensor), else None; the driver tries it before lending compute_into its buffers.
 """
 
 from __future__ import annotations
@@ -92,6 +95,7 @@ class OperationDef:
     compute: Callable[[list, "Params"], list]
     QUANT_COMPUTE: bool = False
     compute_into: Optional[Callable[[list, "Params", list], bool]] = None
+    compute_view: Optional[Callable[[list, "Params"], Optional[list]]] = None
 
 
 class Deferred(Exception):
