@@ -17,9 +17,11 @@ that its peak resident memory is its own. A row: lowering time (export -> .pte, 
 seconds: the machine may be shared), the process's peak resident memory up to the end of
 lowering (the model's own weights included; "model" gives the resident memory before export),
 the .pte size, delegated subgraphs / tensor ops left on the CPU (/ all CPU nodes, size arithmetic
-included), the prefill time of a 5-token prompt and the decode speed on this machine (NNAPI: the
-C++ backend on the host driver, a reference NNAPI in Python, so its speed says nothing about a
-phone's), and whether the greedy tokens equal eager's (with the largest relative logit error).
+included), the seconds of a first generation (one-time costs: the host driver compiles a model for
+each token count it meets, the prefill's and the decode steps'), then, from a second generation
+through the same loaded method, the prefill time of a 5-token prompt and the decode speed on this
+machine (NNAPI: the C++ backend on the host driver, a reference NNAPI in Python, so its speed says
+nothing about a phone's), and whether the greedy tokens equal eager's (with the largest relative logit error).
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ import time
 
 import torch
 
-from executorch_nnapi.tools.language_model import (LlamaConfig, delegation, eager_forward, export_llama, generate,
-                                                   method_forward, small_llama)
+from executorch_nnapi.tools.language_model import (Generation, LlamaConfig, delegation, eager_forward, export_llama,
+                                                   generate, method_forward, small_llama)
 
 FEATURE_LEVEL = 30
 PROMPT = [5, 17, 301, 44, 9]
@@ -65,6 +67,7 @@ class Row:
     subgraphs: int
     cpu_tensor_ops: int
     cpu_nodes: int
+    first_generation_s: float
     prefill_ms: float
     decode_tokens_per_s: float
     same_tokens: bool
@@ -73,12 +76,13 @@ class Row:
     def cells(self) -> list[str]:
         return [self.model, self.backend, f"{self.lower_s:.0f} ({self.lower_cpu_s:.0f})",
                 f"{self.peak_rss_gb:.2f} ({self.model_rss_gb:.2f})", f"{self.pte_mb:.0f}",
-                f"{self.subgraphs} / {self.cpu_tensor_ops} / {self.cpu_nodes}", f"{self.prefill_ms:.0f}",
+                f"{self.subgraphs} / {self.cpu_tensor_ops} / {self.cpu_nodes}", f"{self.first_generation_s:.2f}",
+                f"{self.prefill_ms:.0f}",
                 f"{self.decode_tokens_per_s:.2f}", f"{'yes' if self.same_tokens else 'NO'} ({self.error:.1e})"]
 
 
 HEADER = ["model", "backend", "lowering s (CPU s)", "peak RSS GB (model)", ".pte MB",
-          "subgraphs / CPU tensor ops / CPU nodes", "prefill ms", "decode tokens/s", "tokens = eager (logit error)"]
+          "subgraphs / CPU tensor ops / CPU nodes", "first generation s", "prefill ms", "decode tokens/s", "tokens = eager (logit error)"]
 
 
 def _rss_gb() -> float:
@@ -135,18 +139,21 @@ def measure(name: str, precision: str, backend: str, layers: int | None, tokens:
         pte.flush()
         del edge, program, model
         gc.collect()
-        lowered = _run(pte.name, tokens)
+        first_s, lowered = _run(pte.name, tokens)
         pte_mb = os.path.getsize(pte.name) / 1e6
     eager = generate(eager_forward(_model(config, precision, backend)), PROMPT, tokens)
     error = max(float((got - want).abs().max() / want.abs().max()) for got, want in zip(lowered.logits, eager.logits))
     label = f"{name}{f' ({layers} layers)' if layers else ''}, {precision}"
     return Row(label, backend, lower_s, lower_cpu_s, model_rss, peak, pte_mb, delegated.subgraphs,
-               len(delegated.cpu_tensor_ops), delegated.cpu_nodes,
+               len(delegated.cpu_tensor_ops), delegated.cpu_nodes, first_s,
                lowered.prefill_seconds * 1000, lowered.decode_tokens_per_second, lowered.tokens == eager.tokens, error)
 
 
-def _run(pte: str, tokens: int):
-    """Greedy generation with the .pte file on this machine (NNAPI: the host driver at FEATURE_LEVEL)."""
+def _run(pte: str, tokens: int) -> tuple[float, Generation]:
+    """Greedy generation with the .pte file on this machine (NNAPI: the host driver at FEATURE_LEVEL),
+    twice: the first generation's seconds (one-time costs included: a backend's compilation for
+    each token count it meets, the first step's allocations), then the second generation, the
+    steady state the prefill and decode columns report."""
     from executorch.runtime import Runtime
 
     import executorch_nnapi.runtime  # noqa: F401  (registers NnapiBackend, installs the host driver)
@@ -154,7 +161,11 @@ def _run(pte: str, tokens: int):
 
     get_driver().feature_level = FEATURE_LEVEL
     program = Runtime.get().load_program(pte)  # kept alive: the method does not keep it
-    return generate(method_forward(program.load_method("forward")), PROMPT, tokens)
+    forward = method_forward(program.load_method("forward"))
+    started = time.perf_counter()
+    generate(forward, PROMPT, tokens)
+    first_s = time.perf_counter() - started
+    return first_s, generate(forward, PROMPT, tokens)
 
 
 def _in_subprocess(args: list[str]) -> Row:
