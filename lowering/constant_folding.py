@@ -37,6 +37,25 @@ _VIEW_OF = {
 }
 
 
+# Ops whose result depends on their first input's shape and dtype only, never its values: with a
+# static shape they fold whatever computes that input (transformers' token_type_ids =
+# zeros_like(embeddings)[..., 0], the masks built from it).
+_SHAPE_ONLY = {aten.full_like.default, aten.zeros_like.default, aten.ones_like.default, aten.new_full.default,
+               aten.new_zeros.default, aten.new_ones.default}
+
+
+def inputs_known(node: Node, known: Callable[[Node], bool]) -> bool:
+    """Whether every input whose value ``node``'s result depends on is ``known`` (a shape-only op's
+    first input is not read: only its static shape)."""
+    shape_only = aten_op(node) in _SHAPE_ONLY and node.args and isinstance(node.args[0], Node)
+    return all(known(i) or (shape_only and i is node.args[0] and _static(i)) for i in node.all_input_nodes)
+
+
+def _static(node: Node) -> bool:
+    val = fake_value(node)
+    return isinstance(val, torch.Tensor) and all(isinstance(d, int) for d in val.shape)
+
+
 def _foldable_op(node: Node) -> bool:
     """The node's own conditions: a deterministic op yielding small static tensors."""
     if node.op != "call_function" or isinstance(node.target, torch._ops.HigherOrderOperator):
@@ -69,7 +88,7 @@ def foldable_nodes(graph: torch.fx.Graph, is_constant: Callable[[Node], bool]) -
         foldable: set[Node] = set()
         for node in graph.nodes:
             if (node not in unfolded and _foldable_op(node)
-                    and all(is_constant(i) or i in foldable for i in node.all_input_nodes)):
+                    and inputs_known(node, lambda i: is_constant(i) or i in foldable)):
                 foldable.add(node)
         escaping = {n for n in foldable if _is_float64(n) and any(u not in foldable for u in n.users)}
         if not escaping:
@@ -85,8 +104,12 @@ def _is_float64(node: Node) -> bool:
 
 def evaluate(node: Node, constant_of: Callable[[Node], Any]) -> Any:
     """Runs ``node``'s op eagerly on the constant values of its inputs (a copying view op as the
-    view: constants are never written to)."""
-    args = map_arg(node.args, constant_of)
+    view: constants are never written to; a shape-only op on zeros of its input's shape)."""
+    if aten_op(node) in _SHAPE_ONLY and isinstance(node.args[0], Node):
+        first = fake_value(node.args[0])
+        args = (torch.zeros(tuple(first.shape), dtype=first.dtype), *map_arg(node.args[1:], constant_of))
+    else:
+        args = map_arg(node.args, constant_of)
     kwargs = map_arg(node.kwargs, constant_of)
     with torch.no_grad():
         return _VIEW_OF.get(aten_op(node), node.target)(*args, **kwargs)

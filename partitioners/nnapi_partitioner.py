@@ -303,7 +303,7 @@ def without_unfoldable_constants(nodes: set[Node], support: NnapiOperatorSupport
         for node in sorted(nodes, key=order):
             if node not in support.foldable:
                 continue
-            if all(support.ctx.is_constant(i) or i in local for i in node.all_input_nodes):
+            if constant_folding.inputs_known(node, lambda i: support.ctx.is_constant(i) or i in local):
                 local.add(node)
                 continue
             reason = support.refusal(node, folded=False)

@@ -53,3 +53,26 @@ def test_a_float64_value_read_outside_a_constant_computation_stays_on_the_cpu():
     lowered = lower(Lambda(compare), (x,))
     assert any(op.startswith("aten.gt") for op in lowered.cpu_ops), lowered.cpu_ops
     assert torch.equal(run_pte(lowered.pte, [x])[0], compare(x))
+
+
+class TokenTypeMask(torch.nn.Module):
+    """GIT's mask preparation (transformers): int ids made by ``zeros_like`` of the embeddings (only
+    their static shape matters), compared and turned into an int64 group mask, viewed, then added
+    to float scores. Every int node depends on the embeddings' shape only."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        token_type_ids = torch.zeros_like(x, dtype=torch.int)[..., 0]          # [B, T] int32
+        group_ids = torch.where(token_type_ids == 1, 0, -1)                      # int64
+        pairs = (group_ids.view(x.shape[0], -1, 1) == group_ids.view(x.shape[0], 1, -1))
+        ones = torch.ones_like(x[..., :1]).new_ones((x.shape[0], x.shape[1]), dtype=torch.int64)
+        scores = x @ x.transpose(1, 2)
+        return scores.masked_fill(~pairs, -1e4) + ones.unsqueeze(-1)
+
+
+def test_shape_only_int_computations_fold_into_the_subgraph():
+    x = torch.randn(2, 6, 8, generator=torch.Generator().manual_seed(0))
+    lowered = lower(TokenTypeMask(), (x,))
+    reasons = {d.op: d.reason for d in lowered.partitioner.decisions if not d.supported}
+    assert lowered.num_delegates == 1 and lowered.cpu_ops == [], reasons
+    (got,) = run_pte(lowered.pte, [x])
+    assert relative_max_error(got, TokenTypeMask()(x)) < 1e-6
