@@ -57,6 +57,12 @@ def _bool_to_number(node: Node) -> bool:
     return conversion is not None and conversion[0] == torch.bool and conversion[1] in _FROM_BOOL
 
 
+def _number_to_bool(node: Node) -> bool:
+    """A _to_dim_order_copy converting float32, int32 or int64 to bool (``mask.bool()``)."""
+    conversion = _conversion(node)
+    return conversion is not None and conversion[1] == torch.bool and conversion[0] in (torch.float32, *HELD_IN_INT32)
+
+
 def _integer_to_float(node: Node) -> bool:
     """A _to_dim_order_copy converting int32 / int64 to float32 (positions made rotary angles)."""
     conversion = _conversion(node)
@@ -79,7 +85,7 @@ class CloneDimOrderBuilder(NodeBuilder):
         OpSupport(dim_order_ops._to_dim_order_copy.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
                   "float32, rank <= 4, same dtype, any dim_order; bool -> float32 / int32 / int64 from API 29 (SELECT), "
                   "static sizes; int32 <-> int64: no operation (both held in TENSOR_INT32); int32 / int64 -> "
-                  "float32: CAST (API 29)"),
+                  "float32: CAST (API 29); float32 / int32 / int64 -> bool: NOT_EQUAL 0 (API 29)"),
         OpSupport(aten.clone.default, FeatureLevel.ANDROID_8_1, "(no operation: alias of the input)",
                   "float32, rank <= 4 (5 inside a channel shuffle), any memory format",
                   quantized=same_parameters(aten.clone.default, aten.contiguous.default, aten.dropout.default,
@@ -100,6 +106,10 @@ class CloneDimOrderBuilder(NodeBuilder):
             check_rank(node, MAX_RANK, min_rank=0, what="output")
             ctx.require(FeatureLevel.ANDROID_10, "int -> float32 conversion (CAST)")
             return
+        if _number_to_bool(node):
+            check_rank(node, MAX_RANK, min_rank=0, what="output")
+            ctx.require(FeatureLevel.ANDROID_10, f"{_conversion(node)[0]} -> bool conversion (NOT_EQUAL 0)".replace("torch.", ""))
+            return
         reason = noop_copy_refusal(node)
         if reason:
             raise Refused(reason)
@@ -114,6 +124,14 @@ class CloneDimOrderBuilder(NodeBuilder):
         if _bool_to_number(node):
             x = node.args[0]
             as_float(lc, node, operand(lc, x, torch.bool), shape_of(x), emit_result(lc, node), dtype=lc.dtype(node))
+            return
+        if _number_to_bool(node):
+            # PyTorch's truth value: x != 0 (NaN is true, as NOT_EQUAL gives).
+            x = node.args[0]
+            dtype = torch.float32 if tensor_dtype(x) == torch.float32 else torch.int32
+            zero = lc.graph.emit_constant_tensor(torch.zeros(1, dtype=dtype))
+            lc.graph.emit_operation(OperationCode.NOT_EQUAL, [operand(lc, x, dtype), zero],
+                                    [emit_result(lc, node)], debug_name=node.name)
             return
         if _integer_to_float(node):
             # int32 -> float32 rounds to nearest as PyTorch's conversion does (every value held fits int32).

@@ -38,6 +38,12 @@ own input pixel, where the other taps weigh 0); it becomes a ``clone``. torch ha
 decomposition of these ops, so a node NNAPI does not take (timm's ``test_vit`` resamples its
 constant position embedding to its own size on every call) stopped ``to_edge`` for every backend.
 
+``scatter`` of a scalar (``mask.scatter_(1, top_k_indices, 1)``: a mixture of experts' grouped
+routing marks its chosen groups) with an index as large as its input in every other dim sets the
+input where some index names the position: ``where(any(index.unsqueeze(dim + 1) == arange(n),
+dim), value, input)``, the same values for any index (repeated ones write the same value), in
+ops NNAPI has (EQUAL, REDUCE_ANY, SELECT); ``scatter`` is a core ATen op NNAPI has no operation for.
+
 A GELU written out with erf (``x * 0.5 * (1 + erf(x / √2))``) becomes one ``aten.gelu`` here too
 (``written_out_gelu.py``): NNAPI has no erf, builders/gelu.py computes the exact GELU.
 """
@@ -241,6 +247,28 @@ def _same_size_antialiased_resize(graph: Graph, node: Node) -> Node | None:
     return call(graph, node, aten.clone.default, (x,))
 
 
+def _scatter_value_as_mask(graph: Graph, node: Node) -> Node | None:
+    """scatter(x, dim, index, value) with a number ``value`` as a mask and a where (module
+    docstring); None (left as it is) unless the index matches x in every dim but ``dim``, with
+    static sizes."""
+    a = bound_args(node)
+    x, index, value = a["input"], a["index"], a["value"]
+    shape, index_shape = list(fake(x).shape), list(fake(index).shape)
+    rank = len(shape)
+    if (rank == 0 or len(index_shape) != rank or isinstance(value, Node)
+            or not all(isinstance(d, int) for d in (*shape, *index_shape))):
+        return None
+    dim = a["dim"] % rank
+    if any(index_shape[d] != shape[d] for d in range(rank) if d != dim):
+        return None
+    positions = call(graph, node, aten.arange.start, (0, shape[dim]), {"dtype": fake(index).dtype})
+    positions = call(graph, node, aten.view.default, (positions, [shape[dim], *[1] * (rank - 1 - dim)]))
+    named = call(graph, node, aten.eq.Tensor, (call(graph, node, aten.unsqueeze.default, (index, dim + 1)), positions))
+    hit = call(graph, node, aten.any.dim, (named, dim))
+    filled = call(graph, node, aten.scalar_tensor.default, (value,), {"dtype": fake(x).dtype})
+    return call(graph, node, aten.where.self, (hit, filled, x))
+
+
 # Composite op -> rewrite into core ATen (the same ops torch's default
 # decomposition yields), or None to leave a node to that decomposition.
 COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
@@ -258,6 +286,7 @@ COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
     aten.col2im.default: _col2im_tiled,
     aten._upsample_bilinear2d_aa.vec: _same_size_antialiased_resize,
     aten._upsample_bicubic2d_aa.vec: _same_size_antialiased_resize,
+    aten.scatter.value: _scatter_value_as_mask,
 }
 
 

@@ -162,3 +162,30 @@ def test_transformer_composites_rewritten_delegated_and_lowered_with_one_decompo
     assert lowered.num_delegates == 1
     # Only the functionalization pass ({}): the table-driven pass found nothing to do.
     assert len(calls) == 1 and not calls[0]
+
+
+class GroupedRouting(torch.nn.Module):
+    """A mixture of experts' grouped routing (DeepSeek-V3, EXAONE-MoE in transformers): the best
+    groups' mask made by ``scatter_`` of ones at top-k indices computed at run time, turned into
+    a bool mask with ``.bool()`` and applied; a second scatter writes a number along dim 0 of a
+    tensor that is not zeros."""
+
+    groups, per_group = 4, 3
+
+    def forward(self, scores: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        group_scores = scores.view(-1, self.groups, self.per_group).topk(2, dim=-1)[0].sum(dim=-1)
+        group_idx = torch.topk(group_scores, k=2, dim=-1, sorted=False)[1]
+        group_mask = torch.zeros_like(group_scores)
+        group_mask.scatter_(1, group_idx, 1)
+        score_mask = group_mask.unsqueeze(-1).expand(-1, self.groups, self.per_group).reshape(-1, 12)
+        routed = scores.masked_fill(~score_mask.bool(), -1e4)
+        rows = scores.argmax(dim=0, keepdim=True)             # [1, 12]: a row named per column
+        return routed, scores.scatter(0, rows, 2.5)
+
+
+def test_scatter_of_a_number_is_a_mask_and_bool_conversion_is_delegated():
+    assert torch.ops.aten.scatter.value in COMPOSITE_OPS
+    scores = torch.randn(5, 12, generator=torch.Generator().manual_seed(0))
+    lowered = check_delegated_and_matches(GroupedRouting(), (scores,), tolerance=1e-6,
+                                          expect_operations=("REDUCE_ANY", "NOT_EQUAL"))
+    assert lowered.num_delegates == 1
