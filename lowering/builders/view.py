@@ -18,11 +18,24 @@ from ..node_utils import tensor_dtype, tensor_shape
 from ..shape_program import Dim
 from .bool_values import check_bool_conversion, emit_bool_reshape
 from .common import MAX_RANK, check_float_tensors, check_rank
+from .integer_ranges import held_range
 from .node_builder import CheckContext, NodeBuilder, OpSupport
 from .quantization import same_parameters
 from .registry import register_builder
 
 aten = torch.ops.aten
+
+# Integers float32 holds exactly: below feature level 6 (no TENSOR_INT32 RESHAPE) an int32 / int64
+# value within them is CAST to float32, reshaped and CAST back (masks, positions, segment ids).
+FLOAT32_EXACT_INTEGERS = 1 << 24
+
+
+def _exact_in_float32(x: Node, ctx: CheckContext) -> bool:
+    """Whether every value of int ``x`` (of static shape) provably lies within +-2^24."""
+    if not all(isinstance(d, int) for d in tensor_shape(x)):
+        return False
+    r = held_range(x, ctx)
+    return r is not None and -FLOAT32_EXACT_INTEGERS <= r[0] and r[1] <= FLOAT32_EXACT_INTEGERS
 
 
 def emit_reshape(lc: LoweringContext, node: Node, source: Node, out_shape: Sequence[Dim],
@@ -44,7 +57,8 @@ def emit_reshape(lc: LoweringContext, node: Node, source: Node, out_shape: Seque
 class ViewBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.view_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE; for a channel shuffle CHANNEL_SHUFFLE (API 29) or RESHAPE + TRANSPOSE (API 28)",
-                  "float32 (int32 / int64 from feature level 6, or any level when the shape is unchanged; bool of static size as 1 / 0 floats, API 29), rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
+                  "float32 (int32 / int64 from feature level 6, or any level when the shape is unchanged, or from API 29 when "
+                  "their values provably lie within +-2^24: CAST to float32, RESHAPE, CAST back; bool of static size as 1 / 0 floats, API 29), rank <= 4; rank 5 only in view -> permute -> [clone] -> view channel shuffles, "
                   "rank > 4 in view chains that reduce to rank 4 (API 28); a 5-D input to a <= 4-D output",
                   quantized=same_parameters(aten.view.default, aten.reshape.default, aten.flatten.using_ints)),
     )
@@ -56,9 +70,14 @@ class ViewBuilder(NodeBuilder):
         if same_shape and tensor_dtype(node) in (torch.int32, torch.int64, torch.bool):
             pass  # the input relabeled, no operation (GPT-2's input_ids.view(-1, n) of [1, n] ids)
         elif tensor_dtype(node) in (torch.int32, torch.int64) and tensor_dtype(node.args[0]) == tensor_dtype(node):
-            # RESHAPE takes TENSOR_INT32 (int64 is held in it) from feature level 6.
+            # RESHAPE takes TENSOR_INT32 (int64 is held in it) from feature level 6; below, values
+            # float32 holds exactly go through it.
             dtype = str(tensor_dtype(node)).removeprefix("torch.")
-            ctx.require(FeatureLevel.FEATURE_LEVEL_6, f"view of an {dtype} tensor (TENSOR_INT32 RESHAPE)")
+            if ctx.feature_level < FeatureLevel.FEATURE_LEVEL_6 and _exact_in_float32(node.args[0], ctx):
+                ctx.require(FeatureLevel.ANDROID_10, f"view of an {dtype} tensor of small values (CAST)")
+            else:
+                ctx.require(FeatureLevel.FEATURE_LEVEL_6, f"view of an {dtype} tensor (TENSOR_INT32 RESHAPE; "
+                            "below it only values provably within +-2^24, which these are not)")
         elif tensor_dtype(node) == torch.bool and tensor_dtype(node.args[0]) == torch.bool:
             # RESHAPE takes no BOOL8: as 1 / 0 floats, reshaped, compared with 0 (a padding mask's view).
             check_bool_conversion(node, ctx, "view of a bool tensor")
@@ -88,4 +107,22 @@ class ViewBuilder(NodeBuilder):
             # builders emit them; reaching here means the unit was split (partitioner bug).
             raise LoweringError(f"{node.name}: rank > 4 view outside a complete channel shuffle or view region "
                                 "(partitioner bug)")
+        if tensor_dtype(node) in (torch.int32, torch.int64) and lc.graph.feature_level < FeatureLevel.FEATURE_LEVEL_6:
+            _emit_reshape_through_float32(lc, node)
+            return
         emit_reshape(lc, node, node.args[0], lc.shape(node))
+
+
+def _emit_reshape_through_float32(lc: LoweringContext, node: Node) -> None:
+    """An int32 view below feature level 6 (check proved every value within +-2^24): CAST to float32,
+    RESHAPE, CAST back; each step exact."""
+    g, x = lc.graph, node.args[0]
+    shape = [int(d) for d in lc.shape(node)] or [1]
+    in_shape = [int(d) for d in lc.shape(x)] or [1]
+    floats = g.emit_tensor(in_shape, torch.float32, debug_name=f"{node.name}.as_float")
+    g.emit_operation(OperationCode.CAST, [lc.operand(x, identity(len(lc.shape(x))))], [floats], debug_name=node.name)
+    reshaped = g.emit_tensor(shape, torch.float32, debug_name=f"{node.name}.reshaped")
+    g.emit_operation(OperationCode.RESHAPE, [floats, g.emit_int32_vector(shape)], [reshaped], debug_name=node.name)
+    g.emit_operation(OperationCode.CAST, [reshaped], [lc.emit_output(node, identity(len(lc.shape(node))),
+                                                                     shape=list(lc.shape(node)))],
+                     debug_name=node.name)

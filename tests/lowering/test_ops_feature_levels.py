@@ -133,7 +133,8 @@ def test_integer_view_below_feature_level_6_stays_on_cpu_with_reason() -> None:
     lowered = lower(module, (torch.arange(12, dtype=torch.int32), randn(3)), feature_level=30)
     assert "aten.view_copy.default" in lowered.cpu_ops
     assert lowered.reasons["aten.view_copy.default"] == [
-        "view of an int32 tensor (TENSOR_INT32 RESHAPE) needs NNAPI feature level 6; the target is API 30 (Android 11)"]
+        "view of an int32 tensor (TENSOR_INT32 RESHAPE; below it only values provably within +-2^24, which these "
+        "are not) needs NNAPI feature level 6; the target is API 30 (Android 11)"]
 
 
 def test_matmul_with_a_weight_stays_fully_connected() -> None:

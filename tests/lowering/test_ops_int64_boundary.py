@@ -160,3 +160,26 @@ def test_int64_ids_copied_and_masked_in_place_are_delegated():
     lowered = check_delegated_and_matches(_ImageTokensToPad().eval(), (ids,), tolerance=1e-6,
                                           expect_operations=["SELECT", "GATHER"])
     assert lowered.num_delegates == 1 and not lowered.cpu_ops
+
+
+class _SegmentPositions(torch.nn.Module):
+    """CPM-Ant's segment ids and positions (int32 in [0, 2] and [0, T)), combined and flattened:
+    an int32 view below feature level 6 (no TENSOR_INT32 RESHAPE) whose values provably lie within
+    +-2^24 goes through float32 (CAST, RESHAPE, CAST); the ids themselves (unbounded) are not
+    viewed."""
+
+    def forward(self, ids: torch.Tensor, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        segment = torch.where(ids != 0, 2, 0).to(torch.int32)
+        position = torch.arange(ids.shape[1], dtype=torch.int32).repeat(ids.shape[0], 1)
+        flat = (segment * 7 + position).view(-1)
+        return x.reshape(-1, x.shape[-1]) * flat.view(-1, 1).float(), flat.view(ids.shape[0], -1, 2)
+
+
+def test_a_view_of_small_int32_values_goes_through_float32_below_feature_level_6():
+    ids = torch.tensor([[3, 0, 5, 7], [0, 0, 1, 2]])
+    x = _values(2, 4, 3)
+    lowered = check_delegated_and_matches(_SegmentPositions(), (ids, x), feature_level=30, expect_operations=["CAST"])
+    outputs = run_pte(lowered.pte, [ids, x], 30)
+    assert outputs[1].dtype == torch.int32 and torch.equal(outputs[1], _SegmentPositions()(ids, x)[1])
+    unbounded = lower(Lambda(lambda t: t.view(-1) * 2), (ids,), feature_level=30)
+    assert "within +-2^24" in unbounded.reasons["aten.view_copy.default"][0]
