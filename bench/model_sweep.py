@@ -226,7 +226,10 @@ def hf_inputs(module: Any, config: Any) -> dict[str, Any]:
 
 
 class TensorOutputs:
-    """Wraps a model so it takes positional tensors and returns a tuple of tensors (export-friendly)."""
+    """Wraps a model so it takes positional tensors and returns a tuple of tensors (export-friendly):
+    its ``last_hidden_state`` when it has one (some models' first output is computed from the
+    weights alone, e.g. Deformable DETR's reference points from its query embeddings), else its
+    first tensor output."""
 
     @staticmethod
     def wrap(module: Any, names: list[str]) -> Any:
@@ -241,6 +244,9 @@ class TensorOutputs:
                 out = self.module(**dict(zip(names, args)))
                 if isinstance(out, torch.Tensor):
                     return (out,)
+                main = out.get("last_hidden_state") if hasattr(out, "get") else None
+                if isinstance(main, torch.Tensor):
+                    return (main,)
                 values = out.to_tuple() if hasattr(out, "to_tuple") else tuple(out)
                 first = values[0]
                 return (first,) if isinstance(first, torch.Tensor) else tuple(
@@ -473,7 +479,8 @@ def write_page(results: list[Result], page: pathlib.Path) -> None:
         f"{MAX_PARAMS // 1_000_000}M parameters of every timm architecture family and every `transformers` model "
         "type with a base model, built offline with random weights at a small configuration; each runs in its own "
         "process under a time limit, through NnapiPartitioner (feature level "
-        f"{FEATURE_LEVEL}) and XnnpackPartitioner, each .pte against eager torch. *status*: `ok`; `build` (the "
+        f"{FEATURE_LEVEL}) and XnnpackPartitioner, each .pte against eager torch (a `transformers` model's "
+        "`last_hidden_state`, else its first tensor output). *status*: `ok`; `build` (the "
         "model does not build or run eagerly from the sweep's generic small config: not counted); `export` "
         "(torch.export fails: no partitioner is reached); `nnapi` (NNAPI lowering or running fails where XNNPACK "
         "succeeds); `lowering` (both fail); `timeout`; `crash`; *(dense experts)*: a mixture of experts "
