@@ -29,7 +29,7 @@ LIBRARY_FILENAME = "libnnapi_host_kernels.so"
 LIBRARY_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNELS"
 THREADS_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNEL_THREADS"
 DEFAULT_MAX_THREADS = 4
-INTERFACE_VERSION = 5
+INTERFACE_VERSION = 6
 OFF = ("0", "off", "none", "no")
 FLOAT_CHUNK_ROWS = 48   # nnapi_host_float.c's CHUNK_ROWS: rows of unrolled taps per thread
 
@@ -152,18 +152,21 @@ class NativeKernels:
 
     def depthwise(self, x: torch.Tensor, geometry: torch.Tensor, weights: torch.Tensor, x_zp: int, constants: tuple,
                   lo: int, hi: int, xor_mask: int, int32_clamp: bool, table: Optional[torch.Tensor],
-                  out: torch.Tensor, use_avx512: bool = True, repeat: int = 1) -> None:
+                  out: torch.Tensor, use_avx512: bool = True, repeat: int = 1, use_vnni: bool = True) -> None:
         """An NHWC depthwise convolution of 8-bit ``x`` with int16 ``weights`` [kh, kw, c] and its
         requantization (as `requantize`) into ``out``; ``geometry``: int64 [n, h, w, c, kh, kw,
         stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow]; ``use_avx512``: the
-        AVX-512 sums where the CPU has them (False: the plain loop, for tests); ``constants`` hold
-        ``repeat`` copies (rows of the AVX-512 path are requantized as `requantize` with them)."""
+        AVX-512 sums where the CPU has them (False: the plain loop, for tests), ``use_vnni``: with
+        it, the VNNI sums where the CPU has them and the weights fit signed bytes (the same exact
+        sums every way); ``constants`` hold ``repeat`` copies (rows of the AVX-512 and VNNI paths
+        are requantized as `requantize` with them)."""
         r, c, threshold, half = constants
         slots = self.threads
         acc = torch.empty(slots * int(geometry[13]) * int(weights.shape[-1]), dtype=torch.int32)
         self._depthwise(x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), weights.data_ptr(), x_zp,
                         r.data_ptr(), c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp,
-                        _pointer(table), acc.data_ptr(), slots, use_avx512, repeat, out.data_ptr())
+                        _pointer(table), acc.data_ptr(), slots, (2 if use_vnni else 1) if use_avx512 else 0, repeat,
+                        out.data_ptr())
 
     def mean_rows(self, x: torch.Tensor, batches: int, rows: int, channels: int, lo: int, hi: int,
                   out: torch.Tensor) -> None:

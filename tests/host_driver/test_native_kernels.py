@@ -301,16 +301,56 @@ def test_the_thread_count_does_not_change_the_codes(native, pool_threads, dtype)
             native.gemm_requantize(a, pack_weights(w), n, 8, 1, req.flat_constants(1), req.lo, req.hi, req.shift,
                                    req.int32_clamp, None, vnni, out)
             assert torch.equal(out, want), (threads, vnni)
-        for avx512 in (False, True):
+        for avx512, vnni in ((False, False), (True, False), (True, True)):
             dout = torch.empty(1, oh, ow, c, dtype=dtype)
             native.depthwise(x, geometry, weights, x_zp, dreq.flat_constants(1), dreq.lo, dreq.hi, dreq.shift,
-                             dreq.int32_clamp, None, dout, avx512)
-            assert torch.equal(dout, dwant), (threads, avx512)
+                             dreq.int32_clamp, None, dout, avx512, use_vnni=vnni)
+            assert torch.equal(dout, dwant), (threads, avx512, vnni)
             # A fused table: applied to each row (AVX-512) or to the whole output (the plain loop).
             dout = torch.empty(1, oh, ow, c, dtype=torch.uint8)
             native.depthwise(x, geometry, weights, x_zp, dreq.flat_constants(1), dreq.lo, dreq.hi, dreq.shift,
-                             dreq.int32_clamp, table, dout, avx512)
-            assert torch.equal(dout, table[dwant.view(torch.uint8).to(torch.int64)]), (threads, avx512)
+                             dreq.int32_clamp, table, dout, avx512, use_vnni=vnni)
+            assert torch.equal(dout, table[dwant.view(torch.uint8).to(torch.int64)]), (threads, avx512, vnni)
+
+
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.int8])
+@pytest.mark.parametrize("h, w, c, k, stride, dilation, pads, weight_low", [
+    (9, 11, 17, 3, (1, 1), (1, 1), (1, 1, 1, 1), -127),      # a channel tail, every border
+    (12, 7, 130, 5, (2, 1), (1, 2), (2, 0, 1, 3), -128),     # three 64-channel blocks, 5x5, dilated
+    (6, 6, 64, 3, (2, 2), (1, 1), (0, 0, 1, 1), -128),       # one whole block, stride 2
+    (5, 8, 48, 7, (1, 1), (1, 1), (3, 3, 3, 3), -128),       # 49 taps: 13 groups of four
+    (8, 8, 32, 3, (1, 1), (1, 1), (1, 1, 1, 1), -300),       # weights beyond a signed byte: no VNNI
+])
+def test_the_depthwise_sums_are_exact_on_every_path(native, dtype, h, w, c, k, stride, dilation, pads, weight_low):
+    """The plain loop, the AVX-512 sums and the VNNI sums (four taps per lane, the zero point's
+    share taken off at the end, out-of-image taps read as zero-point codes) give the reference's
+    codes of the exact sums, for channel tails, borders, strides, dilations and any tap count."""
+    import torch.nn.functional as F
+
+    gen = torch.Generator().manual_seed(h * w + c)
+    lo, hi = qm.QRANGE[dtype]
+    x = torch.randint(lo, hi + 1, (2, h, w, c), dtype=dtype, generator=gen)
+    wd = torch.randint(weight_low, 128, (c, 1, k, k), generator=gen)
+    x_zp = -3 if dtype == torch.int8 else 130
+    top, left, bottom, right = pads
+    padded = F.pad((x.to(torch.float64) - x_zp).permute(0, 3, 1, 2), (left, right, top, bottom))
+    sums = F.conv2d(padded, wd.to(torch.float64), stride=stride, dilation=dilation, groups=c)
+    sums = sums.round().to(torch.int64).permute(0, 2, 3, 1)
+    oh, ow = sums.shape[1:3]
+    p = _params([0.0003 + 0.00001 * i for i in range(c)], dtype, 4)
+    bound = int(sums.abs().max()) + 1
+    req = qf.build_requantizer(p, torch.zeros(c, dtype=torch.int64), torch.full((c,), -bound),
+                               torch.full((c,), bound), torch.int32)
+    want = qk.requantize_acc(sums.reshape(-1, c).t(), p, 0).t().reshape(2, oh, ow, c)
+    assert len(want.unique()) > 10
+    geometry = torch.tensor([2, h, w, c, k, k, *stride, *dilation, top, left, oh, ow], dtype=torch.int64)
+    weights = wd[:, 0].permute(1, 2, 0).to(torch.int16).contiguous()
+    repeat = max(1, min(ow, -(-256 // c)))
+    for avx512, vnni in ((False, False), (True, False), (True, True)):
+        out = torch.empty(2, oh, ow, c, dtype=dtype)
+        native.depthwise(x, geometry, weights, x_zp, req.flat_constants(repeat), req.lo, req.hi, req.shift,
+                         req.int32_clamp, None, out, avx512, repeat=repeat, use_vnni=vnni)
+        assert torch.equal(out, want), (avx512, vnni)
 
 
 def test_the_kernel_thread_count_is_read_from_the_environment(monkeypatch):
