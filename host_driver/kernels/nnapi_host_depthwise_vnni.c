@@ -8,7 +8,9 @@
  * end: sum (x - zp) * w = sum x * w - zp * sum w. Taps outside the image read a line of zero-point
  * codes instead (their term is zp * w, cancelled like the others), so every pixel has all of its
  * taps and one correction per channel. The sums wrap in int32 like the exact value, which the
- * caller bounds below 2^31: the result is the same exact sum as the plain loop's.
+ * caller bounds below 2^31: the result is the same exact sum as the plain loop's. Channels go in
+ * blocks of 64 (512-bit registers) while more than 32 are left, the last 32 or fewer in a block of
+ * 32 (256-bit registers: 32-channel layers waste no half vector).
  */
 #include "nnapi_host_depthwise_vnni.h"
 
@@ -24,6 +26,7 @@
 
 struct DepthwiseVnni {
     int64_t c, blocks, groups, taps, w;
+    int64_t narrow;               /* the last block is 32 channels wide (256-bit registers) */
     int64_t tap_row[MAX_TAPS];    /* ky of each tap */
     int64_t tap_column[MAX_TAPS]; /* kx * dilation_w of each tap */
     uint8_t flip;                 /* 0x80 for signed codes */
@@ -42,6 +45,18 @@ static VNNI inline void interleave(__m512i v0, __m512i v1, __m512i v2, __m512i v
     out[3] = _mm512_unpackhi_epi16(b, d);
 }
 
+static VNNI inline void interleave_narrow(__m256i v0, __m256i v1, __m256i v2, __m256i v3, __m256i out[4]) {
+    __m256i a = _mm256_unpacklo_epi8(v0, v1), b = _mm256_unpackhi_epi8(v0, v1);
+    __m256i c = _mm256_unpacklo_epi8(v2, v3), d = _mm256_unpackhi_epi8(v2, v3);
+    out[0] = _mm256_unpacklo_epi16(a, c);
+    out[1] = _mm256_unpackhi_epi16(a, c);
+    out[2] = _mm256_unpacklo_epi16(b, d);
+    out[3] = _mm256_unpackhi_epi16(b, d);
+}
+
+/* The first channel and width of block bi: blocks of 64, the last one 32 wide when narrow. */
+static inline int64_t block_start(int64_t bi) { return bi * BLOCK; }
+
 int nnapi_host_depthwise_vnni_supported(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw");
@@ -57,10 +72,19 @@ static VNNI void pack_weights(DepthwiseVnni *v, const int16_t *weights) {
                 int64_t t = 4 * g + j;
                 for (int64_t ch = 0; t < v->taps && ch < n; ++ch) lanes[j][ch] = (int8_t)weights[t * v->c + c0 + ch];
             }
+            int8_t *dst = v->packed + (bi * v->groups + g) * 4 * BLOCK;
+            if (v->narrow && bi == v->blocks - 1) {
+                __m256i out[4];
+                interleave_narrow(_mm256_loadu_si256((const __m256i *)lanes[0]), _mm256_loadu_si256((const __m256i *)lanes[1]),
+                                  _mm256_loadu_si256((const __m256i *)lanes[2]), _mm256_loadu_si256((const __m256i *)lanes[3]),
+                                  out);
+                for (int k = 0; k < 4; ++k) _mm256_storeu_si256((__m256i *)(dst + k * 32), out[k]);
+                continue;
+            }
             __m512i out[4];
             interleave(_mm512_loadu_si512(lanes[0]), _mm512_loadu_si512(lanes[1]), _mm512_loadu_si512(lanes[2]),
                        _mm512_loadu_si512(lanes[3]), out);
-            for (int k = 0; k < 4; ++k) _mm512_storeu_si512(v->packed + ((bi * v->groups + g) * 4 + k) * BLOCK, out[k]);
+            for (int k = 0; k < 4; ++k) _mm512_storeu_si512(dst + k * BLOCK, out[k]);
         }
     }
 }
@@ -79,6 +103,7 @@ DepthwiseVnni *nnapi_host_depthwise_vnni_prepare(const int16_t *weights, const i
     v->w = w;
     v->taps = taps;
     v->blocks = (c + BLOCK - 1) / BLOCK;
+    v->narrow = c - (v->blocks - 1) * BLOCK <= 32;
     v->groups = (taps + 3) / 4;
     v->flip = x_signed ? 0x80 : 0;
     for (int64_t t = 0; t < taps; ++t) {
@@ -132,6 +157,54 @@ static VNNI inline void store_sums(const __m512i s[4], const int32_t *correction
     }
 }
 
+/* As store_sums for a block of 32 channels: lane (L, q) of s[k] is channel 16L + 4k + q. */
+static VNNI inline void store_narrow_sums(const __m256i s[4], const int32_t *correction, int64_t n, int32_t *acc) {
+    __m256i out[4] = {_mm256_permute2x128_si256(s[0], s[1], 0x20), _mm256_permute2x128_si256(s[2], s[3], 0x20),
+                      _mm256_permute2x128_si256(s[0], s[1], 0x31), _mm256_permute2x128_si256(s[2], s[3], 0x31)};
+    for (int k = 0; k < 4 && 8 * k < n; ++k) {
+        __m256i value = _mm256_sub_epi32(out[k], _mm256_load_si256((const __m256i *)(correction + 8 * k)));
+        if (n - 8 * k >= 8) {
+            _mm256_storeu_si256((__m256i *)(acc + 8 * k), value);
+        } else {
+            _mm256_mask_storeu_epi32(acc + 8 * k, (__mmask8)((1u << (n - 8 * k)) - 1u), value);
+        }
+    }
+}
+
+/* One output row's sums of the last block when it is 32 channels wide (c0 its first channel). */
+static VNNI void narrow_block(const DepthwiseVnni *v, const uint8_t *const *line, const int64_t *g, int64_t c0,
+                              int32_t *acc) {
+    const int64_t w = g[2], c = g[3], kw = g[5], sw = g[7], dw = g[9], left = g[11], ow = g[13];
+    const int64_t n = c - c0;
+    const __mmask32 mask = n == 32 ? ~(__mmask32)0 : (((__mmask32)1 << n) - 1);
+    const __m256i flip = _mm256_set1_epi8((char)v->flip);
+    const __m256i *wp = (const __m256i *)(v->packed + (v->blocks - 1) * v->groups * 4 * BLOCK);
+    for (int64_t ox = 0; ox < ow; ++ox) {
+        const int64_t x0 = ox * sw - left;
+        const int inside = x0 >= 0 && x0 + (kw - 1) * dw < w;
+        __m256i s[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+        for (int64_t gi = 0; gi < v->groups; ++gi) {
+            __m256i bytes[4];
+            for (int j = 0; j < 4; ++j) {
+                int64_t t = 4 * gi + j;
+                if (t >= v->taps) {
+                    bytes[j] = _mm256_setzero_si256();
+                    continue;
+                }
+                int64_t ix = x0 + v->tap_column[t];
+                const uint8_t *p = inside || (ix >= 0 && ix < w) ? line[v->tap_row[t]] + ix * c + c0 : v->zp_line + c0;
+                bytes[j] = _mm256_xor_si256(_mm256_maskz_loadu_epi8(mask, p), flip);
+            }
+            __m256i lanes[4];
+            interleave_narrow(bytes[0], bytes[1], bytes[2], bytes[3], lanes);
+            for (int k = 0; k < 4; ++k) { /* groups lie 256 bytes apart, as the wide blocks' */
+                s[k] = _mm256_dpbusd_epi32(s[k], lanes[k], _mm256_load_si256(wp + gi * 8 + k));
+            }
+        }
+        store_narrow_sums(s, v->correction + c0, n, acc + ox * c + c0);
+    }
+}
+
 void VNNI nnapi_host_depthwise_vnni_row(const DepthwiseVnni *v, const uint8_t *x, const int64_t *g, int64_t row,
                                         int32_t *acc) {
     const int64_t h = g[1], w = g[2], c = g[3], kh = g[4], kw = g[5], sh = g[6], sw = g[7], dh = g[8], dw = g[9];
@@ -144,7 +217,11 @@ void VNNI nnapi_host_depthwise_vnni_row(const DepthwiseVnni *v, const uint8_t *x
     }
     const __m512i flip = _mm512_set1_epi8((char)v->flip);
     for (int64_t bi = 0; bi < v->blocks; ++bi) {
-        const int64_t c0 = bi * BLOCK, n = c - c0 < BLOCK ? c - c0 : BLOCK;
+        const int64_t c0 = block_start(bi), n = c - c0 < BLOCK ? c - c0 : BLOCK;
+        if (v->narrow && bi == v->blocks - 1) {
+            narrow_block(v, line, g, c0, acc);
+            break;
+        }
         const __mmask64 mask = n == BLOCK ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
         const __m512i *wp = (const __m512i *)(v->packed + bi * v->groups * 4 * BLOCK);
         for (int64_t ox = 0; ox < ow; ++ox) {
@@ -175,6 +252,18 @@ void VNNI nnapi_host_depthwise_vnni_row(const DepthwiseVnni *v, const uint8_t *x
 }
 
 #else /* no x86-64: the caller keeps its other paths */
+
+static VNNI inline void interleave_narrow(__m256i v0, __m256i v1, __m256i v2, __m256i v3, __m256i out[4]) {
+    __m256i a = _mm256_unpacklo_epi8(v0, v1), b = _mm256_unpackhi_epi8(v0, v1);
+    __m256i c = _mm256_unpacklo_epi8(v2, v3), d = _mm256_unpackhi_epi8(v2, v3);
+    out[0] = _mm256_unpacklo_epi16(a, c);
+    out[1] = _mm256_unpackhi_epi16(a, c);
+    out[2] = _mm256_unpacklo_epi16(b, d);
+    out[3] = _mm256_unpackhi_epi16(b, d);
+}
+
+/* The first channel and width of block bi: blocks of 64, the last one 32 wide when narrow. */
+static inline int64_t block_start(int64_t bi) { return bi * BLOCK; }
 
 int nnapi_host_depthwise_vnni_supported(void) { return 0; }
 DepthwiseVnni *nnapi_host_depthwise_vnni_prepare(const int16_t *weights, const int64_t *g, int32_t x_zp,
