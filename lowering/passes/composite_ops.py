@@ -44,6 +44,10 @@ input where some index names the position: ``where(any(index.unsqueeze(dim + 1) 
 dim), value, input)``, the same values for any index (repeated ones write the same value), in
 ops NNAPI has (EQUAL, REDUCE_ANY, SELECT); ``scatter`` is a core ATen op NNAPI has no operation for.
 
+``max.dim`` / ``min.dim`` whose indices nobody reads (attention with sinks: ``logits -
+logits.max(dim=-1, keepdim=True).values``) become ``amax`` / ``amin`` of the one dim: the same
+values (REDUCE_MAX / REDUCE_MIN), no index output NNAPI would have to compute.
+
 A GELU written out with erf (``x * 0.5 * (1 + erf(x / √2))``) becomes one ``aten.gelu`` here too
 (``written_out_gelu.py``): NNAPI has no erf, builders/gelu.py computes the exact GELU.
 """
@@ -269,6 +273,23 @@ def _scatter_value_as_mask(graph: Graph, node: Node) -> Node | None:
     return call(graph, node, aten.where.self, (hit, filled, x))
 
 
+def _max_values_only(graph: Graph, node: Node) -> Node | None:
+    """max.dim / min.dim read only through getitem 0 (its values) -> amax / amin over the dim,
+    each getitem replaced; None when the indices are read or a getitem is a program output."""
+    readers = list(node.users)
+    if any(u.target is not operator.getitem or (u.args[1] != 0 and u.users) for u in readers):
+        return None  # the indices are read (export keeps an unread getitem 1: it does not count)
+    if not readers or any(r.op == "output" for u in readers for r in u.users):
+        return None
+    a = bound_args(node)
+    reduce = aten.amax.default if node.target == aten.max.dim else aten.amin.default
+    values = call(graph, node, reduce, (a["input"], [a["dim"]], a["keepdim"]))
+    for u in readers:
+        u.replace_all_uses_with(values)
+        graph.erase_node(u)
+    return values
+
+
 # Composite op -> rewrite into core ATen (the same ops torch's default
 # decomposition yields), or None to leave a node to that decomposition.
 COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
@@ -287,6 +308,8 @@ COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
     aten._upsample_bilinear2d_aa.vec: _same_size_antialiased_resize,
     aten._upsample_bicubic2d_aa.vec: _same_size_antialiased_resize,
     aten.scatter.value: _scatter_value_as_mask,
+    aten.max.dim: _max_values_only,
+    aten.min.dim: _max_values_only,
 }
 
 

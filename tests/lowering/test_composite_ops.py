@@ -189,3 +189,34 @@ def test_scatter_of_a_number_is_a_mask_and_bool_conversion_is_delegated():
     lowered = check_delegated_and_matches(GroupedRouting(), (scores,), tolerance=1e-6,
                                           expect_operations=("REDUCE_ANY", "NOT_EQUAL"))
     assert lowered.num_delegates == 1
+
+
+class AttentionWithSinks(torch.nn.Module):
+    """gpt-oss's attention sinks: a learned logit per head joins each row, the row's maximum is
+    subtracted (max.dim, indices unread), softmax, the sink's column dropped; a min.dim whose
+    values only are read; and a max.dim whose indices are read, left as it is."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sinks = torch.nn.Parameter(torch.randn(2))
+
+    def forward(self, q: torch.Tensor, k: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits = q @ k.transpose(-1, -2)                                           # [B, 2, T, T]
+        sinks = self.sinks.reshape(1, -1, 1, 1).expand(q.shape[0], -1, q.shape[-2], -1)
+        combined = torch.cat([logits, sinks], dim=-1)
+        combined = combined - combined.max(dim=-1, keepdim=True).values
+        probs = torch.softmax(combined, dim=-1)[..., :-1]
+        return probs - logits.min(dim=-2).values.unsqueeze(-2), logits.max(dim=-1)[1]
+
+
+def test_max_and_min_values_without_indices_become_reductions():
+    gen = torch.Generator().manual_seed(0)
+    q, k = torch.randn(1, 2, 5, 4, generator=gen), torch.randn(1, 2, 5, 4, generator=gen)
+    program = export(AttentionWithSinks(), (q, k))
+    decompose_composites(program)
+    targets = [n.target for n in program.graph.nodes if n.op == "call_function"]
+    assert targets.count(torch.ops.aten.max.dim) == 1 and torch.ops.aten.min.dim not in targets
+    module = AttentionWithSinks()
+    lowered = check_delegated_and_matches(Lambda(lambda q, k: module(q, k)[0]), (q, k), tolerance=1e-5,
+                                          expect_operations=("REDUCE_MAX", "REDUCE_MIN"))
+    assert lowered.num_delegates == 1
