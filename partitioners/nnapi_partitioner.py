@@ -40,8 +40,8 @@ from .lowering_dry_run import lowering_failures, stop_at_a_kept_op, tag_partitio
 from .mutable_buffers import tag_mutated_buffers
 from .node_groups import keep_groups_whole
 from .partition_symbols import partition_refusal
-from .op_support import (NO_NNAPI_EQUIVALENT, READ_AS_SIZE, SIZE_ARITHMETIC, edge_form, merged_view_refusal,
-                         operand_size_refusal, table_by_op)
+from .op_support import (NO_NNAPI_EQUIVALENT, READ_AS_SIZE, SIZE_ARITHMETIC, edge_form, empty_size_refusal,
+                         merged_view_refusal, operand_size_refusal, table_by_op)
 from .size_partition import without_sizes_left_to_executorch
 
 logger = logging.getLogger(__name__)
@@ -167,14 +167,14 @@ class NnapiOperatorSupport(OperatorSupportBase):
             if reason:
                 return reason
         if unit is not None:
-            return self.unit_refusal(unit)
+            return self.unit_refusal(unit) or empty_size_refusal(node)
         builder = get_builder(op)
         try:
             builder.check(node, self.ctx)
         except Refused as refused:
             return refused.reason
         # After the builder's own reasons, which say more.
-        reason = merged_view_refusal(node, builder, self.ctx.is_foldable)
+        reason = merged_view_refusal(node, builder, self.ctx.is_foldable) or empty_size_refusal(node)
         if reason:
             return reason
         if self.nhwc is not None:

@@ -15,6 +15,7 @@ import torch
 
 from executorch_nnapi.lowering.builders import OpSupport, builders
 from executorch_nnapi.lowering.node_utils import fake_value, op_name
+from executorch_nnapi.lowering.size_bounds import least_value
 
 
 def support_table() -> tuple[OpSupport, ...]:
@@ -66,6 +67,19 @@ def operand_size_refusal(value: Any, what: str) -> str | None:
     if element == 4 and value.is_floating_point():
         reason += f"; in 8 bits it would take {size / 4 / 2**30:.2f} GiB"
     return reason
+
+
+def empty_size_refusal(node: Any) -> str | None:
+    """Why ``node`` cannot be an NNAPI operation because a size of its result or of an input may
+    be 0 at run time by the program's ranges (NNAPI has no empty tensors: a count computed from
+    the data, such as the rows a bool mask selects, would fail the execution where it is 0)."""
+    values = [(fake_value(node), "its result")] + [(fake_value(i), f"its input {i.name}") for i in node.all_input_nodes]
+    for value, what in values:
+        for v in value if isinstance(value, (tuple, list)) else [value]:
+            for d in v.shape if isinstance(v, torch.Tensor) else ():
+                if isinstance(d, torch.SymInt) and least_value(d.node.expr, d.node.shape_env) == 0:
+                    return f"{what} has a size {d.node.expr} that may be 0 at run time (NNAPI cannot hold an empty tensor)"
+    return None
 
 
 # NNAPI operations take operands of rank <= 4.

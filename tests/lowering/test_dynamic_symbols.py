@@ -266,3 +266,27 @@ def test_symbol_recovered_from_a_size_rounded_up_to_a_multiple():
         (check,) = program.checks
         assert evaluate(program.expressions[check.expression].code, [chosen], dims) == dims[0][0]
         assert evaluate(program.expressions[other].code, [chosen], dims) == int((FloorDiv(size, 7) * 49).subs(s0, k))
+
+
+class MaskedRows(torch.nn.Module):
+    """Higgs Audio's selection of the audio positions: rows picked by a bool mask computed from the
+    input (a count only the data gives, which may be 0), then worked on. NNAPI cannot hold an empty
+    tensor, so what reads the selected rows stays on the CPU; the rest is delegated."""
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        y = torch.tanh(x * 2.0)
+        picked = y[y[:, 0] > 0.5]                       # [u0, 8], u0 in [0, 6]
+        return picked * 3.0 + 1.0, y.sum(dim=1)
+
+
+def test_a_size_the_data_may_make_zero_stays_on_the_cpu():
+    x = torch.randn(6, 8, generator=torch.Generator().manual_seed(0))
+    lowered = lower(MaskedRows(), (x,))
+    reasons = lowered.reasons
+    assert any("may be 0 at run time" in r for rs in reasons.values() for r in rs), reasons
+    assert lowered.num_delegates >= 1
+    for inputs in (x, -torch.ones(6, 8), torch.ones(6, 8)):        # some rows, none, all
+        got = run_pte(lowered.pte, [inputs])
+        want = MaskedRows()(inputs)
+        assert got[0].shape == want[0].shape
+        assert all(relative_max_error(g, w) < 1e-6 for g, w in zip(got, want) if w.numel())
