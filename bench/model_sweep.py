@@ -229,11 +229,12 @@ class TensorOutputs:
     """Wraps a model so it takes positional tensors and returns a tuple of tensors (export-friendly):
     its ``last_hidden_state`` when it has one (some models' first output is computed from the
     weights alone, e.g. Deformable DETR's reference points from its query embeddings), else its
-    first tensor output."""
+    first tensor output (inside nested tuples too: a backbone's ``feature_maps``)."""
 
     @staticmethod
     def wrap(module: Any, names: list[str]) -> Any:
         import torch
+        import torch.utils._pytree as pytree
 
         class Wrapped(torch.nn.Module):
             def __init__(self) -> None:
@@ -248,9 +249,8 @@ class TensorOutputs:
                 if isinstance(main, torch.Tensor):
                     return (main,)
                 values = out.to_tuple() if hasattr(out, "to_tuple") else tuple(out)
-                first = values[0]
-                return (first,) if isinstance(first, torch.Tensor) else tuple(
-                    v for v in values if isinstance(v, torch.Tensor))[:1]
+                # The first tensor, nested ones included (a backbone's feature_maps tuple).
+                return tuple(v for v in pytree.tree_leaves(values) if isinstance(v, torch.Tensor))[:1]
 
         return Wrapped().eval()
 
