@@ -46,6 +46,19 @@ Range = tuple[int, int]
 INT32_RANGE: Range = (torch.iinfo(torch.int32).min, torch.iinfo(torch.int32).max)
 
 
+# Integers float32 holds exactly: an int32 value within them may move through float32 operations
+# (RESHAPE and CONCATENATION take no TENSOR_INT32 before feature level 6 / at any level).
+FLOAT32_EXACT_INTEGERS = 1 << 24
+
+
+def exact_in_float32(x: Any, ctx: CheckContext) -> bool:
+    """Whether every value of int ``x`` (a node of static shape) provably lies within +-2^24."""
+    if not isinstance(x, Node) or not all(isinstance(d, int) for d in tensor_shape(x)):
+        return False
+    r = held_range(x, ctx)
+    return r is not None and -FLOAT32_EXACT_INTEGERS <= r[0] and r[1] <= FLOAT32_EXACT_INTEGERS
+
+
 def fits_int32(r: Optional[Range]) -> bool:
     """Whether every value of ``r`` fits NNAPI's TENSOR_INT32 (None: unknown, no)."""
     return r is not None and INT32_RANGE[0] <= r[0] and r[1] <= INT32_RANGE[1]

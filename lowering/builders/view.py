@@ -18,24 +18,12 @@ from ..node_utils import tensor_dtype, tensor_shape
 from ..shape_program import Dim
 from .bool_values import check_bool_conversion, emit_bool_reshape
 from .common import MAX_RANK, check_float_tensors, check_rank
-from .integer_ranges import held_range
+from .integer_ranges import exact_in_float32
 from .node_builder import CheckContext, NodeBuilder, OpSupport
 from .quantization import same_parameters
 from .registry import register_builder
 
 aten = torch.ops.aten
-
-# Integers float32 holds exactly: below feature level 6 (no TENSOR_INT32 RESHAPE) an int32 / int64
-# value within them is CAST to float32, reshaped and CAST back (masks, positions, segment ids).
-FLOAT32_EXACT_INTEGERS = 1 << 24
-
-
-def _exact_in_float32(x: Node, ctx: CheckContext) -> bool:
-    """Whether every value of int ``x`` (of static shape) provably lies within +-2^24."""
-    if not all(isinstance(d, int) for d in tensor_shape(x)):
-        return False
-    r = held_range(x, ctx)
-    return r is not None and -FLOAT32_EXACT_INTEGERS <= r[0] and r[1] <= FLOAT32_EXACT_INTEGERS
 
 
 def emit_reshape(lc: LoweringContext, node: Node, source: Node, out_shape: Sequence[Dim],
@@ -73,7 +61,7 @@ class ViewBuilder(NodeBuilder):
             # RESHAPE takes TENSOR_INT32 (int64 is held in it) from feature level 6; below, values
             # float32 holds exactly go through it.
             dtype = str(tensor_dtype(node)).removeprefix("torch.")
-            if ctx.feature_level < FeatureLevel.FEATURE_LEVEL_6 and _exact_in_float32(node.args[0], ctx):
+            if ctx.feature_level < FeatureLevel.FEATURE_LEVEL_6 and exact_in_float32(node.args[0], ctx):
                 ctx.require(FeatureLevel.ANDROID_10, f"view of an {dtype} tensor of small values (CAST)")
             else:
                 ctx.require(FeatureLevel.FEATURE_LEVEL_6, f"view of an {dtype} tensor (TENSOR_INT32 RESHAPE; "

@@ -183,3 +183,23 @@ def test_a_view_of_small_int32_values_goes_through_float32_below_feature_level_6
     assert outputs[1].dtype == torch.int32 and torch.equal(outputs[1], _SegmentPositions()(ids, x)[1])
     unbounded = lower(Lambda(lambda t: t.view(-1) * 2), (ids,), feature_level=30)
     assert "within +-2^24" in unbounded.reasons["aten.view_copy.default"][0]
+
+
+class _MaskAndSegmentCat(torch.nn.Module):
+    """CPM-Ant's prompt prefix: a bool mask and int64 segment ids each joined to a constant prefix
+    by cat (CONCATENATION takes neither BOOL8 nor TENSOR_INT32): the bool as 1 / 0 floats compared
+    with 0, the ints (provably in [0, 2]) CAST to float32 and back."""
+
+    def forward(self, ids: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+        mask = torch.cat([torch.ones(2, 3, dtype=torch.bool), x > 0], dim=1)
+        segment = torch.cat([torch.arange(3).repeat(2, 1), torch.where(ids != 0, 2, 0)], dim=1)
+        return torch.where(mask, segment.float() * 1.5, -1.0)
+
+
+def test_bool_and_small_integer_cats_go_through_float32():
+    ids = torch.tensor([[3, 0, 5, 7], [0, 0, 1, 2]])
+    lowered = check_delegated_and_matches(_MaskAndSegmentCat(), (ids, _values(2, 4)), feature_level=30,
+                                          tolerance=1e-6, expect_operations=["CONCATENATION", "CAST", "NOT_EQUAL"])
+    assert lowered.num_delegates == 1
+    unbounded = lower(Lambda(lambda t: torch.cat([t, t], dim=1) * 2), (ids,), feature_level=30)
+    assert "not provably within +-2^24" in unbounded.reasons["aten.cat.default"][0]
