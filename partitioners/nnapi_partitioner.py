@@ -285,7 +285,63 @@ def _proposed_partitions(program: ExportedProgram, support: NnapiOperatorSupport
             if node in kept or node not in support.decisions or support.decisions[node].supported:
                 support.decisions[node] = NodeDecision(node.name, op_name(node.target), False, CONSTANT_ONLY_REASON)
         result.append(nodes)
-    return result
+    return without_cycles_between(result, support.patterns.indivisible_groups(), refuse,
+                                  lambda nodes: needed_nodes(nodes, support.foldable))
+
+
+CYCLE_REASON = ("reads, through another NNAPI partition or the CPU, a value its own partition computes: "
+                "ExecuTorch could not cut the partitions out (a cycle between delegate calls)")
+
+
+def without_cycles_between(partitions: list[set[Node]], groups: Any, refuse: Callable[[Node, str], None],
+                           needed: Callable[[set[Node]], set[Node]]) -> list[set[Node]]:
+    """The partitions minus the nodes that close a cycle once each partition is one call node.
+
+    The proposal is acyclic, but the steps after it (whole groups, dropped constants and sizes)
+    can leave a path from a partition through others back into it; ExecuTorch fuses each
+    partition into one node, so a path into any node of another partition leaves from all of
+    its nodes. Each node of a partition reached that way is dropped (with its indivisible group,
+    and the constant computations only it read: ``needed``), and the search runs again until no
+    partition reaches itself."""
+    where = {n: i for i, nodes in enumerate(partitions) for n in nodes}
+    changed = True
+    while changed:
+        changed = False
+        for i, nodes in enumerate(partitions):
+            reached = _reached_from(nodes, i, partitions, where)
+            back = {n for n in nodes if n in reached}
+            if not back:
+                continue
+            for group in groups:
+                if any(n in back for n in group):
+                    back |= {n for n in group if where.get(n) == i}
+            for node in back:
+                refuse(node, CYCLE_REASON)
+            kept = needed(nodes - back)
+            for node in nodes - kept:
+                del where[node]
+            partitions[i] = kept
+            changed = True
+    return [nodes for nodes in partitions if nodes]
+
+
+def _reached_from(nodes: set[Node], index: int, partitions: list[set[Node]], where: dict[Node, int]) -> set[Node]:
+    """The nodes reachable from partition ``index`` by a path that leaves it, each other
+    partition taken as one node (reaching one of its nodes reaches the users of all)."""
+    reached: set[Node] = set()
+    entered: set[int] = set()
+    stack = [u for n in nodes for u in n.users if where.get(u) != index]
+    while stack:
+        node = stack.pop()
+        if node in reached:
+            continue
+        reached.add(node)
+        other = where.get(node)
+        if other is not None and other != index and other not in entered:
+            entered.add(other)
+            stack.extend(partitions[other])
+        stack.extend(node.users)
+    return reached
 
 
 def without_unfoldable_constants(nodes: set[Node], support: NnapiOperatorSupport) -> set[Node]:

@@ -183,3 +183,25 @@ def test_a_tensor_over_nnapis_4_gib_operand_limit_is_refused_with_the_limit_and_
     assert reason == ("its result [65536, 16385] is 4.00 GiB; NNAPI holds at most 4 GiB (4,294,967,295 bytes) in "
                       "one operand: 65,532 of its 65,536 rows would fit; in 8 bits it would take 1.00 GiB")
     assert "executorch_call_delegate" not in str(edge.exported_program().graph)
+
+
+def test_partitions_that_reach_themselves_through_another_lose_the_closing_nodes():
+    """Two partitions, {a, d} and {b, c}: no node path leaves the first and comes back, but once
+    ExecuTorch fuses the second into one call node, a -> {b, c} -> d is a cycle (hf:lara_mini's
+    'Invalid partition, found dependency cycles'). d, which closes it, stays on the CPU."""
+    from executorch_nnapi.partitioners.nnapi_partitioner import CYCLE_REASON, without_cycles_between
+
+    def f(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        a = torch.relu(x)
+        b = torch.sin(a)
+        c = torch.cos(x)
+        d = c + a
+        return b, d
+
+    graph = torch.fx.symbolic_trace(f).graph
+    a, b, c, d = [n for n in graph.nodes if n.op == "call_function"]
+    refused = {}
+    kept = without_cycles_between([{a, d}, {b, c}], [], refused.__setitem__, lambda nodes: nodes)
+    assert kept == [{a}, {b, c}] and refused == {d: CYCLE_REASON}
+    # With d's partition fused alone, nothing is dropped.
+    assert without_cycles_between([{a}, {b, c}, {d}], [], refused.__setitem__, lambda nodes: nodes) == [{a}, {b, c}, {d}]
