@@ -54,9 +54,6 @@ static VNNI inline void interleave_narrow(__m256i v0, __m256i v1, __m256i v2, __
     out[3] = _mm256_unpackhi_epi16(b, d);
 }
 
-/* The first channel and width of block bi: blocks of 64, the last one 32 wide when narrow. */
-static inline int64_t block_start(int64_t bi) { return bi * BLOCK; }
-
 int nnapi_host_depthwise_vnni_supported(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw");
@@ -217,7 +214,7 @@ void VNNI nnapi_host_depthwise_vnni_row(const DepthwiseVnni *v, const uint8_t *x
     }
     const __m512i flip = _mm512_set1_epi8((char)v->flip);
     for (int64_t bi = 0; bi < v->blocks; ++bi) {
-        const int64_t c0 = block_start(bi), n = c - c0 < BLOCK ? c - c0 : BLOCK;
+        const int64_t c0 = bi * BLOCK, n = c - c0 < BLOCK ? c - c0 : BLOCK;
         if (v->narrow && bi == v->blocks - 1) {
             narrow_block(v, line, g, c0, acc);
             break;
@@ -252,18 +249,6 @@ void VNNI nnapi_host_depthwise_vnni_row(const DepthwiseVnni *v, const uint8_t *x
 }
 
 #else /* no x86-64: the caller keeps its other paths */
-
-static VNNI inline void interleave_narrow(__m256i v0, __m256i v1, __m256i v2, __m256i v3, __m256i out[4]) {
-    __m256i a = _mm256_unpacklo_epi8(v0, v1), b = _mm256_unpackhi_epi8(v0, v1);
-    __m256i c = _mm256_unpacklo_epi8(v2, v3), d = _mm256_unpackhi_epi8(v2, v3);
-    out[0] = _mm256_unpacklo_epi16(a, c);
-    out[1] = _mm256_unpackhi_epi16(a, c);
-    out[2] = _mm256_unpacklo_epi16(b, d);
-    out[3] = _mm256_unpackhi_epi16(b, d);
-}
-
-/* The first channel and width of block bi: blocks of 64, the last one 32 wide when narrow. */
-static inline int64_t block_start(int64_t bi) { return bi * BLOCK; }
 
 int nnapi_host_depthwise_vnni_supported(void) { return 0; }
 DepthwiseVnni *nnapi_host_depthwise_vnni_prepare(const int16_t *weights, const int64_t *g, int32_t x_zp,
