@@ -27,6 +27,7 @@ condition also bounds the values it compares (``i < n`` gives ``i <= max(n) - 1`
 from __future__ import annotations
 
 import math
+import operator
 from numbers import Number
 from typing import Any, Callable, Optional
 
@@ -286,6 +287,26 @@ def _arg_index(node: Node, ctx: CheckContext) -> Optional[Range]:
     return (0, n - 1) if n else None
 
 
+def _picked_index(node: Node, ctx: CheckContext) -> Optional[Range]:
+    """The indices of a topk / sort / max.dim / min.dim (``getitem(op, 1)``): an index along its dim."""
+    source = _arg(node, 0)
+    if _arg(node, 1) != 1 or not isinstance(source, Node) or source.op != "call_function":
+        return None
+    op = aten_op(source)
+    if op is aten.topk.default:
+        dim = source.kwargs.get("dim", _arg(source, 2, -1))
+    elif op is aten.sort.default:
+        dim = source.kwargs.get("dim", _arg(source, 1, -1))
+    elif op is aten.sort.stable:
+        dim = source.kwargs.get("dim", -1)
+    elif op in (aten.max.dim, aten.min.dim):
+        dim = _arg(source, 1)
+    else:
+        return None
+    n = _static_size(_arg(source, 0), dim) if isinstance(dim, int) else None
+    return (0, n - 1) if n else None
+
+
 _MOVES = (
     dim_order_ops._to_dim_order_copy.default, dim_order_ops._clone_dim_order.default, aten.clone.default,
     aten.alias_copy.default, aten.view_copy.default, aten.expand_copy.default, aten.permute_copy.default,
@@ -311,6 +332,7 @@ _RULES: dict[Any, Callable[[Node, CheckContext], Optional[Range]]] = {
     aten.sum.dim_IntList: _sum,
     aten.argmax.default: _arg_index,
     aten.argmin.default: _arg_index,
+    operator.getitem: _picked_index,
     aten.clamp.default: _clamp,
     aten.copy.default: lambda node, ctx: held_range(_arg(node, 1), ctx),  # src's values in self's place
     aten.arange.start_step: _arange,

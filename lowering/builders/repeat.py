@@ -13,9 +13,10 @@ from torch.fx import Node
 from ..graph import permute_shape
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from ..node_utils import tensor_shape
+from ..node_utils import tensor_dtype, tensor_shape
 from .common import MAX_RANK, check_float_tensors, check_rank
 from .expand import at_output_rank
+from .integer_ranges import check_int64_result
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
 
@@ -26,12 +27,20 @@ aten = torch.ops.aten
 class RepeatBuilder(NodeBuilder):
     ops = (
         OpSupport(aten.repeat.default, FeatureLevel.ANDROID_10, "TILE (a RESHAPE first for new leading dims)",
-                  "float32, output rank <= 4, constant counts"),
+                  "float32 (int32 / int64: TILE moves them; new leading dims need feature level 6), output rank <= 4, constant counts"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x, counts = node.args[0], node.args[1]
-        check_float_tensors(node, x)
+        if tensor_dtype(node) in (torch.int32, torch.int64) and tensor_dtype(x) == tensor_dtype(node):
+            # TILE takes TENSOR_INT32 (int64 is held in it; tiling only moves values), but the
+            # RESHAPE adding leading dims would not before feature level 6.
+            if len(counts) != len(tensor_shape(x)):
+                ctx.require(FeatureLevel.FEATURE_LEVEL_6, "repeat of an integer tensor adding leading dims "
+                            "(TENSOR_INT32 RESHAPE)")
+            check_int64_result(node, ctx)
+        else:
+            check_float_tensors(node, x)
         check_rank(node, MAX_RANK, what="output")
         if not all(isinstance(c, int) for c in counts):
             raise Refused(f"repeat with counts computed at run time ({list(counts)})")

@@ -10,11 +10,12 @@ from torch.fx import Node
 
 from ..lowering_context import LoweringContext
 from ..nnapi_codes import FeatureLevel, OperationCode
-from ..node_utils import normalize_dim, tensor_shape
+from ..node_utils import normalize_dim, tensor_dtype, tensor_shape
 from ..shape_program import Dim, is_static
 from .common import MAX_RANK, check_float_tensors, check_rank, remove_dims
 from .node_builder import CheckContext, NodeBuilder, OpSupport, Refused
 from .registry import register_builder
+from .view import check_integer_reshape, emit_integer_reshape
 
 aten = torch.ops.aten
 
@@ -50,14 +51,19 @@ def emit_unit_reshape(lc: LoweringContext, node: Node, source: Node, out_order: 
 @register_builder
 class SqueezeBuilder(NodeBuilder):
     ops = (
-        OpSupport(aten.squeeze_copy.dims, FeatureLevel.ANDROID_8_1, "RESHAPE (or relabel)", "float32, rank <= 4, static squeezed dims"),
-        OpSupport(aten.squeeze_copy.dim, FeatureLevel.ANDROID_8_1, "RESHAPE (or relabel)", "float32, rank <= 4, static squeezed dim"),
-        OpSupport(aten.squeeze_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE (or relabel)", "float32, rank <= 4"),
+        OpSupport(aten.squeeze_copy.dims, FeatureLevel.ANDROID_8_1, "RESHAPE (or relabel)", "float32 (int32 / int64 as a view's), rank <= 4, static squeezed dims"),
+        OpSupport(aten.squeeze_copy.dim, FeatureLevel.ANDROID_8_1, "RESHAPE (or relabel)", "float32 (int32 / int64 as a view's), rank <= 4, static squeezed dim"),
+        OpSupport(aten.squeeze_copy.default, FeatureLevel.ANDROID_8_1, "RESHAPE (or relabel)", "float32 (int32 / int64 as a view's), rank <= 4"),
     )
 
     def check(self, node: Node, ctx: CheckContext) -> None:
         x = node.args[0]
-        check_float_tensors(node, x)
+        if tensor_dtype(node) in (torch.int32, torch.int64) and tensor_dtype(x) == tensor_dtype(node) and squeezed_dims(node):
+            check_integer_reshape(node, ctx, "squeeze")   # gather indices from a topk (D-FINE's)
+        elif not squeezed_dims(node) and tensor_dtype(node) in (torch.int32, torch.int64, torch.bool):
+            pass  # a relabel: no operation
+        else:
+            check_float_tensors(node, x)
         check_rank(x, MAX_RANK, min_rank=0, what="input")
         shape = tensor_shape(x)
         if len(node.args) > 1 and node.args[1] is not None:
@@ -73,6 +79,9 @@ class SqueezeBuilder(NodeBuilder):
         if not removed:
             value = lc.graph.value(lc.resolve(x))
             lc.graph.set_value(node, value.operand, value.dim_order, out_shape)
+            return
+        if tensor_dtype(node) in (torch.int32, torch.int64):
+            emit_integer_reshape(lc, node)
             return
         if not out_shape:
             # Everything squeezed: NNAPI keeps such a value as [1] (as reductions do).

@@ -58,14 +58,7 @@ class ViewBuilder(NodeBuilder):
         if same_shape and tensor_dtype(node) in (torch.int32, torch.int64, torch.bool):
             pass  # the input relabeled, no operation (GPT-2's input_ids.view(-1, n) of [1, n] ids)
         elif tensor_dtype(node) in (torch.int32, torch.int64) and tensor_dtype(node.args[0]) == tensor_dtype(node):
-            # RESHAPE takes TENSOR_INT32 (int64 is held in it) from feature level 6; below, values
-            # float32 holds exactly go through it.
-            dtype = str(tensor_dtype(node)).removeprefix("torch.")
-            if ctx.feature_level < FeatureLevel.FEATURE_LEVEL_6 and exact_in_float32(node.args[0], ctx):
-                ctx.require(FeatureLevel.ANDROID_10, f"view of an {dtype} tensor of small values (CAST)")
-            else:
-                ctx.require(FeatureLevel.FEATURE_LEVEL_6, f"view of an {dtype} tensor (TENSOR_INT32 RESHAPE; "
-                            "below it only values provably within +-2^24, which these are not)")
+            check_integer_reshape(node, ctx, "view")
         elif tensor_dtype(node) == torch.bool and tensor_dtype(node.args[0]) == torch.bool:
             # RESHAPE takes no BOOL8: as 1 / 0 floats, reshaped, compared with 0 (a padding mask's view).
             check_bool_conversion(node, ctx, "view of a bool tensor")
@@ -95,9 +88,29 @@ class ViewBuilder(NodeBuilder):
             # builders emit them; reaching here means the unit was split (partitioner bug).
             raise LoweringError(f"{node.name}: rank > 4 view outside a complete channel shuffle or view region "
                                 "(partitioner bug)")
-        if tensor_dtype(node) in (torch.int32, torch.int64) and lc.graph.feature_level < FeatureLevel.FEATURE_LEVEL_6:
-            _emit_reshape_through_float32(lc, node)
+        if tensor_dtype(node) in (torch.int32, torch.int64):
+            emit_integer_reshape(lc, node)
             return
+        emit_reshape(lc, node, node.args[0], lc.shape(node))
+
+
+def check_integer_reshape(node: Node, ctx: CheckContext, what: str) -> None:
+    """An int32 / int64 ``node`` reshaping its first argument (a view, a squeeze): RESHAPE takes
+    TENSOR_INT32 (int64 is held in it) from feature level 6; below, values float32 holds exactly
+    go through it (`emit_integer_reshape`)."""
+    dtype = str(tensor_dtype(node)).removeprefix("torch.")
+    if ctx.feature_level < FeatureLevel.FEATURE_LEVEL_6 and exact_in_float32(node.args[0], ctx):
+        ctx.require(FeatureLevel.ANDROID_10, f"{what} of an {dtype} tensor of small values (CAST)")
+    else:
+        ctx.require(FeatureLevel.FEATURE_LEVEL_6, f"{what} of an {dtype} tensor (TENSOR_INT32 RESHAPE; "
+                    "below it only values provably within +-2^24, which these are not)")
+
+
+def emit_integer_reshape(lc: LoweringContext, node: Node) -> None:
+    """The RESHAPE `check_integer_reshape` accepted, to ``node``'s shape in identity order."""
+    if lc.graph.feature_level < FeatureLevel.FEATURE_LEVEL_6:
+        _emit_reshape_through_float32(lc, node)
+    else:
         emit_reshape(lc, node, node.args[0], lc.shape(node))
 
 

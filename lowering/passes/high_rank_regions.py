@@ -34,7 +34,7 @@ import dataclasses
 import logging
 import math
 import operator
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 from torch.export import ExportedProgram
@@ -469,19 +469,33 @@ def _stacks_as_views(graph: Graph) -> None:
         graph.erase_node(node)
 
 
-def _select_on_source(graph: Graph, node: Node, x: Node, dim: int, index: int) -> Node | None:
-    """``select(x, dim, index)`` taken before the permutes and the view that made the rank > 4
-    value ``x`` from a rank <= 4 one (new nodes before ``node``), or None: through a permute P,
-    select(permute(v, P), d, i) = permute(select(v, P[d], i), P less d); through a view to S of
-    a static source s, select(view(s, S), j, i) = view(select(view(s, [prod(S[:j]), S[j],
-    prod(S[j + 1:])]), 1, i), S less j): every step at rank <= 3 until the last view."""
+def _pick_on_source(graph: Graph, node: Node, x: Node, dim: int, pick: Callable[[Node, int], Node],
+                    keeps_dim: bool) -> Node | None:
+    """``pick(x, dim)`` (a select, or with ``keeps_dim`` a slice) taken before the permutes, the
+    unsqueezes and the view that made the rank > 4 value ``x`` from a rank <= 4 one (new nodes
+    before ``node``), or None. Through a permute P, pick(permute(v, P), d) = permute(pick(v, P[d]),
+    P, less d for a select); through an unsqueeze at u != d, pick(unsqueeze(v, u), d) =
+    unsqueeze(pick(v, d'), u'); through a view to S of a static source s, pick(view(s, S), j) =
+    view(pick(view(s, [prod(S[:j]), S[j], prod(S[j + 1:])]), 1), S with dim j picked): every step
+    at rank <= 4 until the last view."""
+    rank = _rank(x)
+    if rank <= MAX_RANK:
+        return pick(x, dim)
     if x.target is aten.permute.default and isinstance(x.args[0], Node):
-        order = [d % _rank(x) for d in x.args[1]]
-        inner = _select_on_source(graph, node, x.args[0], order[dim], index)
+        order = [d % rank for d in x.args[1]]
+        inner = _pick_on_source(graph, node, x.args[0], order[dim], pick, keeps_dim)
         if inner is None:
             return None
-        kept = [o - (o > order[dim]) for k, o in enumerate(order) if k != dim]
+        kept = order if keeps_dim else [o - (o > order[dim]) for k, o in enumerate(order) if k != dim]
         return inner if kept == list(range(len(kept))) else call(graph, node, aten.permute.default, (inner, kept))
+    if x.target is aten.unsqueeze.default and isinstance(x.args[0], Node):
+        at = x.args[1] % rank
+        if at == dim:
+            return None
+        inner = _pick_on_source(graph, node, x.args[0], dim - (dim > at), pick, keeps_dim)
+        if inner is None:
+            return None
+        return call(graph, node, aten.unsqueeze.default, (inner, at if keeps_dim else at - (at > dim)))
     if x.target not in _VIEWS or not isinstance(x.args[0], Node):
         return None
     source, shape = x.args[0], _shape(x)
@@ -489,14 +503,16 @@ def _select_on_source(graph: Graph, node: Node, x: Node, dim: int, index: int) -
         return None
     before, after = math.prod(shape[:dim]), math.prod(shape[dim + 1:])
     flat = call(graph, node, aten.view.default, (source, [before, shape[dim], after]))
-    chosen = call(graph, node, aten.select.int, (flat, 1, index))
-    return call(graph, node, aten.view.default, (chosen, shape[:dim] + shape[dim + 1:]))
+    chosen = pick(flat, 1)
+    kept = [_shape(chosen)[1]] if keeps_dim else []
+    return call(graph, node, aten.view.default, (chosen, shape[:dim] + kept + shape[dim + 1:]))
 
 
 def _selects_on_sources(graph: Graph) -> None:
-    """``unbind`` / ``select`` of a rank > 4 value moved from a rank <= 4 one, taken on the
-    source first (hiera's ``qkv.reshape(B, -1, nw, 3, h, d).permute(3, 0, 4, 2, 1, 5).unbind(0)``):
-    the pieces enter their region as moves, which a select is not."""
+    """``unbind`` / ``select`` / a ranged ``slice`` of a rank > 4 value moved from a rank <= 4 one,
+    taken on the source first (hiera's ``qkv.reshape(B, -1, nw, 3, h, d).permute(3, 0, 4, 2, 1,
+    5).unbind(0)``, D-FINE's ``reference_points[:, :, None, :, 2:]``): the pieces enter their region
+    as moves, which a select or a slice is not."""
     for node in list(graph.nodes):
         try:
             _select_pieces_on_source(graph, node)
@@ -504,27 +520,51 @@ def _selects_on_sources(graph: Graph) -> None:
             logger.debug("%s is left as it is: %s", node.name, refusal)
 
 
-def _select_pieces_on_source(graph: Graph, node: Node) -> None:
-    if node.target is aten.unbind.int and _rank(node.args[0]) > MAX_RANK:
+def _picks(graph: Graph, node: Node) -> tuple[Node, int, list[tuple[Node, Callable[[Node, int], Node]]], bool] | None:
+    """(the rank > 4 value, the dim, per piece the function that picks it, whether the dim stays)
+    for an unbind, a select or a slice of less than the whole dim; None for anything else."""
+    x = node.args[0] if node.args else None
+    if not isinstance(x, Node) or _rank(x) <= MAX_RANK:
+        return None
+    rank = _rank(x)
+    if node.target is aten.unbind.int:
         pieces = [u for u in node.users if u.target is operator.getitem]
         if len(pieces) != len(node.users):
-            return
-        x = node.args[0]
-        dim = (node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)) % _rank(x)
-        picks = [(u, u.args[1]) for u in pieces]
-    elif node.target is aten.select.int and _rank(node.args[0]) > MAX_RANK:
-        x, dim = node.args[0], node.args[1] % _rank(node.args[0])
-        picks = [(node, node.args[2])]
-    else:
-        return
+            return None
+        dim = (node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)) % rank
+        return x, dim, [(u, _select_at(graph, u, u.args[1])) for u in pieces], False
     shape = _shape(x)
-    if shape is None:
+    if node.target is aten.select.int:
+        dim = node.args[1] % rank
+        return x, dim, [(node, _select_at(graph, node, node.args[2] % shape[dim]))], False
+    if node.target is aten.slice.Tensor:
+        args = list(node.args[1:]) + [0, None, None, 1][len(node.args) - 1:]
+        dim, (start, end, step) = args[0] % rank, slice(*args[1:4]).indices(shape[args[0] % rank])
+        if step < 1 or (start, end, step) == (0, shape[dim], 1):
+            return None
+
+        def cut(v: Node, d: int) -> Node:
+            return call(graph, node, aten.slice.Tensor, (v, d, start, end, step))
+        return x, dim, [(node, cut)], True
+    return None
+
+
+def _select_at(graph: Graph, piece: Node, index: int) -> Callable[[Node, int], Node]:
+    def select(v: Node, d: int) -> Node:
+        return call(graph, piece, aten.select.int, (v, d, index))
+    return select
+
+
+def _select_pieces_on_source(graph: Graph, node: Node) -> None:
+    found = _picks(graph, node)
+    if found is None:
         return
-    for piece, index in picks:
+    x, dim, picks, keeps_dim = found
+    for piece, pick in picks:
         before = set(graph.nodes)
         with graph.inserting_before(piece):
             try:
-                new = _select_on_source(graph, piece, x, dim, index % shape[dim])
+                new = _pick_on_source(graph, piece, x, dim, pick, keeps_dim)
                 if new is not None and _shape(new) != _shape(piece):
                     new = None
             except _Refused:

@@ -195,3 +195,32 @@ def test_axes_split_where_a_view_ends_inside_and_unify_across_operands():
     assert [axes.size[x] for x in axes.leaves([c])] == [2, 3, 4]
     with pytest.raises(AxisMismatch):
         axes.regroup([a, b], [5, 5])
+
+
+class DeformableSampling(torch.nn.Module):
+    """D-FINE's and DEIMv2's deformable-attention sampling locations: rank-5 offsets scaled by
+    ranged slices of the reference boxes seen at rank 5 (``ref[:, :, None, :, 2:]``), and the
+    encoder's top-k queries gathered with indices repeated over the features."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.offsets = torch.nn.Linear(8, 24)
+
+    def forward(self, x: torch.Tensor, ref: torch.Tensor, scores: torch.Tensor,
+                memory: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        offsets = self.offsets(x).view(1, 6, 2, 3, 4)[..., :2]
+        locations = ref[:, :, None, :, :2] + offsets * ref[:, :, None, :, 2:] * 0.5
+        _, top = torch.topk(scores.max(-1).values, 4, dim=1)
+        picked = memory.gather(dim=1, index=top.unsqueeze(-1).repeat(1, 1, memory.shape[-1]))
+        return 2 * locations.flatten(2) - 1, picked, top.squeeze(0).float()
+
+
+@pytest.mark.parametrize("feature_level", [30, 31])
+def test_ranged_slices_of_a_rank_5_value_are_taken_on_its_source(feature_level):
+    """The slices [..., :2] and [..., 2:] of rank-5 views are taken on the rank <= 4 values first
+    (an unsqueeze and a view of them remain: moves the view chains take), and the int64 top-k
+    indices are repeated (TILE) and squeezed (RESHAPE, through float32 below feature level 6):
+    one subgraph, no CPU op."""
+    inputs = (_randn(1, 6, 8), torch.rand(1, 6, 1, 4), _randn(1, 10, 3, seed=1), _randn(1, 10, 5, seed=2))
+    lowered = check_delegated_and_matches(DeformableSampling(), inputs, feature_level=feature_level)
+    assert lowered.num_delegates == 1 and lowered.cpu_ops == []
