@@ -4,6 +4,7 @@
 ATen program it is about to convert; the partitioner runs this pipeline on it there (the only
 hook ExecuTorch gives a partitioner before ``to_edge``), in this order:
 
+0. ``complex_values``: complex values (Llama 4's rotary embedding) as pairs of real tensors;
 1. ``composite_ops``: hand-written rewrites of composites (conv2d, max_pool2d, roll, ...) into
    the core ATen ops torch's decomposition would give, so to_edge can skip its second pass;
 2. ``unrolled_lstm``: an LSTM written out step by step (``torch.ao.nn.quantizable.LSTM``) folded
@@ -43,6 +44,7 @@ from typing import Any, Callable, Collection
 
 from torch.export import ExportedProgram
 
+from .complex_values import rewrite_complex_values
 from .composite_ops import decompose_composites
 from .computed_gathers import rewrite_computed_gathers
 from .constant_copies import copy_shared_constant_computations
@@ -59,7 +61,7 @@ __all__ = ["PRE_PARTITION_PASSES", "PassResult", "run_pre_partition_passes"]
 
 # The rewrites that need no decision of the partitioner's, in the order they run.
 PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (
-    decompose_composites, fold_unrolled_lstms, rewrite_language_model_idioms, rewrite_computed_gathers,
+    rewrite_complex_values, decompose_composites, fold_unrolled_lstms, rewrite_language_model_idioms, rewrite_computed_gathers,
     tabulate_size_computations, rewrite_high_rank_regions, drop_exact_requantizations, sizes_from_inputs,
     copy_shared_constant_computations, split_shared_lifted_constants)
 

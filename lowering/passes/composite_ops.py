@@ -48,6 +48,12 @@ ops NNAPI has (EQUAL, REDUCE_ANY, SELECT); ``scatter`` is a core ATen op NNAPI h
 logits.max(dim=-1, keepdim=True).values``) become ``amax`` / ``amin`` of the one dim: the same
 values (REDUCE_MAX / REDUCE_MIN), no index output NNAPI would have to compute.
 
+``scatter`` of a topk's values at its indices along the same dim (a router's
+``full_like(logits, -inf).scatter_(1, top_indices, top_values)``, Llama 4's) puts each value where
+its index names the position: the indices are distinct within a line, so a position matches one
+index at most; it becomes ``where(any(match), gather(values, argmax(match)), input)``, in ops NNAPI
+has (EQUAL, REDUCE_ANY, ARGMAX, GATHER, SELECT).
+
 A GELU written out with erf (``x * 0.5 * (1 + erf(x / √2))``) becomes one ``aten.gelu`` here too
 (``written_out_gelu.py``): NNAPI has no erf, builders/gelu.py computes the exact GELU.
 """
@@ -251,6 +257,16 @@ def _same_size_antialiased_resize(graph: Graph, node: Node) -> Node | None:
     return call(graph, node, aten.clone.default, (x,))
 
 
+def _named_positions(graph: Graph, node: Node, index: Node, dim: int, size: int, rank: int) -> tuple[Node, Node]:
+    """(match, hit) for a scatter's ``index`` along ``dim`` of a rank-``rank`` input of ``size``
+    positions there: match[..., j, p, ...] = index[..., j, ...] == p (a new dim after ``dim``),
+    hit = any(match) over the indices (``dim``)."""
+    positions = call(graph, node, aten.arange.start, (0, size), {"dtype": fake(index).dtype})
+    positions = call(graph, node, aten.view.default, (positions, [size, *[1] * (rank - 1 - dim)]))
+    named = call(graph, node, aten.eq.Tensor, (call(graph, node, aten.unsqueeze.default, (index, dim + 1)), positions))
+    return named, call(graph, node, aten.any.dim, (named, dim))
+
+
 def _scatter_value_as_mask(graph: Graph, node: Node) -> Node | None:
     """scatter(x, dim, index, value) with a number ``value`` as a mask and a where (module
     docstring); None (left as it is) unless the index matches x in every dim but ``dim``, with
@@ -265,12 +281,44 @@ def _scatter_value_as_mask(graph: Graph, node: Node) -> Node | None:
     dim = a["dim"] % rank
     if any(index_shape[d] != shape[d] for d in range(rank) if d != dim):
         return None
-    positions = call(graph, node, aten.arange.start, (0, shape[dim]), {"dtype": fake(index).dtype})
-    positions = call(graph, node, aten.view.default, (positions, [shape[dim], *[1] * (rank - 1 - dim)]))
-    named = call(graph, node, aten.eq.Tensor, (call(graph, node, aten.unsqueeze.default, (index, dim + 1)), positions))
-    hit = call(graph, node, aten.any.dim, (named, dim))
+    named, hit = _named_positions(graph, node, index, dim, shape[dim], rank)
     filled = call(graph, node, aten.scalar_tensor.default, (value,), {"dtype": fake(x).dtype})
     return call(graph, node, aten.where.self, (hit, filled, x))
+
+
+def _topk_index(index: Node, dim: int) -> bool:
+    """Whether ``index`` is the indices of a topk along ``dim``: distinct within each line."""
+    if index.target is not operator.getitem or index.args[1] != 1 or not isinstance(index.args[0], Node):
+        return False
+    topk = index.args[0]
+    if topk.target is not aten.topk.default:
+        return False
+    a = bound_args(topk)
+    return a["dim"] % fake(topk.args[0]).dim() == dim
+
+
+def _scatter_distinct_as_gather(graph: Graph, node: Node) -> Node | None:
+    """scatter(x, dim, index, src) where ``index`` is a topk's indices along ``dim`` (a mixture of
+    experts' router: ``full_like(logits, -inf).scatter_(1, top_indices, top_values)``): each
+    position named by one index takes that index's ``src`` value, found as the argmax of the
+    match over the indices and gathered (exact, signed zeros and NaNs included), the others keep
+    x's; None (left as it is) for other indices or shapes (repeated indices: torch leaves the
+    winner unspecified)."""
+    a = bound_args(node)
+    x, index, src = a["input"], a["index"], a["src"]
+    shape, index_shape = list(fake(x).shape), list(fake(index).shape)
+    rank = len(shape)
+    if (rank == 0 or len(index_shape) != rank or list(fake(src).shape) != index_shape
+            or not all(isinstance(d, int) for d in (*shape, *index_shape))):
+        return None
+    dim = a["dim"] % rank
+    if any(index_shape[d] != shape[d] for d in range(rank) if d != dim) or not _topk_index(index, dim):
+        return None
+    named, hit = _named_positions(graph, node, index, dim, shape[dim], rank)
+    one, zero = (call(graph, node, aten.scalar_tensor.default, (v,), {"dtype": torch.float32}) for v in (1.0, 0.0))
+    which = call(graph, node, aten.argmax.default, (call(graph, node, aten.where.self, (named, one, zero)), dim))
+    picked = call(graph, node, aten.gather.default, (src, dim, which))
+    return call(graph, node, aten.where.self, (hit, picked, x))
 
 
 def _max_values_only(graph: Graph, node: Node) -> Node | None:
@@ -308,6 +356,7 @@ COMPOSITE_OPS: dict[Any, Callable[[Graph, Node], Node | None]] = {
     aten._upsample_bilinear2d_aa.vec: _same_size_antialiased_resize,
     aten._upsample_bicubic2d_aa.vec: _same_size_antialiased_resize,
     aten.scatter.value: _scatter_value_as_mask,
+    aten.scatter.src: _scatter_distinct_as_gather,
     aten.max.dim: _max_values_only,
     aten.min.dim: _max_values_only,
 }

@@ -191,6 +191,43 @@ def test_scatter_of_a_number_is_a_mask_and_bool_conversion_is_delegated():
     assert lowered.num_delegates == 1
 
 
+class TopKRouter(torch.nn.Module):
+    """Llama 4's router: the top-k logits written at their indices into a -inf tensor (dim 1),
+    and the same on the last dim of a rank-3 view into zeros."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = torch.nn.Linear(8, 6, bias=False)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits = self.gate(x)                                                   # [tokens, experts]
+        values, indices = torch.topk(logits, 2, dim=1)
+        scores = torch.full_like(logits, float("-inf")).scatter_(1, indices, values)
+        grouped = logits.view(-1, 2, 3)
+        top_v, top_i = torch.topk(grouped, 2, dim=-1)
+        per_group = torch.zeros_like(grouped).scatter(2, top_i, top_v * 2.0)
+        return torch.sigmoid(scores), per_group
+
+
+def test_scatter_of_topk_values_at_their_indices_is_a_gather():
+    assert torch.ops.aten.scatter.src in COMPOSITE_OPS
+    x = torch.randn(5, 8, generator=torch.Generator().manual_seed(0))
+    lowered = check_delegated_and_matches(TopKRouter(), (x,), tolerance=1e-6,
+                                          expect_operations=("TOPK_V2", "ARGMAX", "GATHER", "SELECT"))
+    assert lowered.num_delegates == 1 and lowered.cpu_ops == []
+
+
+def test_scatter_at_indices_that_are_not_a_topk_is_left_as_it_is():
+    class Scatter(torch.nn.Module):
+        def forward(self, x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+            return torch.zeros_like(x).scatter(1, index, x[:, :2])
+
+    program = export(Scatter(), (torch.randn(3, 4), torch.tensor([[0, 1], [2, 3], [1, 1]])))
+    program = program.run_decompositions({})
+    decompose_composites(program)
+    assert any(n.target is torch.ops.aten.scatter.src for n in program.graph.nodes)
+
+
 class AttentionWithSinks(torch.nn.Module):
     """gpt-oss's attention sinks: a learned logit per head joins each row, the row's maximum is
     subtracted (max.dim, indices unread), softmax, the sink's column dropped; a min.dim whose

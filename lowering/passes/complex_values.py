@@ -1,0 +1,170 @@
+"""Complex values computed as pairs of real tensors (the real and the imaginary part), before
+partitioning.
+
+Rotary embeddings written with complex numbers (Llama 4's ``torch.polar`` frequencies,
+``view_as_complex(x.reshape(..., -1, 2)) * freqs_cis`` then ``view_as_real``) put complex64
+tensors in the program. No ExecuTorch backend or portable kernel computes them: ``to_edge`` itself
+stops on ``view_as_complex_copy`` ("does not support automatic differentiation for outputs with
+complex dtype"), for XNNPACK as for NNAPI. NNAPI has no complex type either, but every complex
+operation such models use is real arithmetic on the two parts:
+
+- ``view_as_complex(x)``: the parts are ``x[..., 0]`` and ``x[..., 1]`` (selects of the last dim);
+- ``polar(r, theta)``: ``r * cos(theta)``, ``r * sin(theta)``;
+- ``a * b``: ``(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)``, or each part times a real
+  ``b``; ``a + b`` / ``a - b`` part by part (a real operand joins the real part);
+- ``conj``: the imaginary part negated; views, (un)squeezes, permutes, expands, slices, selects and
+  clones: the same op on each part;
+- ``view_as_real(z)``: the parts stacked on a new last dim, stacked at rank <= 3 (the parts' other
+  dims merged) and viewed to the result's shape, so a rank-5 result (a rank-4 complex value) is a
+  view of a rank-3 value, which the view chains take.
+
+The rewrite is all or nothing: a complex value read by any other op (or returned by the program)
+leaves the program as it was. The parts are computed in float32 (complex64's parts); torch's own
+complex product may fuse a multiply-add where these ops round twice (differences of a float32
+rounding step).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+import torch
+from torch.export import ExportedProgram
+from torch.fx import Graph, Node
+
+from .graph_rewrite import call, fake
+
+aten = torch.ops.aten
+
+# Ops applied to each part alike, with the same arguments after the first.
+_RESHAPES = {aten.view.default, aten.reshape.default, aten._unsafe_view.default}
+_PER_PART = _RESHAPES | {
+    aten.unsqueeze.default,
+    aten.squeeze.dim, aten.squeeze.dims, aten.squeeze.default, aten.permute.default, aten.expand.default,
+    aten.slice.Tensor, aten.select.int, aten.clone.default, aten.alias.default, aten.contiguous.default,
+    aten.transpose.int, aten.t.default, aten.flatten.using_ints, aten.detach.default,
+}
+_ARITHMETIC = {aten.mul.Tensor, aten.add.Tensor, aten.sub.Tensor}
+_DROPPED = {aten._assert_tensor_metadata.default}
+
+
+def _complex(value: Any) -> bool:
+    v = value.meta.get("val") if isinstance(value, Node) else None
+    return isinstance(v, torch.Tensor) and v.is_complex()
+
+
+def _reads_complex(node: Node) -> bool:
+    return node.op == "call_function" and (_complex(node) or any(_complex(a) for a in node.all_input_nodes))
+
+
+def _supported(node: Node) -> bool:
+    target = node.target
+    if target in _PER_PART or target in _DROPPED or target is aten.view_as_real.default:
+        return True
+    if target is aten.view_as_complex.default:
+        return fake(node.args[0]).dtype == torch.float32
+    if target is aten.polar.default:
+        return all(fake(a).dtype == torch.float32 for a in node.args[:2])
+    if target is aten._conj.default or target is aten.conj_physical.default:
+        return True
+    if target in _ARITHMETIC:
+        alpha = node.kwargs.get("alpha", node.args[2] if len(node.args) > 2 else 1)
+        return alpha == 1 and all(not isinstance(a, complex) for a in node.args[:2])
+    if target in (aten.mul.Scalar, aten.add.Scalar, aten.sub.Scalar):
+        return not isinstance(node.args[1], complex) and node.kwargs.get("alpha", 1) == 1
+    return False
+
+
+def _parts_of(graph: Graph, node: Node, parts: dict[Node, tuple[Node, Node]]) -> tuple[Node, Node]:
+    """The (real, imaginary) nodes of complex ``node``'s value (new nodes before ``node``)."""
+    target, args = node.target, node.args
+    if target is aten.view_as_complex.default:
+        return tuple(call(graph, node, aten.select.int, (args[0], -1, k)) for k in (0, 1))
+    if target is aten.polar.default:
+        r, theta = args[:2]
+        return (call(graph, node, aten.mul.Tensor, (r, call(graph, node, aten.cos.default, (theta,)))),
+                call(graph, node, aten.mul.Tensor, (r, call(graph, node, aten.sin.default, (theta,)))))
+    if target in (aten._conj.default, aten.conj_physical.default):
+        re, im = parts[args[0]]
+        return re, call(graph, node, aten.neg.default, (im,))
+    if target in _RESHAPES:
+        return tuple(_reshaped(graph, node, p, args[1]) for p in parts[args[0]])
+    if target in _PER_PART:
+        re, im = parts[args[0]]
+        rest = args[1:]
+        return (call(graph, node, target, (re, *rest), dict(node.kwargs)),
+                call(graph, node, target, (im, *rest), dict(node.kwargs)))
+    return _arithmetic(graph, node, parts)
+
+
+def _arithmetic(graph: Graph, node: Node, parts: dict[Node, tuple[Node, Node]]) -> tuple[Node, Node]:
+    a, b = node.args[:2]
+    op = {aten.mul.Scalar: aten.mul.Tensor, aten.add.Scalar: aten.add.Tensor,
+          aten.sub.Scalar: aten.sub.Tensor}.get(node.target, node.target)
+
+    def on(x: Any, y: Any) -> Node:
+        return call(graph, node, op, (x, y))
+
+    if not _complex(a):   # a real (tensor or number) first operand: commute mul / add, negate for sub
+        if op is aten.sub.Tensor:
+            re, im = parts[b]
+            return on(a, re), call(graph, node, aten.neg.default, (im,))
+        a, b = b, a
+    ar, ai = parts[a]
+    if not _complex(b):
+        if op is aten.mul.Tensor:
+            return on(ar, b), on(ai, b)
+        return on(ar, b), ai
+    br, bi = parts[b]
+    if op is not aten.mul.Tensor:
+        return on(ar, br), on(ai, bi)
+    mul = aten.mul.Tensor
+    real = call(graph, node, aten.sub.Tensor, (call(graph, node, mul, (ar, br)), call(graph, node, mul, (ai, bi))))
+    imag = call(graph, node, aten.add.Tensor, (call(graph, node, mul, (ar, bi)), call(graph, node, mul, (ai, br))))
+    return real, imag
+
+
+def _reshaped(graph: Graph, node: Node, part: Node, shape: Any) -> Node:
+    """``part`` viewed to ``shape``, a contiguous copy first when its strides do not allow a view
+    (a part selected from the pairs' last dim has stride 2), as ``reshape`` decomposes."""
+    if not fake(part).is_contiguous():
+        part = call(graph, node, aten.clone.default, (part,), {"memory_format": torch.contiguous_format})
+    return call(graph, node, aten.view.default, (part, shape))
+
+
+def _as_real(graph: Graph, node: Node, parts: tuple[Node, Node]) -> Node:
+    """``view_as_real``: the parts stacked on a new last dim, at rank <= 3, viewed to the result."""
+    shape = list(fake(node).shape)
+    inner = shape[-2] if len(shape) >= 2 else 1
+    outer = math.prod(shape[:-2]) if len(shape) > 2 else 1
+    flat = [_reshaped(graph, node, p, [outer, inner]) for p in parts]
+    stacked = call(graph, node, aten.stack.default, (flat, -1))
+    return call(graph, node, aten.view.default, (stacked, shape))
+
+
+def rewrite_complex_values(program: ExportedProgram) -> int:
+    """Rewrites, in place, every complex value of ``program`` as two real ones when all its
+    complex operations are of the list above; returns the number of complex nodes replaced."""
+    graph_module = program.graph_module
+    graph = graph_module.graph
+    involved = [n for n in graph.nodes if _reads_complex(n)]
+    if not involved or not all(_supported(n) for n in involved):
+        return 0
+    if any(u.op == "output" for n in involved if _complex(n) for u in n.users):
+        return 0
+    parts: dict[Node, tuple[Node, Node]] = {}
+    for node in involved:
+        if node.target in _DROPPED:
+            continue
+        with graph.inserting_before(node):
+            if node.target is aten.view_as_real.default:
+                node.replace_all_uses_with(_as_real(graph, node, parts[node.args[0]]))
+            else:
+                parts[node] = _parts_of(graph, node, parts)
+    for node in reversed(involved):   # readers before what they read
+        graph.erase_node(node)
+    graph.lint()
+    graph_module.recompile()
+    return len(involved)
