@@ -315,6 +315,8 @@ def _scatter_distinct_as_gather(graph: Graph, node: Node) -> Node | None:
     if any(index_shape[d] != shape[d] for d in range(rank) if d != dim) or not _topk_index(index, dim):
         return None
     named, hit = _named_positions(graph, node, index, dim, shape[dim], rank)
+    if index_shape[dim] == 1:   # one index per line: its value broadcasts along dim
+        return call(graph, node, aten.where.self, (hit, src, x))
     one, zero = (call(graph, node, aten.scalar_tensor.default, (v,), {"dtype": torch.float32}) for v in (1.0, 0.0))
     which = call(graph, node, aten.argmax.default, (call(graph, node, aten.where.self, (named, one, zero)), dim))
     picked = call(graph, node, aten.gather.default, (src, dim, which))

@@ -193,20 +193,22 @@ def test_scatter_of_a_number_is_a_mask_and_bool_conversion_is_delegated():
 
 class TopKRouter(torch.nn.Module):
     """Llama 4's router: the top-k logits written at their indices into a -inf tensor (dim 1),
-    and the same on the last dim of a rank-3 view into zeros."""
+    and the same on the last dim of a rank-3 view into zeros, and with one expert per token."""
 
     def __init__(self) -> None:
         super().__init__()
         self.gate = torch.nn.Linear(8, 6, bias=False)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         logits = self.gate(x)                                                   # [tokens, experts]
         values, indices = torch.topk(logits, 2, dim=1)
         scores = torch.full_like(logits, float("-inf")).scatter_(1, indices, values)
         grouped = logits.view(-1, 2, 3)
         top_v, top_i = torch.topk(grouped, 2, dim=-1)
         per_group = torch.zeros_like(grouped).scatter(2, top_i, top_v * 2.0)
-        return torch.sigmoid(scores), per_group
+        best_v, best_i = torch.topk(logits, 1, dim=1)                           # one expert per token
+        best = torch.full_like(logits, float("-inf")).scatter_(1, best_i, best_v)
+        return torch.sigmoid(scores), per_group, torch.sigmoid(best)
 
 
 def test_scatter_of_topk_values_at_their_indices_is_a_gather():
