@@ -14,6 +14,10 @@ operation such models use is real arithmetic on the two parts:
   ``b``; ``a + b`` / ``a - b`` part by part (a real operand joins the real part);
 - ``conj``: the imaginary part negated; views, (un)squeezes, permutes, expands, slices, selects and
   clones: the same op on each part;
+- ``fft_fftn`` along some dims (FNet's token mixing, ``fftn(x, dim=(1, 2)).real``): per dim, the
+  products with the DFT's cosine and sine matrices ``cos(2 pi jk / n)``, ``sin(2 pi jk / n)`` (jk
+  reduced mod n, computed in float64 from ``arange``, so folded to float32 constants), with
+  ``norm`` applied as a scale; a real input starts with a zero imaginary part (not computed);
 - ``view_as_real(z)``: the parts stacked on a new last dim, stacked at rank <= 3 (the parts' other
   dims merged) and viewed to the result's shape, so a rank-5 result (a rank-4 complex value) is a
   view of a rank-3 value, which the view chains take.
@@ -69,6 +73,12 @@ def _supported(node: Node) -> bool:
         return all(fake(a).dtype == torch.float32 for a in node.args[:2])
     if target is aten._conj.default or target is aten.conj_physical.default:
         return True
+    if target is aten.fft_fftn.default:
+        a = node.args + (None,) * (4 - len(node.args))
+        s_, norm = node.kwargs.get("s", a[1]), node.kwargs.get("norm", a[3])
+        x = fake(node.args[0])
+        return s_ is None and norm in (None, "backward", "ortho", "forward") and (
+            x.dtype == torch.float32 or x.is_complex()) and all(isinstance(d, int) for d in x.shape)
     if target in _ARITHMETIC:
         alpha = node.kwargs.get("alpha", node.args[2] if len(node.args) > 2 else 1)
         return alpha == 1 and all(not isinstance(a, complex) for a in node.args[:2])
@@ -89,6 +99,8 @@ def _parts_of(graph: Graph, node: Node, parts: dict[Node, tuple[Node, Node]]) ->
     if target in (aten._conj.default, aten.conj_physical.default):
         re, im = parts[args[0]]
         return re, call(graph, node, aten.neg.default, (im,))
+    if target is aten.fft_fftn.default:
+        return _dft(graph, node, parts)
     if target in _RESHAPES:
         return tuple(_reshaped(graph, node, p, args[1]) for p in parts[args[0]])
     if target in _PER_PART:
@@ -97,6 +109,54 @@ def _parts_of(graph: Graph, node: Node, parts: dict[Node, tuple[Node, Node]]) ->
         return (call(graph, node, target, (re, *rest), dict(node.kwargs)),
                 call(graph, node, target, (im, *rest), dict(node.kwargs)))
     return _arithmetic(graph, node, parts)
+
+
+def _dft(graph: Graph, node: Node, parts: dict[Node, tuple[Node, Node]]) -> tuple[Node, Node]:
+    """``fft_fftn(x, dim=dims, norm=norm)`` as products with the DFT matrices along each dim:
+    z * (C - iS) = (re C + im S, im C - re S) with C, S symmetric."""
+    x = node.args[0]
+    args = node.args + (None,) * (4 - len(node.args))
+    dims, norm = node.kwargs.get("dim", args[2]), node.kwargs.get("norm", args[3])
+    rank = fake(x).dim()
+    dims = range(rank) if dims is None else [d % rank for d in dims]
+    re, im = parts[x] if _complex(x) else (x, None)
+    scale = 1.0
+    for d in dims:
+        n = fake(x).shape[d]
+        cos, sin = _dft_matrices(graph, node, n)
+        re_c, re_s = _along(graph, node, re, cos, d), _along(graph, node, re, sin, d)
+        if im is None:
+            re, im = re_c, call(graph, node, aten.neg.default, (re_s,))
+        else:
+            im_c, im_s = _along(graph, node, im, cos, d), _along(graph, node, im, sin, d)
+            re, im = (call(graph, node, aten.add.Tensor, (re_c, im_s)),
+                      call(graph, node, aten.sub.Tensor, (im_c, re_s)))
+        scale /= {"ortho": math.sqrt(n), "forward": n}.get(norm, 1)
+    if scale != 1.0:
+        re, im = (call(graph, node, aten.mul.Tensor, (p, scale)) for p in (re, im))
+    return re, im
+
+
+def _dft_matrices(graph: Graph, node: Node, n: int) -> tuple[Node, Node]:
+    """cos(2 pi jk / n) and sin(2 pi jk / n), [n, n] float32, from float64 angles of jk mod n."""
+    index = call(graph, node, aten.arange.default, (n,), {"dtype": torch.int64})
+    jk = call(graph, node, aten.mul.Tensor, (call(graph, node, aten.unsqueeze.default, (index, 1)), index))
+    turns = call(graph, node, aten._to_copy.default, (call(graph, node, aten.remainder.Scalar, (jk, n)),),
+                 {"dtype": torch.float64})
+    angle = call(graph, node, aten.mul.Tensor, (turns, 2 * math.pi / n))
+    return tuple(call(graph, node, aten._to_copy.default, (call(graph, node, f, (angle,)),), {"dtype": torch.float32})
+                 for f in (aten.cos.default, aten.sin.default))
+
+
+def _along(graph: Graph, node: Node, t: Node, matrix: Node, dim: int) -> Node:
+    """``t``'s dim ``dim`` multiplied by the symmetric ``matrix``: sum_j t[.., j, ..] m[j, k]."""
+    last = fake(t).dim() - 1
+    if dim == last:
+        return call(graph, node, aten.matmul.default, (t, matrix))
+    # m @ t along the dim before the last (m symmetric: the same sum)
+    moved = t if dim == last - 1 else call(graph, node, aten.transpose.int, (t, dim, last - 1))
+    product = call(graph, node, aten.matmul.default, (matrix, moved))
+    return product if dim == last - 1 else call(graph, node, aten.transpose.int, (product, dim, last - 1))
 
 
 def _arithmetic(graph: Graph, node: Node, parts: dict[Node, tuple[Node, Node]]) -> tuple[Node, Node]:

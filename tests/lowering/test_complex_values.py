@@ -70,3 +70,25 @@ def test_a_complex_op_without_a_real_form_leaves_the_program_as_it_was():
     before = [n.target for n in program.graph.nodes]
     assert rewrite_complex_values(program) == 0
     assert [n.target for n in program.graph.nodes] == before
+
+
+class FourierMixing(torch.nn.Module):
+    """FNet's token mixing: the real part of the 2-D DFT over the sequence and the hidden dims,
+    and an orthonormal DFT of a complex value along its first dim."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.proj = torch.nn.Linear(12, 12)
+
+    def forward(self, x: torch.Tensor, pairs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        mixed = torch.fft.fftn(self.proj(x), dim=(1, 2)).real
+        spectrum = torch.fft.fftn(torch.view_as_complex(pairs), dim=(0,), norm="ortho")
+        return torch.layer_norm(x + mixed, (12,)), torch.view_as_real(spectrum).flatten(1)
+
+
+def test_dft_as_products_with_cosine_and_sine_matrices_in_one_subgraph():
+    """fft_fftn is not a core ATen op (to_edge stops for every backend); as DFT matrix products
+    it is one subgraph, within float32 rounding of torch's FFT."""
+    inputs = (_randn(2, 10, 12), _randn(6, 5, 2, seed=1))
+    lowered = check_delegated_and_matches(FourierMixing(), inputs, tolerance=1e-5)
+    assert lowered.num_delegates == 1 and lowered.cpu_ops == []
