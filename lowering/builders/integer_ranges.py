@@ -287,6 +287,14 @@ def _arg_index(node: Node, ctx: CheckContext) -> Optional[Range]:
     return (0, n - 1) if n else None
 
 
+def _remainder(node: Node, ctx: CheckContext) -> Optional[Range]:
+    """x % m with an integer m: in [0, m) (m > 0) or (m, 0] (m < 0), the divisor's sign."""
+    m = _arg(node, 1)
+    if isinstance(m, bool) or not isinstance(m, int) or m == 0:
+        return None
+    return (0, m - 1) if m > 0 else (m + 1, 0)
+
+
 def _picked_index(node: Node, ctx: CheckContext) -> Optional[Range]:
     """The indices of a topk / sort / max.dim / min.dim (``getitem(op, 1)``): an index along its dim."""
     source = _arg(node, 0)
@@ -333,6 +341,7 @@ _RULES: dict[Any, Callable[[Node, CheckContext], Optional[Range]]] = {
     aten.argmax.default: _arg_index,
     aten.argmin.default: _arg_index,
     operator.getitem: _picked_index,
+    aten.remainder.Scalar: _remainder,
     aten.clamp.default: _clamp,
     aten.copy.default: lambda node, ctx: held_range(_arg(node, 1), ctx),  # src's values in self's place
     aten.arange.start_step: _arange,

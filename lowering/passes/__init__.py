@@ -7,6 +7,8 @@ hook ExecuTorch gives a partitioner before ``to_edge``), in this order:
 0. ``complex_values``: complex values (Llama 4's rotary embedding) as pairs of real tensors;
 1. ``composite_ops``: hand-written rewrites of composites (conv2d, max_pool2d, roll, ...) into
    the core ATen ops torch's decomposition would give, so to_edge can skip its second pass;
+1b. ``modular_arithmetic``: an integer remainder by a constant taken through the sums and
+   products by constants it reads (CANINE's hashes), so its values stay within int32;
 2. ``unrolled_lstm``: an LSTM written out step by step (``torch.ao.nn.quantizable.LSTM``) folded
    into one ``aten.lstm.input`` per layer, which NNAPI runs as one sequence operation;
 3. ``language_model``: a language model's idioms (rotary embedding on interleaved pairs, the KV
@@ -52,6 +54,7 @@ from .exact_requantization import drop_exact_requantizations
 from .high_rank_regions import rewrite_high_rank_regions
 from .language_model import rewrite_language_model_idioms
 from .lifted_constants import split_shared_lifted_constants
+from .modular_arithmetic import take_residues_first
 from .size_arithmetic import sizes_from_inputs
 from .size_tables import tabulate_size_computations
 from .traced_decomposition import decompose_remaining
@@ -61,8 +64,8 @@ __all__ = ["PRE_PARTITION_PASSES", "PassResult", "run_pre_partition_passes"]
 
 # The rewrites that need no decision of the partitioner's, in the order they run.
 PRE_PARTITION_PASSES: tuple[Callable[[ExportedProgram], int], ...] = (
-    rewrite_complex_values, decompose_composites, fold_unrolled_lstms, rewrite_language_model_idioms, rewrite_computed_gathers,
-    tabulate_size_computations, rewrite_high_rank_regions, drop_exact_requantizations, sizes_from_inputs,
+    rewrite_complex_values, decompose_composites, take_residues_first, fold_unrolled_lstms,
+    rewrite_language_model_idioms, rewrite_computed_gathers, tabulate_size_computations, rewrite_high_rank_regions, drop_exact_requantizations, sizes_from_inputs,
     copy_shared_constant_computations, split_shared_lifted_constants)
 
 
