@@ -134,7 +134,7 @@ class Plan:
         if not self.reference_kernels:
             self.steps = self._fuse_weight_only(self.steps)
             self.steps = self._fuse_activations(self._fuse_tables(self._fold_constants(self.steps)))
-            self.steps = self._fuse_float_silu(self.steps)
+            self.steps = self._fuse_silu_epilogues(self._fuse_float_silu(self.steps))
         for st, release in zip(self.steps, self._last_reads()):
             st.release = release
         # Buffer pools of finished runs (one per concurrent run; list pop/append are atomic).
@@ -301,6 +301,24 @@ class Plan:
                     or st.ins[0] in outputs or inner.op.index == self.faulted):
                 continue
             if _qfast.fuse_table(inner.fn, st.fn):
+                inner.outs, inner.shapes, inner.dtypes = st.outs, st.shapes, st.dtypes
+                gone.add(id(st))
+        return [st for st in steps if id(st) not in gone]
+
+    def _fuse_silu_epilogues(self, steps: list[Step]) -> list[Step]:
+        """A compiled float32 convolution or product whose result only a SiLU step reads applies
+        SiLU as it writes (`_float_fast.fuse_silu`), and the SiLU step goes, on the conditions of
+        `_fuse_activations`."""
+        readers, producer, outputs = self._links(steps)
+        gone: set[int] = set()
+        for st in steps:
+            if not getattr(st.fn, "float_silu", False) or st.op.index == self.faulted:
+                continue
+            inner = producer.get(st.ins[0])
+            if (inner is None or id(inner) in gone or len(inner.outs) != 1 or readers[st.ins[0]] != 1
+                    or st.ins[0] in outputs or inner.op.index == self.faulted or st.shapes is None):
+                continue
+            if _float_fast.fuse_silu(inner.fn, st.shapes[0]):
                 inner.outs, inner.shapes, inner.dtypes = st.outs, st.shapes, st.dtypes
                 gone.add(id(st))
         return [st for st in steps if id(st) not in gone]

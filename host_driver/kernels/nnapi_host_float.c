@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "nnapi_host_elementwise.h"
 #include "nnapi_host_threads.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -45,7 +46,15 @@ typedef struct {
     int32_t avx512;
     const int64_t *unroll; /* NULL, or a convolution's geometry: rows are its taps (unroll_taps) */
     float *rows;           /* with unroll: CHUNK_ROWS * k floats per worker */
+    int32_t epilogue;      /* NNAPI_HOST_EPILOGUE_*: applied to each item's results while in cache */
 } FloatGemmJob;
+
+/* The epilogue on rows [r0, r0 + rows) x columns [c0, c1) of out (row length n). */
+static void apply_epilogue(int32_t epilogue, float *out, int64_t n, int64_t r0, int64_t rows, int64_t c0,
+                           int64_t c1) {
+    if (epilogue != NNAPI_HOST_EPILOGUE_SILU || c1 <= c0) return;
+    for (int64_t r = r0; r < r0 + rows; ++r) nnapi_host_silu_in_place(out + r * n + c0, c1 - c0);
+}
 
 /* An image's few channels: no library call for a dozen bytes. */
 static inline void copy_floats(float *dst, const float *src, int64_t count) {
@@ -246,14 +255,14 @@ static void gemm_items(void *ctx, int64_t first, int64_t last, int32_t worker) {
 #ifdef NNAPI_HOST_HAS_X86
         if (j->avx512 && rows == 1) {
             gemm_row_avx512(j, r0, b0, b1);
-            continue;
-        }
-        if (j->avx512) {
+        } else if (j->avx512) {
             gemm_avx512(j, r0, rows, b0, b1);
-            continue;
-        }
+        } else
 #endif
-        gemm_plain(j, r0, rows, b0, b1);
+        {
+            gemm_plain(j, r0, rows, b0, b1);
+        }
+        apply_epilogue(j->epilogue, j->out, j->n, r0, rows, b0 * LANES, b1 * LANES < j->n ? b1 * LANES : j->n);
     }
 }
 
@@ -270,7 +279,7 @@ NNAPI_HOST_EXPORT int32_t nnapi_host_float_avx512(void) {
 /* The product (see nnapi_host_float_gemm), its rows unrolled when `unroll` is given. */
 static void float_gemm(const float *a, int64_t m, int64_t k, int64_t n, const float *packed, const float *bias,
                        float lo, float hi, int32_t use_avx512, const int64_t *unroll, float *rows, int32_t slots,
-                       float *out) {
+                       int32_t epilogue, float *out) {
     int64_t blocks = (n + LANES - 1) / LANES, chunks = (m + CHUNK_ROWS - 1) / CHUNK_ROWS;
     /* Few rows (a FULLY_CONNECTED, a 7 x 7 image): split the columns too, in even pairs of blocks
      * (eights for one row). */
@@ -280,18 +289,20 @@ static void float_gemm(const float *a, int64_t m, int64_t k, int64_t n, const fl
     per_group += per_group & 1;
     col_groups = (blocks + per_group - 1) / per_group;
     FloatGemmJob job = {a, packed, bias, out, m, k, n, col_groups, per_group, lo, hi,
-                        use_avx512 && nnapi_host_float_avx512(), unroll, rows};
+                        use_avx512 && nnapi_host_float_avx512(), unroll, rows, epilogue};
     int64_t items = chunks * col_groups;
     /* A job of a few thousand multiply-adds costs less than waking a thread. */
     int32_t workers = m * k * n < (1 << 16) ? 1 : slots;
     nnapi_host_parallel(gemm_items, &job, items, 1, workers);
 }
 
-/* out[m][n] = clamp(sum over t of a[m][t] * w[n][t] + bias[n], lo, hi) with w packed as above;
- * bias: padded, or NULL. use_avx512: the AVX-512 loop when the machine has it. */
+/* out[m][n] = clamp(sum over t of a[m][t] * w[n][t] + bias[n], lo, hi) with w packed as above,
+ * then the epilogue (NNAPI_HOST_EPILOGUE_*); bias: padded, or NULL. use_avx512: the AVX-512 loop
+ * when the machine has it. */
 NNAPI_HOST_EXPORT void nnapi_host_float_gemm(const float *a, int64_t m, int64_t k, int64_t n, const float *packed,
-                                             const float *bias, float lo, float hi, int32_t use_avx512, float *out) {
-    float_gemm(a, m, k, n, packed, bias, lo, hi, use_avx512, NULL, NULL, 0, out);
+                                             const float *bias, float lo, float hi, int32_t use_avx512,
+                                             int32_t epilogue, float *out) {
+    float_gemm(a, m, k, n, packed, bias, lo, hi, use_avx512, NULL, NULL, 0, epilogue, out);
 }
 
 /* An ungrouped NHWC convolution of x as the same product over its unrolled taps (k = kh * kw * c
@@ -299,10 +310,10 @@ NNAPI_HOST_EXPORT void nnapi_host_float_gemm(const float *a, int64_t m, int64_t 
  * `rows` (slots * CHUNK_ROWS * k floats: the threads' scratch, at most `slots` threads). */
 NNAPI_HOST_EXPORT void nnapi_host_float_conv(const float *x, const int64_t *geometry, int64_t n, const float *packed,
                                              const float *bias, float lo, float hi, int32_t use_avx512, float *rows,
-                                             int32_t slots, float *out) {
+                                             int32_t slots, int32_t epilogue, float *out) {
     const int64_t *g = geometry;
     float_gemm(x, g[0] * g[12] * g[13], g[3] * g[4] * g[5], n, packed, bias, lo, hi, use_avx512, geometry, rows,
-               slots < 1 ? 1 : slots, out);
+               slots < 1 ? 1 : slots, epilogue, out);
 }
 
 /* -- NHWC depthwise convolution, depth multiplier 1 ------------------------------------------------ */
@@ -312,6 +323,7 @@ typedef struct {
     const int64_t *g; /* {n, h, w, c, kh, kw, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow} */
     float lo, hi;
     int32_t avx512;
+    int32_t epilogue; /* NNAPI_HOST_EPILOGUE_*, applied to each output row */
 } DepthwiseJob;
 
 static void depthwise_row_plain(const DepthwiseJob *j, int64_t b, int64_t oy) {
@@ -412,15 +424,18 @@ __attribute__((target("avx512f,fma"))) static void depthwise_row_avx512(const De
 static void depthwise_rows(void *ctx, int64_t first, int64_t last, int32_t worker) {
     (void)worker;
     const DepthwiseJob *j = (const DepthwiseJob *)ctx;
+    int64_t row = j->g[13] * j->g[3]; /* ow * c values per output row */
     for (int64_t r = first; r < last; ++r) {
         int64_t b = r / j->g[12], oy = r % j->g[12];
 #ifdef NNAPI_HOST_HAS_X86
         if (j->avx512) {
             depthwise_row_avx512(j, b, oy);
-            continue;
-        }
+        } else
 #endif
-        depthwise_row_plain(j, b, oy);
+        {
+            depthwise_row_plain(j, b, oy);
+        }
+        apply_epilogue(j->epilogue, j->out + r * row, row, 0, 1, 0, row);
     }
 }
 
@@ -428,8 +443,8 @@ static void depthwise_rows(void *ctx, int64_t first, int64_t last, int32_t worke
  * add nothing; geometry as DepthwiseJob's g. Output rows are split over the pool. */
 NNAPI_HOST_EXPORT void nnapi_host_float_depthwise(const float *x, const int64_t *geometry, const float *w,
                                                   const float *bias, float lo, float hi, int32_t use_avx512,
-                                                  float *out) {
-    DepthwiseJob job = {x, w, bias, out, geometry, lo, hi, use_avx512 && nnapi_host_float_avx512()};
+                                                  int32_t epilogue, float *out) {
+    DepthwiseJob job = {x, w, bias, out, geometry, lo, hi, use_avx512 && nnapi_host_float_avx512(), epilogue};
     int64_t rows = geometry[0] * geometry[12];
     int64_t macs = rows * geometry[13] * geometry[3] * geometry[4] * geometry[5];
     nnapi_host_parallel(depthwise_rows, &job, rows, 1, macs < (1 << 16) ? 1 : 0);

@@ -79,11 +79,14 @@ def gemm_kernel(native: _native.NativeKernels, matrix: torch.Tensor, bias: torch
     lo, hi = BOUNDS[act]
     avx512 = native.float_avx512 if use_avx512 is None else use_avx512
 
+    silu = [False]   # set by fuse_silu
+
     def into(xs: list, _p, outs: list) -> bool:
         if geometry is None:
-            native.float_gemm(xs[0].contiguous().view(-1, k), packed, n, padded_bias, lo, hi, outs[0], avx512)
+            native.float_gemm(xs[0].contiguous().view(-1, k), packed, n, padded_bias, lo, hi, outs[0], avx512, silu[0])
         else:
-            native.float_conv(xs[0].contiguous(), geometry, packed, n, padded_bias, lo, hi, outs[0], avx512)
+            native.float_conv(xs[0].contiguous(), geometry, packed, n, padded_bias, lo, hi, outs[0], avx512,
+                              silu[0])
         return True
 
     def run(xs: list, p) -> list:
@@ -92,6 +95,7 @@ def gemm_kernel(native: _native.NativeKernels, matrix: torch.Tensor, bias: torch
         return [out]
 
     run.into = into   # the plan hands it its pool's buffers (compilation.py)
+    run.silu_epilogue = silu
     what = "AVX-512" if avx512 else "plain C"
     return described(run, f"compiled float32 product ({what}){'' if geometry is None else ' over unrolled taps'}")
 
@@ -137,8 +141,10 @@ def depthwise_kernel(native: _native.NativeKernels, p, in_shape: tuple[int, ...]
     lo, hi = BOUNDS[p.act]
     avx512 = native.float_avx512 if use_avx512 is None else use_avx512
 
+    silu = [False]   # set by fuse_silu
+
     def into(xs: list, _p, outs: list) -> bool:
-        native.float_depthwise(xs[0].contiguous(), geometry, weights, bias, lo, hi, outs[0], avx512)
+        native.float_depthwise(xs[0].contiguous(), geometry, weights, bias, lo, hi, outs[0], avx512, silu[0])
         return True
 
     def run(xs: list, p) -> list:
@@ -147,6 +153,7 @@ def depthwise_kernel(native: _native.NativeKernels, p, in_shape: tuple[int, ...]
         return [out]
 
     run.into = into
+    run.silu_epilogue = silu
 
     return described(run, f"compiled float32 depthwise convolution ({'AVX-512' if avx512 else 'plain C'})")
 
@@ -200,6 +207,7 @@ def logistic_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], 
 
     run.into = into
     run.float_logistic = not silu   # a MUL(x, this(x)) step can become one SiLU step
+    run.float_silu = silu           # ... and a SiLU step the epilogue of the convolution before it
     return described(run, "compiled float32 SiLU" if silu else "compiled float32 LOGISTIC")
 
 
@@ -208,6 +216,19 @@ def silu_kernel(reference: Kernel) -> Optional[Kernel]:
     rounded to float32 before the product, as the two operations round)."""
     return logistic_kernel(None, [OperandInfo(torch.float32, (MIN_ELEMENTWISE,))],
                            [OperandInfo(torch.float32, (MIN_ELEMENTWISE,))], reference, silu=True)
+
+
+def fuse_silu(kernel: Kernel, silu_step_shape: Optional[Sequence[int]]) -> bool:
+    """Make the compiled float32 convolution or product ``kernel`` apply SiLU to its results as
+    it writes them (nnapi_host_float.c's epilogue: the same float32 operations as the SiLU step's
+    loop), in place of a SiLU step of that shape; returns whether it did. Not for a SiLU step the
+    compiled loop would not run (a small or dynamic shape runs torch's sigmoid: other roundings)."""
+    flag = getattr(kernel, "silu_epilogue", None)
+    if flag is None or flag[0] or _small(silu_step_shape):
+        return False
+    flag[0] = True
+    kernel.prepared = f"{kernel.prepared}, then SiLU"
+    return True
 
 
 def _row_period(full: torch.Tensor, row: torch.Tensor) -> int:

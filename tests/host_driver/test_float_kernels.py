@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 
 from nnapi_client import Execution, Model
-from executorch_nnapi.host_driver.compilation import Compilation
+from executorch_nnapi.host_driver.compilation import Compilation, Plan
 from executorch_nnapi.host_driver.operations import _float_fast as ff
 from executorch_nnapi.host_driver.operations import _native
 from executorch_nnapi.host_driver.operations import _qfast as qf
@@ -220,3 +220,77 @@ def test_a_plan_with_the_float_kernels_equals_the_reference_plan_within_rounding
         got = _execute(lib, fast, [x], out_shape)
         torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
         assert torch.equal(got, _execute(lib, fast, [x], out_shape))   # one answer per input
+
+
+def _execute_all(lib, comp, inputs, out_shapes) -> list[torch.Tensor]:
+    ex = Execution(lib, comp)
+    for j, x in enumerate(inputs):
+        ex.set_input(j, x)
+    outs = [torch.zeros(s) for s in out_shapes]
+    for j, out in enumerate(outs):
+        ex.set_output(j, out)
+    assert ex.compute() == 0
+    return outs
+
+
+def _silu(m: Model, x: int, shape: list) -> int:
+    """SiLU as a model writes it: MUL(x, LOGISTIC(x))."""
+    sig, out = m.tensor(shape), m.tensor(shape)
+    m.op("LOGISTIC", [x], [sig])
+    m.op("MUL", [x, sig, m.i32(0)], [out])
+    return out
+
+
+def _silu_block_model(lib, gen: torch.Generator):
+    """EfficientNet's pattern: every convolution followed by SiLU (1x1 expansion, 3x3 depthwise,
+    3x3 ungrouped over unrolled taps, a FULLY_CONNECTED of many rows), each large enough for the
+    compiled SiLU loop; the 3x3 convolution's result is read by two SiLUs (neither is fused)."""
+    m = Model(lib)
+    h, w, cin, mid = 24, 23, 5, 19
+    x = m.tensor([1, h, w, cin])
+    e = m.tensor([1, h, w, mid])
+    m.op("CONV_2D", [x, m.const(torch.randn(mid, 1, 1, cin, generator=gen)), m.const(torch.randn(mid, generator=gen)),
+                     *(m.i32(v) for v in (0, 0, 0, 0, 1, 1, 0))], [e])
+    e = _silu(m, e, [1, h, w, mid])
+    d = m.tensor([1, h, w, mid])
+    m.op("DEPTHWISE_CONV_2D", [e, m.const(torch.randn(1, 3, 3, mid, generator=gen)),
+                               m.const(torch.randn(mid, generator=gen)), *(m.i32(v) for v in (1, 1, 1, 1, 1, 1, 1, 0))],
+         [d])
+    d = _silu(m, d, [1, h, w, mid])
+    c = m.tensor([1, h, w, mid])
+    m.op("CONV_2D", [d, m.const(torch.randn(mid, 3, 3, mid, generator=gen) / 13), m.const(torch.randn(mid, generator=gen)),
+                     *(m.i32(v) for v in (1, 1, 1, 1, 1, 1, 3))], [c])
+    c_silu = _silu(m, c, [1, h, w, mid])
+    f = m.tensor([h * w, 24])
+    m.op("FULLY_CONNECTED", [c_silu, m.const(torch.randn(24, mid, generator=gen)), m.const(torch.randn(24, generator=gen)),
+                             m.i32(0)], [f])
+    f = _silu(m, f, [h * w, 24])
+    kept = _silu(m, c, [1, h, w, mid])      # c is read twice: its SiLUs stay steps
+    m.io([x], [f, kept])
+    m.finish()
+    return m, (1, h, w, cin), [(h * w, 24), (1, h, w, mid)]
+
+
+def test_silu_after_a_convolution_is_its_epilogue_with_the_same_bytes(lib, driver, monkeypatch):
+    """The SiLU steps after a compiled convolution or product become its epilogue (applied to each
+    block of results while in cache, by the same float32 loop): the plan is shorter and its bytes
+    equal the plan's without the fusion, at one and two threads."""
+    gen = torch.Generator().manual_seed(3)
+    m, in_shape, out_shapes = _silu_block_model(lib, gen)
+    fused = m.compile()
+    kinds = _kinds(driver, fused)
+    assert [n for n, k in kinds if k and k.endswith("then SiLU")] == ["CONV_2D", "DEPTHWISE_CONV_2D",
+                                                                      "FULLY_CONNECTED"], kinds
+    assert sum(1 for _, k in kinds if k == "compiled float32 SiLU") == 2, kinds    # both of c's
+    monkeypatch.setattr(Plan, "_fuse_silu_epilogues", lambda self, steps: steps)
+    separate = m.compile()
+    assert sum(1 for _, k in _kinds(driver, separate) if k == "compiled float32 SiLU") == 5
+    x = torch.randn(*in_shape, generator=gen) * 3
+    for threads in (1, 2):
+        NATIVE.set_threads(threads)
+        try:
+            got, want = (_execute_all(lib, comp, [x], out_shapes) for comp in (fused, separate))
+        finally:
+            NATIVE.set_threads(_native.kernel_threads())
+        for g, w in zip(got, want):
+            assert torch.equal(g, w)
