@@ -134,7 +134,7 @@ class Plan:
         if not self.reference_kernels:
             self.steps = self._fuse_weight_only(self.steps)
             self.steps = self._fuse_activations(self._fuse_tables(self._fold_constants(self.steps)))
-            self.steps = self._fuse_silu_epilogues(self._fuse_float_silu(self.steps))
+            self.steps = self._fuse_epilogues(self._fuse_float_silu(self.steps))
         for st, release in zip(self.steps, self._last_reads()):
             st.release = release
         # Buffer pools of finished runs (one per concurrent run; list pop/append are atomic).
@@ -305,20 +305,21 @@ class Plan:
                 gone.add(id(st))
         return [st for st in steps if id(st) not in gone]
 
-    def _fuse_silu_epilogues(self, steps: list[Step]) -> list[Step]:
-        """A compiled float32 convolution or product whose result only a SiLU step reads applies
-        SiLU as it writes (`_float_fast.fuse_silu`), and the SiLU step goes, on the conditions of
-        `_fuse_activations`."""
+    def _fuse_epilogues(self, steps: list[Step]) -> list[Step]:
+        """A compiled float32 convolution or product whose result only a SiLU step or a float32
+        HARD_SWISH reads applies that activation as it writes (`_float_fast.fuse_epilogue`), and
+        the activation's step goes, on the conditions of `_fuse_activations`."""
         readers, producer, outputs = self._links(steps)
         gone: set[int] = set()
         for st in steps:
-            if not getattr(st.fn, "float_silu", False) or st.op.index == self.faulted:
+            if not (getattr(st.fn, "float_silu", False) or st.op.name == "HARD_SWISH") or st.op.index == self.faulted:
                 continue
             inner = producer.get(st.ins[0])
             if (inner is None or id(inner) in gone or len(inner.outs) != 1 or readers[st.ins[0]] != 1
-                    or st.ins[0] in outputs or inner.op.index == self.faulted or st.shapes is None):
+                    or st.ins[0] in outputs or inner.op.index == self.faulted or st.shapes is None
+                    or st.dtypes != (torch.float32,) or inner.dtypes != (torch.float32,)):
                 continue
-            if _float_fast.fuse_silu(inner.fn, st.shapes[0]):
+            if _float_fast.fuse_epilogue(inner.fn, st.fn, st.op.name, st.shapes[0]):
                 inner.outs, inner.shapes, inner.dtypes = st.outs, st.shapes, st.dtypes
                 gone.add(id(st))
         return [st for st in steps if id(st) not in gone]

@@ -95,6 +95,20 @@ NNAPI_HOST_CLONES void nnapi_host_silu_in_place(float *v, int64_t n) {
     }
 }
 
+/* HARD_SWISH of v in place (a convolution's fused epilogue): x * min(max(x + 3, 0), 6) / 6 in
+ * float32, the operations in the order PyTorch's hardswish kernel (the host driver's float
+ * HARD_SWISH) performs them; NaN stays NaN. */
+NNAPI_HOST_CLONES void nnapi_host_hard_swish_in_place(float *v, int64_t n) {
+#pragma GCC unroll 4
+    for (int64_t i = 0; i < n; ++i) {
+        float x = v[i];
+        float t = x + 3.0f;
+        t = t < 0.0f ? 0.0f : t;
+        t = t > 6.0f ? 6.0f : t;
+        v[i] = x * t / 6.0f;
+    }
+}
+
 /* out[i] = act(a[i] * b[i % period]): period == n for two tensors of one shape, the row's
  * length when b is one row broadcast over a. */
 NNAPI_HOST_CLONES static void mul_range(const float *restrict a, const float *restrict b, int64_t begin, int64_t end,

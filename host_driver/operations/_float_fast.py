@@ -79,14 +79,15 @@ def gemm_kernel(native: _native.NativeKernels, matrix: torch.Tensor, bias: torch
     lo, hi = BOUNDS[act]
     avx512 = native.float_avx512 if use_avx512 is None else use_avx512
 
-    silu = [False]   # set by fuse_silu
+    epilogue = [_native.EPILOGUE_NONE]   # set by fuse_epilogue
 
     def into(xs: list, _p, outs: list) -> bool:
         if geometry is None:
-            native.float_gemm(xs[0].contiguous().view(-1, k), packed, n, padded_bias, lo, hi, outs[0], avx512, silu[0])
+            native.float_gemm(xs[0].contiguous().view(-1, k), packed, n, padded_bias, lo, hi, outs[0], avx512,
+                              epilogue[0])
         else:
             native.float_conv(xs[0].contiguous(), geometry, packed, n, padded_bias, lo, hi, outs[0], avx512,
-                              silu[0])
+                              epilogue[0])
         return True
 
     def run(xs: list, p) -> list:
@@ -95,7 +96,7 @@ def gemm_kernel(native: _native.NativeKernels, matrix: torch.Tensor, bias: torch
         return [out]
 
     run.into = into   # the plan hands it its pool's buffers (compilation.py)
-    run.silu_epilogue = silu
+    run.epilogue = epilogue
     what = "AVX-512" if avx512 else "plain C"
     return described(run, f"compiled float32 product ({what}){'' if geometry is None else ' over unrolled taps'}")
 
@@ -141,10 +142,10 @@ def depthwise_kernel(native: _native.NativeKernels, p, in_shape: tuple[int, ...]
     lo, hi = BOUNDS[p.act]
     avx512 = native.float_avx512 if use_avx512 is None else use_avx512
 
-    silu = [False]   # set by fuse_silu
+    epilogue = [_native.EPILOGUE_NONE]   # set by fuse_epilogue
 
     def into(xs: list, _p, outs: list) -> bool:
-        native.float_depthwise(xs[0].contiguous(), geometry, weights, bias, lo, hi, outs[0], avx512, silu[0])
+        native.float_depthwise(xs[0].contiguous(), geometry, weights, bias, lo, hi, outs[0], avx512, epilogue[0])
         return True
 
     def run(xs: list, p) -> list:
@@ -153,7 +154,7 @@ def depthwise_kernel(native: _native.NativeKernels, p, in_shape: tuple[int, ...]
         return [out]
 
     run.into = into
-    run.silu_epilogue = silu
+    run.epilogue = epilogue
 
     return described(run, f"compiled float32 depthwise convolution ({'AVX-512' if avx512 else 'plain C'})")
 
@@ -218,16 +219,23 @@ def silu_kernel(reference: Kernel) -> Optional[Kernel]:
                            [OperandInfo(torch.float32, (MIN_ELEMENTWISE,))], reference, silu=True)
 
 
-def fuse_silu(kernel: Kernel, silu_step_shape: Optional[Sequence[int]]) -> bool:
-    """Make the compiled float32 convolution or product ``kernel`` apply SiLU to its results as
-    it writes them (nnapi_host_float.c's epilogue: the same float32 operations as the SiLU step's
-    loop), in place of a SiLU step of that shape; returns whether it did. Not for a SiLU step the
-    compiled loop would not run (a small or dynamic shape runs torch's sigmoid: other roundings)."""
-    flag = getattr(kernel, "silu_epilogue", None)
-    if flag is None or flag[0] or _small(silu_step_shape):
+def fuse_epilogue(kernel: Kernel, step: Kernel, op_name: str, step_shape: Optional[Sequence[int]]) -> bool:
+    """Make the compiled float32 convolution or product ``kernel`` apply the activation of the
+    step after it (function ``step`` of operation ``op_name``) to its results as it writes them
+    (nnapi_host_float.c's epilogue), in place of that step; returns whether it did. Taken: a SiLU
+    step the compiled loop runs (the same float32 operations; a small or dynamic shape runs
+    torch's sigmoid, other roundings: not taken) and a float32 HARD_SWISH, which runs torch's
+    hardswish (the epilogue performs its operations in its order) at any static shape."""
+    flag = getattr(kernel, "epilogue", None)
+    if flag is None or flag[0] != _native.EPILOGUE_NONE or step_shape is None:
         return False
-    flag[0] = True
-    kernel.prepared = f"{kernel.prepared}, then SiLU"
+    if getattr(step, "float_silu", False) and not _small(step_shape):
+        flag[0], name = _native.EPILOGUE_SILU, "SiLU"
+    elif op_name == "HARD_SWISH" and getattr(step, "prepared", None) is None:
+        flag[0], name = _native.EPILOGUE_HARD_SWISH, "HARD_SWISH"
+    else:
+        return False
+    kernel.prepared = f"{kernel.prepared}, then {name}"
     return True
 
 

@@ -30,6 +30,8 @@ LIBRARY_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNELS"
 THREADS_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNEL_THREADS"
 DEFAULT_MAX_THREADS = 4
 INTERFACE_VERSION = 7
+# The activations the float convolutions apply as they write (nnapi_host_elementwise.h).
+EPILOGUE_NONE, EPILOGUE_SILU, EPILOGUE_HARD_SWISH = 0, 1, 2
 OFF = ("0", "off", "none", "no")
 FLOAT_CHUNK_ROWS = 48   # nnapi_host_float.c's CHUNK_ROWS: rows of unrolled taps per thread
 
@@ -265,7 +267,7 @@ class NativeKernels:
 
     def float_conv(self, x: torch.Tensor, geometry: torch.Tensor, packed: torch.Tensor, n: int,
                    bias: Optional[torch.Tensor], lo: float, hi: float, out: torch.Tensor,
-                   use_avx512: bool = True, silu: bool = False) -> None:
+                   use_avx512: bool = True, epilogue: int = 0) -> None:
         """An ungrouped NHWC float32 convolution of ``x`` as `float_gemm` over its taps, unrolled
         in C a block of rows at a time (``geometry`` as `depthwise`'s; W [n, kh·kw·c] in (ky, kx, c)
         order, packed)."""
@@ -273,26 +275,27 @@ class NativeKernels:
         k = int(geometry[3] * geometry[4] * geometry[5])
         rows = torch.empty(slots * FLOAT_CHUNK_ROWS * k, dtype=torch.float32)
         self._float_conv(x.data_ptr(), geometry.data_ptr(), n, packed.data_ptr(), _pointer(bias), lo, hi, use_avx512,
-                         rows.data_ptr(), slots, int(silu), out.data_ptr())
+                         rows.data_ptr(), slots, epilogue, out.data_ptr())
 
     def float_gemm(self, a: torch.Tensor, packed: torch.Tensor, n: int, bias: Optional[torch.Tensor], lo: float,
-                   hi: float, out: torch.Tensor, use_avx512: bool = True, silu: bool = False) -> None:
+                   hi: float, out: torch.Tensor, use_avx512: bool = True, epilogue: int = 0) -> None:
         """``out`` [m, n] = clamp(``a`` [m, k] @ W^T + bias, lo, hi), float32, with W packed as
         nnapi_host_float.c reads it ([ceil(n/16), k, 16]) and ``bias`` padded to ceil(n/16)·16 (or
-        None); ``use_avx512`` False: the plain C loop (tests); ``silu``: then SiLU, as
-        `float_silu` computes it, on each block of results while in cache."""
+        None); ``use_avx512`` False: the plain C loop (tests); ``epilogue``: then an activation on
+        each block of results while in cache (EPILOGUE_SILU as `float_logistic`'s SiLU computes it,
+        EPILOGUE_HARD_SWISH as torch's hardswish)."""
         m, k = a.shape
-        self._float_gemm(a.data_ptr(), m, k, n, packed.data_ptr(), _pointer(bias), lo, hi, use_avx512, int(silu),
+        self._float_gemm(a.data_ptr(), m, k, n, packed.data_ptr(), _pointer(bias), lo, hi, use_avx512, epilogue,
                          out.data_ptr())
 
     def float_depthwise(self, x: torch.Tensor, geometry: torch.Tensor, weights: torch.Tensor,
                         bias: Optional[torch.Tensor], lo: float, hi: float, out: torch.Tensor,
-                        use_avx512: bool = True, silu: bool = False) -> None:
+                        use_avx512: bool = True, epilogue: int = 0) -> None:
         """An NHWC float32 depthwise convolution (multiplier 1) of ``x`` with ``weights`` [kh, kw, c],
         plus ``bias`` [c] (or None), clamped to [lo, hi], into ``out``; ``geometry`` as `depthwise`'s;
-        ``silu``: then SiLU (as `float_gemm`'s)."""
+        ``epilogue``: then an activation (as `float_gemm`'s)."""
         self._float_depthwise(x.data_ptr(), geometry.data_ptr(), weights.data_ptr(), _pointer(bias), lo, hi,
-                              use_avx512, int(silu), out.data_ptr())
+                              use_avx512, epilogue, out.data_ptr())
 
 
 def library_path() -> Optional[str]:

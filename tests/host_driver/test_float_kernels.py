@@ -244,7 +244,8 @@ def _silu(m: Model, x: int, shape: list) -> int:
 def _silu_block_model(lib, gen: torch.Generator):
     """EfficientNet's pattern: every convolution followed by SiLU (1x1 expansion, 3x3 depthwise,
     3x3 ungrouped over unrolled taps, a FULLY_CONNECTED of many rows), each large enough for the
-    compiled SiLU loop; the 3x3 convolution's result is read by two SiLUs (neither is fused)."""
+    compiled SiLU loop; the 3x3 convolution's result is read by two SiLUs (neither is fused); a
+    last 1x1 convolution followed by HARD_SWISH (mobilenet_v3's)."""
     m = Model(lib)
     h, w, cin, mid = 24, 23, 5, 19
     x = m.tensor([1, h, w, cin])
@@ -266,23 +267,30 @@ def _silu_block_model(lib, gen: torch.Generator):
                              m.i32(0)], [f])
     f = _silu(m, f, [h * w, 24])
     kept = _silu(m, c, [1, h, w, mid])      # c is read twice: its SiLUs stay steps
-    m.io([x], [f, kept])
+    p = m.tensor([1, h, w, 8])
+    m.op("CONV_2D", [kept, m.const(torch.randn(8, 1, 1, mid, generator=gen)), m.const(torch.randn(8, generator=gen)),
+                     *(m.i32(v) for v in (0, 0, 0, 0, 1, 1, 0))], [p])
+    swished = m.tensor([1, h, w, 8])
+    m.op("HARD_SWISH", [p], [swished])
+    m.io([x], [f, swished])
     m.finish()
-    return m, (1, h, w, cin), [(h * w, 24), (1, h, w, mid)]
+    return m, (1, h, w, cin), [(h * w, 24), (1, h, w, 8)]
 
 
-def test_silu_after_a_convolution_is_its_epilogue_with_the_same_bytes(lib, driver, monkeypatch):
-    """The SiLU steps after a compiled convolution or product become its epilogue (applied to each
-    block of results while in cache, by the same float32 loop): the plan is shorter and its bytes
-    equal the plan's without the fusion, at one and two threads."""
+def test_silu_and_hard_swish_after_a_convolution_are_its_epilogue_with_the_same_bytes(lib, driver, monkeypatch):
+    """The SiLU and HARD_SWISH steps after a compiled convolution or product become its epilogue
+    (applied to each block of results while in cache, by the same float32 operations): the plan
+    is shorter and its bytes equal the plan's without the fusion, at one and two threads."""
     gen = torch.Generator().manual_seed(3)
     m, in_shape, out_shapes = _silu_block_model(lib, gen)
     fused = m.compile()
     kinds = _kinds(driver, fused)
     assert [n for n, k in kinds if k and k.endswith("then SiLU")] == ["CONV_2D", "DEPTHWISE_CONV_2D",
                                                                       "FULLY_CONNECTED"], kinds
+    assert [n for n, k in kinds if k and k.endswith("then HARD_SWISH")] == ["CONV_2D"], kinds
+    assert "HARD_SWISH" not in [n for n, _ in kinds]
     assert sum(1 for _, k in kinds if k == "compiled float32 SiLU") == 2, kinds    # both of c's
-    monkeypatch.setattr(Plan, "_fuse_silu_epilogues", lambda self, steps: steps)
+    monkeypatch.setattr(Plan, "_fuse_epilogues", lambda self, steps: steps)
     separate = m.compile()
     assert sum(1 for _, k in _kinds(driver, separate) if k == "compiled float32 SiLU") == 5
     x = torch.randn(*in_shape, generator=gen) * 3
@@ -294,3 +302,23 @@ def test_silu_after_a_convolution_is_its_epilogue_with_the_same_bytes(lib, drive
             NATIVE.set_threads(_native.kernel_threads())
         for g, w in zip(got, want):
             assert torch.equal(g, w)
+
+
+def test_hard_swish_epilogue_at_the_edges_is_torchs_hardswish(lib, driver):
+    """NaN, infinities, the kinks at -3 and 3, values beyond them: the epilogue's HARD_SWISH equals
+    torch's hardswish (what the unfused step runs), element for element."""
+    edges = torch.tensor([float("nan"), float("inf"), -float("inf"), -3.0, 3.0, -4.0, 5.5, 1e30, -1e30, 0.5,
+                          -2.9999998, 2.9999998, 1e-30, -1e-30, 6.0, -6.0]).view(1, 1, 16, 1)
+    m = Model(lib)
+    x, y, out = m.tensor([1, 1, 16, 1]), m.tensor([1, 1, 16, 1]), m.tensor([1, 1, 16, 1])
+    m.op("CONV_2D", [x, m.const(torch.ones(1, 1, 1, 1)), m.const(torch.zeros(1)),
+                     *(m.i32(v) for v in (0, 0, 0, 0, 1, 1, 0))], [y])
+    m.op("HARD_SWISH", [y], [out])
+    m.io([x], [out])
+    m.finish()
+    comp = m.compile()
+    assert [k for _, k in _kinds(driver, comp)] == ["compiled float32 product (AVX-512), then HARD_SWISH"
+                                                    if NATIVE.float_avx512 else
+                                                    "compiled float32 product (plain C), then HARD_SWISH"]
+    (got,) = _execute_all(lib, comp, [edges], [(1, 1, 16, 1)])
+    torch.testing.assert_close(got, F.hardswish(edges * 1.0 + 0.0), rtol=0, atol=0, equal_nan=True)
