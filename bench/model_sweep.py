@@ -28,6 +28,7 @@ import pathlib
 import subprocess
 import sys
 import time
+from typing import Any
 import traceback
 from typing import Any
 
@@ -37,6 +38,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 CACHE = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache")) / "executorch-nnapi"
 # The results are kept in the repository beside the page they make, so a sweep resumes on any clone.
 DEFAULT_RESULTS = ROOT / "bench" / "results" / "model_sweep.jsonl"
+PARTIAL = "nnapi-half "   # the prefix of the row a child prints before XNNPACK's half
 PARAMS_CACHE = CACHE / "model_sweep" / "timm_params.json"
 DEFAULT_PAGE = ROOT / "docs" / "model_sweep.md"
 MAX_PARAMS = 30_000_000
@@ -345,6 +347,8 @@ def measure_one(key: str) -> Result:
     partitioner = NnapiPartitioner(FEATURE_LEVEL)
     nnapi_ok = _partitioner_row(example, partitioner, result, "nnapi")
     result.nnapi_left = cpu_op_counts(partitioner) if nnapi_ok else ""
+    if nnapi_ok:   # kept by the parent if XNNPACK's half then crashes or runs out of time
+        print(PARTIAL + json.dumps(dataclasses.asdict(result)), flush=True)
     torch.manual_seed(0)
     xnnpack_ok = _partitioner_row(example, XnnpackPartitioner(), result, "xnnpack")
     if not nnapi_ok:
@@ -366,17 +370,38 @@ def load_results(path: pathlib.Path) -> dict[str, Result]:
     return results
 
 
+def _rows(stdout: Any) -> tuple[dict | None, dict | None]:
+    """(the final row, the row printed after NNAPI's half) in a child's output, None where absent."""
+    text = stdout.decode(errors="replace") if isinstance(stdout, bytes) else (stdout or "")
+    final = partial = None
+    for line in text.splitlines():
+        if line.startswith("{"):
+            final = json.loads(line)
+        elif line.startswith(PARTIAL):
+            partial = json.loads(line[len(PARTIAL):])
+    return final, partial
+
+
 def run_isolated(key: str, timeout: float) -> Result:
-    """One model in a child process under a time limit (a hang or a crash costs one row)."""
+    """One model in a child process under a time limit (a hang or a crash costs one row). When the
+    child dies during XNNPACK's half (sequencer2d_s: XNNPACK's lowering took over 20 GB, and the
+    kernel killed the process), NNAPI's half is kept and XNNPACK's failure says what happened."""
     command = [sys.executable, __file__, "--one", key]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return Result(key, "timeout", f"no result within {timeout:.0f} s")
-    for line in reversed(done.stdout.splitlines()):
-        if line.startswith("{"):
-            return Result(**json.loads(line))
+    except subprocess.TimeoutExpired as expired:
+        _, partial = _rows(expired.stdout)
+        if partial is None:
+            return Result(key, "timeout", f"no result within {timeout:.0f} s")
+        return Result(**{**partial, "xnnpack_failure": f"no XNNPACK result within {timeout:.0f} s"})
+    final, partial = _rows(done.stdout)
+    if final is not None:
+        return Result(**final)
     tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+    if partial is not None:
+        killed = " (killed: out of memory?)" if done.returncode == -9 else ""
+        return Result(**{**partial, "xnnpack_failure": f"exit code {done.returncode}{killed} during XNNPACK's lowering "
+                                                       f"or run: {tail[:200]}"})
     return Result(key, "crash", f"exit code {done.returncode}: {tail[:300]}")
 
 
