@@ -38,7 +38,7 @@ import torch
 from torch.export import ExportedProgram
 from torch.fx import Graph, Node
 
-from .graph_rewrite import call, fake
+from .graph_rewrite import call, fake, view_of
 
 aten = torch.ops.aten
 
@@ -102,7 +102,7 @@ def _parts_of(graph: Graph, node: Node, parts: dict[Node, tuple[Node, Node]]) ->
     if target is aten.fft_fftn.default:
         return _dft(graph, node, parts)
     if target in _RESHAPES:
-        return tuple(_reshaped(graph, node, p, args[1]) for p in parts[args[0]])
+        return tuple(view_of(graph, node, p, args[1]) for p in parts[args[0]])
     if target in _PER_PART:
         re, im = parts[args[0]]
         rest = args[1:]
@@ -186,20 +186,12 @@ def _arithmetic(graph: Graph, node: Node, parts: dict[Node, tuple[Node, Node]]) 
     return real, imag
 
 
-def _reshaped(graph: Graph, node: Node, part: Node, shape: Any) -> Node:
-    """``part`` viewed to ``shape``, a contiguous copy first when its strides do not allow a view
-    (a part selected from the pairs' last dim has stride 2), as ``reshape`` decomposes."""
-    if not fake(part).is_contiguous():
-        part = call(graph, node, aten.clone.default, (part,), {"memory_format": torch.contiguous_format})
-    return call(graph, node, aten.view.default, (part, shape))
-
-
 def _as_real(graph: Graph, node: Node, parts: tuple[Node, Node]) -> Node:
     """``view_as_real``: the parts stacked on a new last dim, at rank <= 3, viewed to the result."""
     shape = list(fake(node).shape)
     inner = shape[-2] if len(shape) >= 2 else 1
     outer = math.prod(shape[:-2]) if len(shape) > 2 else 1
-    flat = [_reshaped(graph, node, p, [outer, inner]) for p in parts]
+    flat = [view_of(graph, node, p, [outer, inner]) for p in parts]
     stacked = call(graph, node, aten.stack.default, (flat, -1))
     return call(graph, node, aten.view.default, (stacked, shape))
 

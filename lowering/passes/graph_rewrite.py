@@ -37,6 +37,17 @@ def call(graph: Graph, origin: Node, target: Any, args: tuple, kwargs: dict | No
     return new
 
 
+def view_of(graph: Graph, origin: Node, x: Node, shape: Any) -> Node:
+    """``x`` viewed to ``shape`` (a new node with ``origin``'s metadata), after a contiguous copy
+    when its strides allow no view (a slice or select of the last dim has a stride of 2 or more),
+    as ``reshape`` decomposes."""
+    import torch
+
+    if not fake(x).is_contiguous():
+        x = call(graph, origin, torch.ops.aten.clone.default, (x,), {"memory_format": torch.contiguous_format})
+    return call(graph, origin, torch.ops.aten.view.default, (x, shape))
+
+
 def rename_outputs(program: ExportedProgram, renamed: dict[str, str]) -> None:
     """Points the output signature at the new names of replaced nodes (old name -> new name)."""
     specs = program.graph_signature.output_specs

@@ -35,7 +35,7 @@ import torch
 from torch.export import ExportedProgram
 from torch.fx import Graph, Node
 
-from .graph_rewrite import bound_args, call, fake, rewrite_nodes
+from .graph_rewrite import bound_args, call, fake, rewrite_nodes, view_of
 
 aten = torch.ops.aten
 
@@ -80,7 +80,7 @@ def _pairs_joined(graph: Graph, node: Node) -> Node | None:
     heads, n = shapes[0][2], shapes[0][3]
     if not (isinstance(heads, int) and isinstance(n, int)) or len(fake(node).shape) != 4:
         return None
-    columns = [call(graph, node, aten.view.default, (p, [-1, heads, n, 1])) for p in parts]
+    columns = [view_of(graph, node, p, [-1, heads, n, 1]) for p in parts]
     joined = call(graph, node, aten.cat.default, (columns, 3))
     return call(graph, node, node.target, (joined, node.args[1]))
 

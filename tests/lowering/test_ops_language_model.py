@@ -76,6 +76,24 @@ def test_rotary_pairs_run_at_rank_4():
     assert lowered.num_delegates == 1
 
 
+class RotateTransposed(torch.nn.Module):
+    """SAM 3's rotary pairs: the parts computed on [B, N, heads, n] and transposed to
+    [B, heads, N, n] before they are stacked as pairs (so they are not contiguous)."""
+
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+        real, imag = (x * cos).transpose(1, 2), (x * sin).transpose(1, 2)
+        return torch.stack([real - imag, real + imag], dim=-1).flatten(3)
+
+
+def test_pairs_stacked_from_transposed_parts_run_at_rank_4():
+    """The stacked parts are viewed [-1, heads, n, 1] for the CONCATENATION: a transposed part gets
+    a contiguous copy first (its view raised ValueError, stopping the lowering: hf:sam3_*)."""
+    x, cos, sin = randn(9, 6, 4, 8), randn(1, 6, 1, 8), randn(1, 6, 1, 8)
+    lowered = check_delegated_and_matches(RotateTransposed(), (x, cos, sin), tolerance=1e-5,
+                                          expect_operations=["CONCATENATION"])
+    assert lowered.num_delegates == 1 and lowered.cpu_ops == []
+
+
 class CacheWrite(torch.nn.Module):
     """A KV cache written as llama's KVCache.update does with a dynamic length."""
 
