@@ -175,26 +175,16 @@ void permute_copy(const uint8_t* src, const std::vector<int64_t>& src_dims,
     default:
       break;
   }
-  // Other element sizes or unaligned buffers: element by element.
-  const int64_t size = static_cast<int64_t>(element_size);
-  int64_t total = 1;
-  for (size_t d = 0; d < dims.size(); ++d) {
-    total *= dims[d];
-  }
-  std::vector<int64_t> index(dims.size(), 0);
-  for (int64_t done = 0; done < total; ++done) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < dims.size(); ++d) {
-      offset += index[d] * step[d];
-    }
-    std::memcpy(dst + done * size, src + offset * size, element_size);
-    for (size_t d = dims.size(); d-- > 0;) {
-      if (++index[d] < dims[d]) {
-        break;
-      }
-      index[d] = 0;
-    }
-  }
+  // Other element sizes or unaligned buffers: the same walk over bytes, each
+  // element one more (innermost, contiguous) dim of element_size bytes.
+  std::vector<int64_t> byte_dims(src_dims);
+  byte_dims.push_back(static_cast<int64_t>(element_size));
+  std::vector<uint8_t> byte_perm(perm);
+  byte_perm.push_back(static_cast<uint8_t>(src_dims.size()));
+  dims.clear();
+  step.clear();
+  coalesced_walk(byte_dims, byte_perm, &dims, &step);
+  gather_rows(src, dims, step, dst);
 }
 
 bool narrow_int64_to_int32(const int64_t* src, size_t count, int32_t* dst,
