@@ -289,37 +289,33 @@ class Plan:
     def _fuse_activations(self, steps: list[Step]) -> list[Step]:
         """A prepared convolution or FULLY_CONNECTED whose result only a one-input table step reads
         (an 8-bit activation: HARD_SWISH, LOGISTIC, TANH, SiLU's table) looks its codes up in that
-        table as it writes them (`_qfast.fuse_table`), and the table step goes; not when the
-        result is a model output or either step is the one EXECUTORCH_NNAPI_HOST_FAULT perturbs."""
+        table as it writes them (`_qfast.fuse_table`), and the table step goes."""
+        return self._into_producers(steps, lambda inner, st: (
+            isinstance(st.fn, _qfast.Table) and st.fn.arity == 1 and _qfast.fuse_table(inner.fn, st.fn)))
+
+    def _fuse_epilogues(self, steps: list[Step]) -> list[Step]:
+        """A compiled float32 convolution or product whose result only a SiLU step or a float32
+        HARD_SWISH reads applies that activation as it writes (`_float_fast.fuse_epilogue`), and
+        the activation's step goes."""
+        return self._into_producers(steps, lambda inner, st: (
+            st.shapes is not None and st.dtypes == (torch.float32,) and inner.dtypes == (torch.float32,)
+            and _float_fast.fuse_epilogue(inner.fn, st.fn, st.op.name, st.shapes[0])))
+
+    def _into_producers(self, steps: list[Step], fuse: Callable[[Step, Step], bool]) -> list[Step]:
+        """Each one-input step ``st`` whose input only it reads, made by a step ``inner`` with one
+        result, goes when ``fuse(inner, st)`` makes ``inner`` compute it (``inner`` then writes
+        ``st``'s result); not when that input is a model output or either step is the one
+        EXECUTORCH_NNAPI_HOST_FAULT perturbs."""
         readers, producer, outputs = self._links(steps)
         gone: set[int] = set()
         for st in steps:
-            if not isinstance(st.fn, _qfast.Table) or st.fn.arity != 1 or st.op.index == self.faulted:
+            if st.op.index == self.faulted or not st.ins:
                 continue
             inner = producer.get(st.ins[0])
             if (inner is None or id(inner) in gone or len(inner.outs) != 1 or readers[st.ins[0]] != 1
                     or st.ins[0] in outputs or inner.op.index == self.faulted):
                 continue
-            if _qfast.fuse_table(inner.fn, st.fn):
-                inner.outs, inner.shapes, inner.dtypes = st.outs, st.shapes, st.dtypes
-                gone.add(id(st))
-        return [st for st in steps if id(st) not in gone]
-
-    def _fuse_epilogues(self, steps: list[Step]) -> list[Step]:
-        """A compiled float32 convolution or product whose result only a SiLU step or a float32
-        HARD_SWISH reads applies that activation as it writes (`_float_fast.fuse_epilogue`), and
-        the activation's step goes, on the conditions of `_fuse_activations`."""
-        readers, producer, outputs = self._links(steps)
-        gone: set[int] = set()
-        for st in steps:
-            if not (getattr(st.fn, "float_silu", False) or st.op.name == "HARD_SWISH") or st.op.index == self.faulted:
-                continue
-            inner = producer.get(st.ins[0])
-            if (inner is None or id(inner) in gone or len(inner.outs) != 1 or readers[st.ins[0]] != 1
-                    or st.ins[0] in outputs or inner.op.index == self.faulted or st.shapes is None
-                    or st.dtypes != (torch.float32,) or inner.dtypes != (torch.float32,)):
-                continue
-            if _float_fast.fuse_epilogue(inner.fn, st.fn, st.op.name, st.shapes[0]):
+            if fuse(inner, st):
                 inner.outs, inner.shapes, inner.dtypes = st.outs, st.shapes, st.dtypes
                 gone.add(id(st))
         return [st for st in steps if id(st) not in gone]

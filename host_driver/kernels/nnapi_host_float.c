@@ -52,12 +52,11 @@ typedef struct {
 /* The epilogue on rows [r0, r0 + rows) x columns [c0, c1) of out (row length n). */
 static void apply_epilogue(int32_t epilogue, float *out, int64_t n, int64_t r0, int64_t rows, int64_t c0,
                            int64_t c1) {
-    if (c1 <= c0) return;
-    if (epilogue == NNAPI_HOST_EPILOGUE_SILU) {
-        for (int64_t r = r0; r < r0 + rows; ++r) nnapi_host_silu_in_place(out + r * n + c0, c1 - c0);
-    } else if (epilogue == NNAPI_HOST_EPILOGUE_HARD_SWISH) {
-        for (int64_t r = r0; r < r0 + rows; ++r) nnapi_host_hard_swish_in_place(out + r * n + c0, c1 - c0);
-    }
+    void (*activate)(float *, int64_t) = epilogue == NNAPI_HOST_EPILOGUE_SILU         ? nnapi_host_silu_in_place
+                                         : epilogue == NNAPI_HOST_EPILOGUE_HARD_SWISH ? nnapi_host_hard_swish_in_place
+                                                                                      : NULL;
+    if (activate == NULL || c1 <= c0) return;
+    for (int64_t r = r0; r < r0 + rows; ++r) activate(out + r * n + c0, c1 - c0);
 }
 
 /* An image's few channels: no library call for a dozen bytes. */
