@@ -38,7 +38,7 @@ import torch
 from torch.export import ExportedProgram
 from torch.fx import Graph, Node
 
-from .graph_rewrite import call, fake, view_of
+from .graph_rewrite import bound_args, call, fake, view_of
 
 aten = torch.ops.aten
 
@@ -74,16 +74,12 @@ def _supported(node: Node) -> bool:
     if target is aten._conj.default or target is aten.conj_physical.default:
         return True
     if target is aten.fft_fftn.default:
-        a = node.args + (None,) * (4 - len(node.args))
-        s_, norm = node.kwargs.get("s", a[1]), node.kwargs.get("norm", a[3])
-        x = fake(node.args[0])
-        return s_ is None and norm in (None, "backward", "ortho", "forward") and (
+        a = bound_args(node)
+        x = fake(a["input"])
+        return a["s"] is None and a["norm"] in (None, "backward", "ortho", "forward") and (
             x.dtype == torch.float32 or x.is_complex()) and all(isinstance(d, int) for d in x.shape)
-    if target in _ARITHMETIC:
-        alpha = node.kwargs.get("alpha", node.args[2] if len(node.args) > 2 else 1)
-        return alpha == 1 and all(not isinstance(a, complex) for a in node.args[:2])
-    if target in (aten.mul.Scalar, aten.add.Scalar, aten.sub.Scalar):
-        return not isinstance(node.args[1], complex) and node.kwargs.get("alpha", 1) == 1
+    if target in _ARITHMETIC or target in (aten.mul.Scalar, aten.add.Scalar, aten.sub.Scalar):
+        return bound_args(node).get("alpha", 1) == 1 and all(not isinstance(a, complex) for a in node.args[:2])
     return False
 
 
@@ -114,9 +110,8 @@ def _parts_of(graph: Graph, node: Node, parts: dict[Node, tuple[Node, Node]]) ->
 def _dft(graph: Graph, node: Node, parts: dict[Node, tuple[Node, Node]]) -> tuple[Node, Node]:
     """``fft_fftn(x, dim=dims, norm=norm)`` as products with the DFT matrices along each dim:
     z * (C - iS) = (re C + im S, im C - re S) with C, S symmetric."""
-    x = node.args[0]
-    args = node.args + (None,) * (4 - len(node.args))
-    dims, norm = node.kwargs.get("dim", args[2]), node.kwargs.get("norm", args[3])
+    a = bound_args(node)
+    x, dims, norm = a["input"], a["dim"], a["norm"]
     rank = fake(x).dim()
     dims = range(rank) if dims is None else [d % rank for d in dims]
     re, im = parts[x] if _complex(x) else (x, None)

@@ -25,7 +25,7 @@ import torch
 from torch.export import ExportedProgram
 from torch.fx import Graph, Node
 
-from .graph_rewrite import call, fake, rewrite_nodes
+from .graph_rewrite import bound_args, call, fake, rewrite_nodes
 
 aten = torch.ops.aten
 
@@ -43,7 +43,7 @@ def _step(node: Any) -> tuple[Node, Any] | None:
     if not isinstance(node, Node) or node.op != "call_function" or node.target not in _STEPS:
         return None
     a, c = node.args[:2]
-    if node.kwargs.get("alpha", node.args[2] if len(node.args) > 2 else 1) != 1 or not _integer(c):
+    if bound_args(node).get("alpha", 1) != 1 or not _integer(c):
         return None
     value = fake(a) if isinstance(a, Node) else None
     if not isinstance(value, torch.Tensor) or value.dtype not in (torch.int32, torch.int64):
