@@ -78,6 +78,11 @@ def run_pte(pte: bytes, inputs: Sequence[torch.Tensor], feature_level: int = 30)
     return list(method.execute(list(inputs)))
 
 
+def seeded_randn(*shape: int, seed: int = 0) -> torch.Tensor:
+    """Normal values of ``shape`` from their own generator (the same values whatever ran before)."""
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed))
+
+
 def relative_max_error(actual: torch.Tensor, expected: torch.Tensor) -> float:
     if not expected.is_floating_point():
         # Bool and integer results must match exactly (and in dtype).

@@ -8,11 +8,8 @@ from __future__ import annotations
 import torch
 
 from op_harness import check_delegated_and_matches
+from op_harness import seeded_randn as _randn
 from executorch_nnapi.lowering.passes.complex_values import rewrite_complex_values
-
-
-def _randn(*shape: int, seed: int = 0) -> torch.Tensor:
-    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed))
 
 
 class ComplexRotary(torch.nn.Module):

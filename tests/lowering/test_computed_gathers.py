@@ -12,10 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from op_harness import check_delegated_and_matches
-
-
-def _randn(*shape: int, seed: int = 0) -> torch.Tensor:
-    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed))
+from op_harness import seeded_randn as _randn
 
 
 def log_bucket_position(relative: torch.Tensor, bucket_size: int, max_position: int) -> torch.Tensor:

@@ -12,11 +12,8 @@ import torch
 import torch.nn.functional as F
 
 from op_harness import check_delegated_and_matches, lower, relative_max_error, run_pte
+from op_harness import seeded_randn as _randn
 from executorch_nnapi.lowering.passes.high_rank_axes import AxisMismatch, Axes
-
-
-def _randn(*shape: int, seed: int = 0) -> torch.Tensor:
-    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed))
 
 
 class SplitAttention(torch.nn.Module):
