@@ -27,12 +27,14 @@ class BufferPool:
     A buffer is a contiguous tensor owning its whole storage, kept in the shape it was made with.
     """
 
-    __slots__ = ("free", "lent")
+    __slots__ = ("free", "lent", "runs")
 
     def __init__(self) -> None:
         self.free: dict[tuple[torch.dtype, int], list[torch.Tensor]] = {}
         # storage address -> [the buffer, number of live operands using it]
         self.lent: dict[int, list[Any]] = {}
+        # The native runs' replays and buffers of this pool's executions (native_runs.py)
+        self.runs: Any = None
 
     def take(self, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
         """A contiguous tensor of `shape` whose contents are undefined."""

@@ -21,7 +21,8 @@ from .fault_injection import fault_spec, faulted_operation, perturb
 from .errors import DriverError, bad_data, bad_state, op_failed, summarize_exception
 from .model import KNOWN_VALUE, NO_VALUE, TEMPORARY, Model, Operation, merge_dims, validate_operation
 from .operand_types import TENSOR_FLOAT16, TORCH_DTYPE, OperandType
-from .operations import _float_fast, _prepared, _qfast, _referenced, _weight_only
+from . import native_runs
+from .operations import _float_fast, _native, _prepared, _qfast, _referenced, _weight_only
 from .operations.common import RUN, OperandSource
 
 logger = logging.getLogger("executorch_nnapi.host_driver")
@@ -137,6 +138,9 @@ class Plan:
             self.steps = self._fuse_epilogues(self._fuse_float_silu(self.steps))
         for st, release in zip(self.steps, self._last_reads()):
             st.release = release
+        # What run() goes through: the steps, stretches of compiled ones as native runs.
+        self.units: list = (native_runs.group(self) if not self.reference_kernels and native_runs.enabled()
+                            and _native.kernels() is not None else list(self.steps))
         # Buffer pools of finished runs (one per concurrent run; list pop/append are atomic).
         self._pools: list[BufferPool] = []
 
@@ -338,18 +342,25 @@ class Plan:
         """Run every step on `env` (operand index -> tensor/scalar/None), filling the outputs;
         `durations` (one slot per operation, by model index) gets each operation's nanoseconds."""
         pool = self._pools.pop() if self._pools else BufferPool()
-        for st in self.steps:
-            start = time.perf_counter_ns()
-            self._run_step(st, env, pool)
-            if st.op.index == self.faulted:
-                env[st.outs[0]] = perturb(env[st.outs[0]])
-            if durations is not None:
-                durations[st.op.index] = time.perf_counter_ns() - start
-            for i in st.release:
-                pool.release(env[i])
-                env[i] = None
+        for unit in self.units:
+            if isinstance(unit, Step):
+                self.run_step(unit, env, pool, durations)
+            else:
+                unit.run(self, env, pool, durations)
         pool.end_run()
         self._pools.append(pool)  # not reached after a failure: that pool's counts are dropped
+
+    def run_step(self, st: Step, env: list, pool: BufferPool, durations: Optional[list]) -> None:
+        """Run one step, then drop the temporaries it was the last to read."""
+        start = time.perf_counter_ns()
+        self._run_step(st, env, pool)
+        if st.op.index == self.faulted:
+            env[st.outs[0]] = perturb(env[st.outs[0]])
+        if durations is not None:
+            durations[st.op.index] = time.perf_counter_ns() - start
+        for i in st.release:
+            pool.release(env[i])
+            env[i] = None
 
     def _run_step(self, st: Step, env: list, pool: BufferPool) -> None:
         model = self.model

@@ -1,5 +1,5 @@
 /* Float32 element-wise operations of the host driver's float path (host_driver/operations/_float_fast.py):
- * LOGISTIC, MUL (same shapes, or one row of the last dimension broadcast) with its fused activation,
+ * LOGISTIC, MUL and ADD (same shapes, or one row of the last dimension broadcast) with their fused activation,
  * and SiLU's MUL(x, LOGISTIC(x)) in one pass. Each element is computed alone, in a fixed order of
  * float32 operations, so the results do not depend on the thread count or the instruction set.
  *
@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "nnapi_host_kernels.h"
 #include "nnapi_host_common.h"
 #include "nnapi_host_elementwise.h"
 #include "nnapi_host_threads.h"
@@ -109,34 +110,38 @@ NNAPI_HOST_CLONES void nnapi_host_hard_swish_in_place(float *v, int64_t n) {
     }
 }
 
-/* out[i] = act(a[i] * b[i % period]): period == n for two tensors of one shape, the row's
+/* out[i] = act(a[i] OP b[i % period]): period == n for two tensors of one shape, the row's
  * length when b is one row broadcast over a. */
-NNAPI_HOST_CLONES static void mul_range(const float *restrict a, const float *restrict b, int64_t begin, int64_t end,
-                                        int64_t period, int32_t act, float *restrict out) {
-    int64_t i = begin;
-    while (i < end) {
-        int64_t k = i % period, len = end - i < period - k ? end - i : period - k;
-        const float *ai = a + i, *bk = b + k;
-        float *oi = out + i;
-        switch (act) {
-        case 0:
-            for (int64_t t = 0; t < len; ++t) oi[t] = ai[t] * bk[t];
-            break;
-        case 1:
-            for (int64_t t = 0; t < len; ++t) oi[t] = activate(ai[t] * bk[t], 1);
-            break;
-        case 2:
-            for (int64_t t = 0; t < len; ++t) oi[t] = activate(ai[t] * bk[t], 2);
-            break;
-        default:
-            for (int64_t t = 0; t < len; ++t) oi[t] = activate(ai[t] * bk[t], 3);
-            break;
-        }
-        i += len;
+#define BINARY_RANGE(NAME, OP)                                                                                   \
+    NNAPI_HOST_CLONES static void NAME(const float *restrict a, const float *restrict b, int64_t begin,          \
+                                       int64_t end, int64_t period, int32_t act, float *restrict out) {          \
+        int64_t i = begin;                                                                                       \
+        while (i < end) {                                                                                        \
+            int64_t k = i % period, len = end - i < period - k ? end - i : period - k;                           \
+            const float *ai = a + i, *bk = b + k;                                                                \
+            float *oi = out + i;                                                                                 \
+            switch (act) {                                                                                       \
+            case 0:                                                                                              \
+                for (int64_t t = 0; t < len; ++t) oi[t] = ai[t] OP bk[t];                                        \
+                break;                                                                                           \
+            case 1:                                                                                              \
+                for (int64_t t = 0; t < len; ++t) oi[t] = activate(ai[t] OP bk[t], 1);                           \
+                break;                                                                                           \
+            case 2:                                                                                              \
+                for (int64_t t = 0; t < len; ++t) oi[t] = activate(ai[t] OP bk[t], 2);                           \
+                break;                                                                                           \
+            default:                                                                                             \
+                for (int64_t t = 0; t < len; ++t) oi[t] = activate(ai[t] OP bk[t], 3);                           \
+                break;                                                                                           \
+            }                                                                                                    \
+            i += len;                                                                                            \
+        }                                                                                                        \
     }
-}
 
-enum { LOGISTIC = 0, SILU = 1, MUL = 2 };
+BINARY_RANGE(mul_range, *)
+BINARY_RANGE(add_range, +)
+
+enum { LOGISTIC = 0, SILU = 1, MUL = 2, ADD = 3 };
 
 typedef struct {
     int32_t kind, act;
@@ -153,8 +158,10 @@ static void elementwise_chunks(void *ctx, int64_t first, int64_t last, int32_t w
         logistic_range(j->a + begin, end - begin, j->out + begin);
     } else if (j->kind == SILU) {
         silu_range(j->a + begin, end - begin, j->out + begin);
-    } else {
+    } else if (j->kind == MUL) {
         mul_range(j->a, j->b, begin, end, j->period, j->act, j->out);
+    } else {
+        add_range(j->a, j->b, begin, end, j->period, j->act, j->out);
     }
 }
 
@@ -174,13 +181,26 @@ NNAPI_HOST_EXPORT void nnapi_host_float_silu(const float *x, int64_t n, float *o
     run(&job);
 }
 
+/* MUL or ADD of n elements: -1 for an activation code other than NNAPI's 0-3 or a period that
+ * does not divide n. */
+static int32_t binary(int32_t kind, const float *a, const float *b, int64_t n, int64_t period, int32_t act,
+                      float *out) {
+    if (act < 0 || act > 3 || period <= 0 || n % period != 0) return -1;
+    ElementwiseJob job = {kind, act, a, b, n, period, out};
+    run(&job);
+    return 0;
+}
+
 /* out[i] = act(a[i] * b[i % period]) for n elements (period: n, or the length of b's one row);
  * act: NNAPI's fused activation code 0-3. Returns -1 for another code or a period that does not
  * divide n. */
 NNAPI_HOST_EXPORT int32_t nnapi_host_float_mul(const float *a, const float *b, int64_t n, int64_t period, int32_t act,
                                                float *out) {
-    if (act < 0 || act > 3 || period <= 0 || n % period != 0) return -1;
-    ElementwiseJob job = {MUL, act, a, b, n, period, out};
-    run(&job);
-    return 0;
+    return binary(MUL, a, b, n, period, act, out);
+}
+
+/* out[i] = act(a[i] + b[i % period]), as nnapi_host_float_mul. */
+NNAPI_HOST_EXPORT int32_t nnapi_host_float_add(const float *a, const float *b, int64_t n, int64_t period, int32_t act,
+                                               float *out) {
+    return binary(ADD, a, b, n, period, act, out);
 }

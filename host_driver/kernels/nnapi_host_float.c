@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "nnapi_host_kernels.h"
 #include "nnapi_host_elementwise.h"
 #include "nnapi_host_threads.h"
 

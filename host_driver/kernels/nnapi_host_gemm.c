@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "nnapi_host_kernels.h"
 #include "nnapi_host_threads.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -29,10 +30,6 @@
 #define DEPTH 4  /* k per packed group */
 #define TILE_ROWS 8 /* rows of the VNNI product's register tile */
 
-void nnapi_host_requantize(const void *acc, int32_t acc_is_int32, int64_t outer, int64_t channels, int64_t inner,
-                           int64_t repeat, const double *r, const double *c, const double *threshold,
-                           const double *half, int32_t lo, int32_t hi, int32_t xor_mask, int32_t int32_clamp,
-                           const uint8_t *table, uint8_t *out);
 
 /* Four activation bytes of row `row` from k = 4 * group, as unsigned bytes (zeros past k). */
 static inline uint32_t activation_group(const uint8_t *row, int64_t k, int64_t group, uint32_t flip) {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "nnapi_host_kernels.h"
 #include "nnapi_host_common.h"
 #include "nnapi_host_depthwise_vnni.h"
 #include "nnapi_host_requantize.h"
@@ -623,4 +624,4 @@ NNAPI_HOST_EXPORT void nnapi_host_quantize(const float *x, int64_t n, double sca
 }
 
 /* The version of this interface (_native.py refuses a library of another). */
-NNAPI_HOST_EXPORT int32_t nnapi_host_kernels_version(void) { return 7; }
+NNAPI_HOST_EXPORT int32_t nnapi_host_kernels_version(void) { return 8; }

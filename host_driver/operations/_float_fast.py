@@ -96,6 +96,7 @@ def gemm_kernel(native: _native.NativeKernels, matrix: torch.Tensor, bias: torch
         return [out]
 
     run.into = into   # the plan hands it its pool's buffers (compilation.py)
+    run.replayable = True   # its work is its native call (native_runs.py)
     run.epilogue = epilogue
     what = "AVX-512" if avx512 else "plain C"
     return described(run, f"compiled float32 product ({what}){'' if geometry is None else ' over unrolled taps'}")
@@ -154,6 +155,7 @@ def depthwise_kernel(native: _native.NativeKernels, p, in_shape: tuple[int, ...]
         return [out]
 
     run.into = into
+    run.replayable = True
     run.epilogue = epilogue
 
     return described(run, f"compiled float32 depthwise convolution ({'AVX-512' if avx512 else 'plain C'})")
@@ -196,8 +198,10 @@ def logistic_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], 
         if out.is_contiguous() and out.shape == x.shape and x.is_contiguous() and x.numel() >= MIN_ELEMENTWISE:
             native.float_logistic(x, out, silu)
         elif silu:   # small or strided: torch, rounding as the two operations do
+            native.computed_otherwise()
             torch.mul(x, torch.sigmoid(x), out=out)
         else:
+            native.computed_otherwise()
             torch.sigmoid(x, out=out)
         return True
 
@@ -207,6 +211,7 @@ def logistic_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], 
         return [out]
 
     run.into = into
+    run.replayable = True
     run.float_logistic = not silu   # a MUL(x, this(x)) step can become one SiLU step
     run.float_silu = silu           # ... and a SiLU step the epilogue of the convolution before it
     return described(run, "compiled float32 SiLU" if silu else "compiled float32 LOGISTIC")
@@ -260,6 +265,16 @@ def mul_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], refer
     """Float32 MUL by the compiled loop when both inputs have one shape or one is a row of the
     other's last dimension (a squeeze-and-excite scale), with its fused activation; other
     broadcasts run the reference."""
+    return _binary_kernel(p, ins, outs, add=False)
+
+
+def add_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
+    """Float32 ADD (a residual connection) by the compiled loop, on the shapes `mul_kernel` takes:
+    one float32 sum per element, as torch.add rounds it, then the fused activation."""
+    return _binary_kernel(p, ins, outs, add=True)
+
+
+def _binary_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], add: bool) -> Optional[Kernel]:
     native = _native.kernels()
     if (native is None or len(ins) < 2 or any(i.dtype != torch.float32 for i in ins[:2])
             or outs[0].dtype != torch.float32 or p.act not in BOUNDS or _small(outs[0].shape)):
@@ -274,11 +289,12 @@ def mul_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], refer
         if period == 0 and (period := _row_period(b, a)):
             a, b = b, a
         if (period and out.shape == a.shape and out.is_contiguous() and a.is_contiguous() and b.is_contiguous()
-                and a.numel() >= MIN_ELEMENTWISE and native.float_mul(a, b, period, p.act, out)):
+                and a.numel() >= MIN_ELEMENTWISE and native.float_mul(a, b, period, p.act, out, add)):
             return True
-        # Another broadcast, a strided input or a small tensor: torch's product into the same buffer
-        # (a fresh tensor would cost its page faults at every execution).
-        torch.mul(xs[0], xs[1], out=out)
+        # Another broadcast, a strided input or a small tensor: torch into the same buffer (a
+        # fresh tensor would cost its page faults at every execution).
+        native.computed_otherwise()
+        (torch.add if add else torch.mul)(xs[0], xs[1], out=out)
         activate_(out, p.act)
         return True
 
@@ -288,8 +304,10 @@ def mul_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], refer
         return [out]
 
     run.into = into
-    run.float_mul_act = p.act
-    return described(run, "compiled float32 MUL")
+    run.replayable = True
+    if not add:
+        run.float_mul_act = p.act   # a SiLU's MUL (compilation.py)
+    return described(run, f"compiled float32 {'ADD' if add else 'MUL'}")
 
 
 # Operation name -> maker(params, inputs, outputs, reference kernel) -> kernel or None.
@@ -299,4 +317,5 @@ FLOAT_MAKERS = {
     "FULLY_CONNECTED": fully_connected_kernel,
     "LOGISTIC": logistic_kernel,
     "MUL": mul_kernel,
+    "ADD": add_kernel,
 }

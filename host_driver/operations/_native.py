@@ -15,11 +15,14 @@ results do not depend on the count (unlike torch's, which the driver pins: deter
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import logging
 import os
-from typing import Optional
+import struct
+import threading
+from typing import Any, Callable, Iterator, Optional
 
 import torch
 
@@ -29,13 +32,53 @@ LIBRARY_FILENAME = "libnnapi_host_kernels.so"
 LIBRARY_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNELS"
 THREADS_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNEL_THREADS"
 DEFAULT_MAX_THREADS = 4
-INTERFACE_VERSION = 7
+INTERFACE_VERSION = 8
 # The activations the float convolutions apply as they write (nnapi_host_elementwise.h).
 EPILOGUE_NONE, EPILOGUE_SILU, EPILOGUE_HARD_SWISH = 0, 1, 2
 OFF = ("0", "off", "none", "no")
 FLOAT_CHUNK_ROWS = 48   # nnapi_host_float.c's CHUNK_ROWS: rows of unrolled taps per thread
 
 _P, _I32, _I64, _F64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_double
+
+# The kinds of a recorded call (nnapi_host_calls.c's CALL_*), by the function's name.
+CALL_KINDS = {"nnapi_host_gemm_requantize": 1, "nnapi_host_depthwise": 2, "nnapi_host_table": 3,
+              "nnapi_host_table_rows": 4, "nnapi_host_quantize": 5, "nnapi_host_mean_rows": 6,
+              "nnapi_host_max_pool": 7, "nnapi_host_requantize": 8, "nnapi_host_float_gemm": 9,
+              "nnapi_host_float_conv": 10, "nnapi_host_float_depthwise": 11, "nnapi_host_float_logistic": 12,
+              "nnapi_host_float_silu": 13, "nnapi_host_float_mul": 14, "nnapi_host_linear_int8": 15,
+              "nnapi_host_float_add": 16}
+
+
+class RecordedCall:
+    """One kernel call as nnapi_host_calls.c runs it again: ``row`` is its kind and arguments as
+    int64 values (a float argument as the bits of a double); ``pointers`` the positions in it of
+    addresses; ``keep`` the temporaries its addresses point into (scratch), which must live as
+    long as the row."""
+
+    __slots__ = ("row", "pointers", "keep")
+
+    def __init__(self, fn: Any, args: tuple, keep: tuple) -> None:
+        row = [CALL_KINDS[fn.__name__]]
+        for t, v in zip(fn.argtypes, args):
+            if t in (ctypes.c_float, _F64):
+                row.append(struct.unpack("<q", struct.pack("<d", float(v)))[0])
+            else:
+                row.append(0 if v is None else int(v))
+        self.row, self.keep = row, keep
+        self.pointers = tuple(1 + j for j, t in enumerate(fn.argtypes) if t is _P)
+
+
+class Recording:
+    """The calls the kernels make on this thread inside `NativeKernels.recording`; ``complete``
+    turns False when a kernel computed part of its result another way (torch), which a replay of
+    the calls would not redo, or a call refused."""
+
+    def __init__(self) -> None:
+        self.calls: list[RecordedCall] = []
+        self.complete = True
+
+
+_recording = threading.local()
 
 
 def _pointer(t: Optional[torch.Tensor]) -> Optional[int]:
@@ -88,6 +131,53 @@ class NativeKernels:
         self._threads.argtypes = []
         self._threads.restype = _I32
 
+    def _invoke(self, fn: Callable, *args: Any, keep: tuple = ()) -> Any:
+        """Call ``fn`` with ``args``; inside `recording`, also note the call."""
+        result = fn(*args)
+        recording = getattr(_recording, "current", None)
+        if recording is not None:
+            if fn.restype is not None and result != 0:
+                recording.complete = False
+            recording.calls.append(RecordedCall(fn, args, keep))
+        return result
+
+    @staticmethod
+    @contextlib.contextmanager
+    def recording() -> Iterator[Recording]:
+        """Note every kernel call this thread makes until the block ends (native_runs.py)."""
+        recording = Recording()
+        _recording.current = recording
+        try:
+            yield recording
+        finally:
+            _recording.current = None
+
+    @staticmethod
+    def computed_otherwise() -> None:
+        """A kernel computed (part of) a result without the library: a recording of it is incomplete."""
+        recording = getattr(_recording, "current", None)
+        if recording is not None:
+            recording.complete = False
+
+    @functools.cached_property
+    def _run_calls(self):
+        f = self.lib.nnapi_host_run_calls
+        f.argtypes, f.restype = [_P, _I64, _P], _I64
+        slots = self.lib.nnapi_host_call_slots
+        slots.argtypes, slots.restype = [], _I32
+        return f, int(slots())
+
+    @property
+    def call_slots(self) -> int:
+        """The width of a row of `run_calls` (int64 values)."""
+        return self._run_calls[1]
+
+    def run_calls(self, rows: int, count: int, ns: Optional[int]) -> int:
+        """Run ``count`` recorded rows at address ``rows`` ([count][call_slots] int64) in order,
+        each one's nanoseconds into the int64 array at ``ns`` (or no timing when None); -1 when
+        all ran, else the index of the first that refused."""
+        return int(self._run_calls[0](rows, count, ns))
+
     def set_threads(self, count: int) -> None:
         """The pool's thread count from now on, the calling thread included (1: no pool)."""
         self._set_threads(count)
@@ -116,18 +206,18 @@ class NativeKernels:
         slots = self.threads
         scratch = torch.empty(slots * block_rows * n, dtype=torch.int32)
         rows = None if unroll is None else torch.empty(slots * block_rows * k, dtype=torch.uint8)
-        self._gemm(a.data_ptr(), a.dtype == torch.int8, m, k, n, packed.data_ptr(), block_rows, repeat, r.data_ptr(),
-                   c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp, _pointer(table),
-                   beta, use_vnni, scratch.data_ptr(), slots, _pointer(unroll), _pointer(rows), pad_code & 0xFF,
-                   out.data_ptr())
+        self._invoke(self._gemm, a.data_ptr(), a.dtype == torch.int8, m, k, n, packed.data_ptr(), block_rows, repeat,
+                     r.data_ptr(), c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp,
+                     _pointer(table), beta, use_vnni, scratch.data_ptr(), slots, _pointer(unroll), _pointer(rows),
+                     pad_code & 0xFF, out.data_ptr(), keep=(scratch, rows))
 
     def linear_int8(self, x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor, bias: Optional[torch.Tensor],
                     out: torch.Tensor, use_avx512: bool = True, repeat: int = 1) -> None:
         """``out`` [m, n] = scale · (``x`` [m, k] float32 @ int8 ``q`` [n, k]ᵀ) + ``bias`` (see
         nnapi_host_gemm.c); ``scale``: float32, one value or one per row of ``q``."""
         m, k = x.shape
-        self._linear_int8(x.data_ptr(), m, k, q.data_ptr(), q.shape[0], scale.data_ptr(), scale.numel(),
-                          _pointer(bias), use_avx512, out.data_ptr())
+        self._invoke(self._linear_int8, x.data_ptr(), m, k, q.data_ptr(), q.shape[0], scale.data_ptr(), scale.numel(),
+                     _pointer(bias), use_avx512, out.data_ptr())
 
     @functools.cached_property
     def depthwise_avx512(self) -> bool:
@@ -148,9 +238,9 @@ class NativeKernels:
         ``int32_clamp``: every value of the expression fits int32; ``table``: 256 8-bit codes the
         codes then become, or None."""
         r, c, threshold, half = constants
-        self._requantize(acc.data_ptr(), acc.dtype == torch.int32, outer, channels, inner, repeat, r.data_ptr(),
-                         c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp,
-                         _pointer(table), out.data_ptr())
+        self._invoke(self._requantize, acc.data_ptr(), acc.dtype == torch.int32, outer, channels, inner, repeat,
+                     r.data_ptr(), c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp,
+                     _pointer(table), out.data_ptr())
 
     def depthwise(self, x: torch.Tensor, geometry: torch.Tensor, weights: torch.Tensor, x_zp: int, constants: tuple,
                   lo: int, hi: int, xor_mask: int, int32_clamp: bool, table: Optional[torch.Tensor],
@@ -165,37 +255,37 @@ class NativeKernels:
         r, c, threshold, half = constants
         slots = self.threads
         acc = torch.empty(slots * int(geometry[13]) * int(weights.shape[-1]), dtype=torch.int32)
-        self._depthwise(x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), weights.data_ptr(), x_zp,
-                        r.data_ptr(), c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp,
-                        _pointer(table), acc.data_ptr(), slots, (2 if use_vnni else 1) if use_avx512 else 0, repeat,
-                        out.data_ptr())
+        self._invoke(self._depthwise, x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), weights.data_ptr(),
+                     x_zp, r.data_ptr(), c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask,
+                     int32_clamp, _pointer(table), acc.data_ptr(), slots, (2 if use_vnni else 1) if use_avx512 else 0,
+                     repeat, out.data_ptr(), keep=(acc,))
 
     def mean_rows(self, x: torch.Tensor, batches: int, rows: int, channels: int, lo: int, hi: int,
                   out: torch.Tensor) -> None:
         """The reference's rounded mean of 8-bit ``x`` [batches, rows, channels] over its rows,
         clamped, into ``out`` [batches, channels] (rows·255 must fit int32)."""
         sums = torch.empty(channels, dtype=torch.int32)
-        self._mean_rows(x.data_ptr(), x.dtype == torch.int8, batches, rows, channels, lo, hi, sums.data_ptr(),
-                        out.data_ptr())
+        self._invoke(self._mean_rows, x.data_ptr(), x.dtype == torch.int8, batches, rows, channels, lo, hi,
+                     sums.data_ptr(), out.data_ptr(), keep=(sums,))
 
     def table(self, a: torch.Tensor, b: Optional[torch.Tensor], table: torch.Tensor, out: torch.Tensor) -> bool:
         """out = table[a] or table[256·a + b] (8-bit codes, same shapes); False for an entry size
         the library does not handle (out is then untouched)."""
-        return self._table(a.data_ptr(), _pointer(b), a.numel(), table.data_ptr(), table.element_size(),
-                           out.data_ptr()) == 0
+        return self._invoke(self._table, a.data_ptr(), _pointer(b), a.numel(), table.data_ptr(),
+                            table.element_size(), out.data_ptr()) == 0
 
     def table_rows(self, x: torch.Tensor, key: torch.Tensor, table: torch.Tensor, out: torch.Tensor) -> bool:
         """out[r, k] = table[256·key[k] + x[r, k]] for 8-bit ``x`` [rows, channels] and ``key``
         [channels] (contiguous); False for an entry size the library does not handle."""
         channels = key.numel()
-        return self._table_rows(x.data_ptr(), x.numel() // channels, channels, key.data_ptr(), table.data_ptr(),
-                                table.element_size(), out.data_ptr()) == 0
+        return self._invoke(self._table_rows, x.data_ptr(), x.numel() // channels, channels, key.data_ptr(),
+                            table.data_ptr(), table.element_size(), out.data_ptr()) == 0
 
     def quantize(self, x: torch.Tensor, scale: float, zp: int, lo: int, hi: int, special: torch.Tensor,
                  out: torch.Tensor) -> None:
         """QUANTIZE of float32 ``x`` into ``out`` (8-bit); ``special``: the int32 codes of +inf,
         -inf and NaN."""
-        self._quantize(x.data_ptr(), x.numel(), scale, zp, lo, hi, special.data_ptr(), out.data_ptr())
+        self._invoke(self._quantize, x.data_ptr(), x.numel(), scale, zp, lo, hi, special.data_ptr(), out.data_ptr())
 
     @functools.cached_property
     def _max_pool(self):
@@ -207,7 +297,7 @@ class NativeKernels:
         """The 8-bit max pool of NHWC codes ``x`` into ``out`` [n, oh, ow, c], clamped to codes
         [lo, hi]; ``geometry``: int64 {n, h, w, c, kh, kw, stride_h, stride_w, pad_top, pad_left,
         oh, ow} (see nnapi_host_kernels.c)."""
-        self._max_pool(x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), lo, hi, out.data_ptr())
+        self._invoke(self._max_pool, x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), lo, hi, out.data_ptr())
 
     def requantize_vector(self, enable: Optional[bool] = None) -> bool:
         """Whether rows of 16 channels or more are requantized with AVX-512 (nnapi_host_requantize.c;
@@ -220,21 +310,25 @@ class NativeKernels:
     # -- float32 element-wise loops (nnapi_host_elementwise.c) ---------------------------------------
     @functools.cached_property
     def _float_elementwise(self) -> tuple:
-        logistic, silu, mul = (self.lib.nnapi_host_float_logistic, self.lib.nnapi_host_float_silu,
-                               self.lib.nnapi_host_float_mul)
+        logistic, silu, mul, add = (self.lib.nnapi_host_float_logistic, self.lib.nnapi_host_float_silu,
+                                    self.lib.nnapi_host_float_mul, self.lib.nnapi_host_float_add)
         logistic.argtypes = silu.argtypes = [_P, _I64, _P]
         logistic.restype = silu.restype = None
-        mul.argtypes, mul.restype = [_P, _P, _I64, _I64, _I32, _P], _I32
-        return logistic, silu, mul
+        mul.argtypes = add.argtypes = [_P, _P, _I64, _I64, _I32, _P]
+        mul.restype = add.restype = _I32
+        return logistic, silu, mul, add
 
     def float_logistic(self, x: torch.Tensor, out: torch.Tensor, silu: bool = False) -> None:
         """``out`` = 1 / (1 + exp(-x)) of float32 ``x`` (contiguous), or x times that (SiLU)."""
-        self._float_elementwise[1 if silu else 0](x.data_ptr(), x.numel(), out.data_ptr())
+        self._invoke(self._float_elementwise[1 if silu else 0], x.data_ptr(), x.numel(), out.data_ptr())
 
-    def float_mul(self, a: torch.Tensor, b: torch.Tensor, period: int, act: int, out: torch.Tensor) -> bool:
-        """``out`` = act(a · b) of contiguous float32 tensors, ``b`` of ``period`` elements repeated
-        over ``a`` (its numel for equal shapes); False when the library refuses (out untouched)."""
-        return self._float_elementwise[2](a.data_ptr(), b.data_ptr(), a.numel(), period, act, out.data_ptr()) == 0
+    def float_mul(self, a: torch.Tensor, b: torch.Tensor, period: int, act: int, out: torch.Tensor,
+                  add: bool = False) -> bool:
+        """``out`` = act(a · b) (or act(a + b) with ``add``) of contiguous float32 tensors, ``b`` of
+        ``period`` elements repeated over ``a`` (its numel for equal shapes); False when the
+        library refuses (out untouched)."""
+        return self._invoke(self._float_elementwise[3 if add else 2], a.data_ptr(), b.data_ptr(), a.numel(), period,
+                            act, out.data_ptr()) == 0
 
     # -- the float path (nnapi_host_float.c) --------------------------------------------------------
     @functools.cached_property
@@ -274,8 +368,8 @@ class NativeKernels:
         slots = self.threads
         k = int(geometry[3] * geometry[4] * geometry[5])
         rows = torch.empty(slots * FLOAT_CHUNK_ROWS * k, dtype=torch.float32)
-        self._float_conv(x.data_ptr(), geometry.data_ptr(), n, packed.data_ptr(), _pointer(bias), lo, hi, use_avx512,
-                         rows.data_ptr(), slots, epilogue, out.data_ptr())
+        self._invoke(self._float_conv, x.data_ptr(), geometry.data_ptr(), n, packed.data_ptr(), _pointer(bias), lo, hi,
+                     use_avx512, rows.data_ptr(), slots, epilogue, out.data_ptr(), keep=(rows,))
 
     def float_gemm(self, a: torch.Tensor, packed: torch.Tensor, n: int, bias: Optional[torch.Tensor], lo: float,
                    hi: float, out: torch.Tensor, use_avx512: bool = True, epilogue: int = 0) -> None:
@@ -285,8 +379,8 @@ class NativeKernels:
         each block of results while in cache (EPILOGUE_SILU as `float_logistic`'s SiLU computes it,
         EPILOGUE_HARD_SWISH as torch's hardswish)."""
         m, k = a.shape
-        self._float_gemm(a.data_ptr(), m, k, n, packed.data_ptr(), _pointer(bias), lo, hi, use_avx512, epilogue,
-                         out.data_ptr())
+        self._invoke(self._float_gemm, a.data_ptr(), m, k, n, packed.data_ptr(), _pointer(bias), lo, hi, use_avx512,
+                     epilogue, out.data_ptr())
 
     def float_depthwise(self, x: torch.Tensor, geometry: torch.Tensor, weights: torch.Tensor,
                         bias: Optional[torch.Tensor], lo: float, hi: float, out: torch.Tensor,
@@ -294,8 +388,8 @@ class NativeKernels:
         """An NHWC float32 depthwise convolution (multiplier 1) of ``x`` with ``weights`` [kh, kw, c],
         plus ``bias`` [c] (or None), clamped to [lo, hi], into ``out``; ``geometry`` as `depthwise`'s;
         ``epilogue``: then an activation (as `float_gemm`'s)."""
-        self._float_depthwise(x.data_ptr(), geometry.data_ptr(), weights.data_ptr(), _pointer(bias), lo, hi,
-                              use_avx512, epilogue, out.data_ptr())
+        self._invoke(self._float_depthwise, x.data_ptr(), geometry.data_ptr(), weights.data_ptr(), _pointer(bias), lo,
+                     hi, use_avx512, epilogue, out.data_ptr())
 
 
 def library_path() -> Optional[str]:

@@ -169,6 +169,7 @@ def _native_depthwise_kernel(p, in_shape: tuple[int, ...], out_shape: tuple[int,
         return [out]
 
     run.requantizer = requantize   # a following activation's table can join it (qf.fuse_table)
+    run.replayable = True          # its work is its native calls (native_runs.py)
     return qf.described(run, f"compiled depthwise convolution, {qf.requantization_name(requantize)}")
 
 
@@ -251,6 +252,7 @@ def _packed_gemm_kernel(p, out_shape: tuple[int, ...], matrix: torch.Tensor, bia
         return [out]
 
     run.requantizer = requantize   # a following activation's table can join it (qf.fuse_table)
+    run.replayable = True          # its work is its native calls (native_runs.py)
     product = "AVX-512 VNNI" if vnni else "plain C"
     return qf.described(run, f"compiled 8-bit product ({product}) with its requantization, "
                              f"{qf.requantization_name(requantize)}")

@@ -91,6 +91,9 @@ class Table:
     """A prepared element-wise kernel: out = table[code] (one 8-bit input) or table[256·a + b]
     (two, broadcast), the codes read as their uint8 bit patterns."""
 
+    # Its work is its native call, except where it says otherwise (native_runs.py).
+    replayable = True
+
     def __init__(self, table: torch.Tensor, arity: int, what: str) -> None:
         self.table, self.arity, self.prepared = table.contiguous(), arity, what
         self.native = _native.kernels()
@@ -104,12 +107,14 @@ class Table:
                 out = self._one_row_broadcast(native, a, b)
                 if out is not None:
                     return [out]
-                # Other broadcasting: both as full 8-bit tensors.
+                # Other broadcasting: both as full 8-bit tensors (copies made here).
+                native.computed_otherwise()
                 a, b = torch.broadcast_tensors(a, b)
             a, b = a.contiguous(), (None if b is None else b.contiguous())
             out = torch.empty(a.shape, dtype=self.table.dtype)
             if native.table(a, b, self.table, out):
                 return [out]
+            native.computed_otherwise()
         if self.arity == 1:
             x = xs[0]
             return [self.table.index_select(0, _lut_index(x).reshape(-1)).view(x.shape)]
@@ -209,6 +214,8 @@ def quantize_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], 
         native.quantize(x, divisor, zp, lo, hi, special, out)
         return [out]
 
+    run.replayable = True   # its work is its native call (native_runs.py)
+
     return described(run, "compiled QUANTIZE loop")
 
 
@@ -255,6 +262,8 @@ def _global_mean(native: "_native.NativeKernels", batches: int, rows: int, chann
         native.mean_rows(q, batches, rows, channels, lo, hi, out)
         return [out]
 
+    run.replayable = True
+
     return described(run, "compiled integer mean pool")
 
 
@@ -297,6 +306,8 @@ def _compiled_max_pool(native: "_native.NativeKernels", p, in_shape: tuple, out_
         out = torch.empty(out_shape, dtype=q.dtype)
         native.max_pool(q, geometry, lo, hi, out)
         return [out]
+
+    run.replayable = True
 
     return described(run, "compiled 8-bit max pool")
 

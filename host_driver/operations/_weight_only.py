@@ -45,6 +45,8 @@ def weight_only_kernel(codes: torch.Tensor, scale, zero_point: int, rows: int):
         x = ins[0].reshape(p.batch_shape).contiguous()
         bias: Optional[torch.Tensor] = p.bias if p.bias is not None else ins[1]
         native.linear_int8(x, codes, scales, None if bias is None else bias.contiguous(), outs[0])
+        if p.act or (bias is not None and not bias.is_contiguous()):
+            native.computed_otherwise()   # torch's clamp, or a copy of the bias made here
         activate_(outs[0], p.act)
         return True
 
@@ -54,4 +56,5 @@ def weight_only_kernel(codes: torch.Tensor, scale, zero_point: int, rows: int):
         return [out]
 
     fn.prepared = "compiled weight-only int8 FULLY_CONNECTED (the DEQUANTIZE's codes and scales)"
+    fn.replayable = True   # its work is its native call, except where it says otherwise (native_runs.py)
     return fn, into

@@ -64,26 +64,34 @@ def test_silu_is_the_product_of_x_and_its_rounded_logistic(at_thread_counts):
     assert torch.equal(got.nan_to_num(nan=7.0), want.nan_to_num(nan=7.0))
 
 
+@pytest.mark.parametrize("add", [False, True], ids=["MUL", "ADD"])
 @pytest.mark.parametrize("act", [ff.FUSE_NONE, ff.FUSE_RELU, ff.FUSE_RELU1, ff.FUSE_RELU6])
 @pytest.mark.parametrize("a_shape,b_shape", [((3, 40, 37, 11), (3, 40, 37, 11)), ((1, 61, 53, 24), (1, 1, 1, 24)),
                                              ((24,), (2, 61, 53, 24)), ((300, 40), (40,))])
-def test_mul_with_a_row_or_equal_shapes_equals_torch(act, a_shape, b_shape, at_thread_counts):
+def test_mul_and_add_with_a_row_or_equal_shapes_equal_torch(add, act, a_shape, b_shape, at_thread_counts):
     gen = torch.Generator().manual_seed(act)
     a, b = torch.randn(a_shape, generator=gen) * 3, torch.randn(b_shape, generator=gen) * 3
+    if add:   # exact cancellations, signed zeros and a NaN among the sums
+        a.view(-1)[:5] = torch.tensor([1.5, -0.0, -0.0, float("nan"), 2.0])
+        b.view(-1)[:5] = torch.tensor([-1.5, -0.0, 0.0, 1.0, float("inf")])
     p = types.SimpleNamespace(act=act, quant=False)
     lo, hi = ff.BOUNDS[act]
 
     def reference(xs, _p):
-        return [(xs[0] * xs[1]).clamp(lo, hi)]
+        return [(xs[0] + xs[1] if add else xs[0] * xs[1]).clamp(lo, hi)]
 
     shape = torch.broadcast_shapes(a_shape, b_shape)
-    kernel = ff.mul_kernel(p, [OperandInfo(torch.float32, a_shape), OperandInfo(torch.float32, b_shape)],
-                           [OperandInfo(torch.float32, shape)], reference)
+    maker = ff.add_kernel if add else ff.mul_kernel
+    kernel = maker(p, [OperandInfo(torch.float32, a_shape), OperandInfo(torch.float32, b_shape)],
+                   [OperandInfo(torch.float32, shape)], reference)
     got = at_thread_counts(lambda: kernel([a, b], p)[0])
-    assert got.shape == shape and torch.equal(got, reference([a, b], p)[0])
+    want = reference([a, b], p)[0]
+    assert got.shape == shape and torch.equal(got.nan_to_num(nan=7.0), want.nan_to_num(nan=7.0))
+    assert torch.equal(got.signbit(), want.signbit())
     # Another broadcast runs the reference.
     full, column = (a if a.shape == shape else b), torch.randn(*shape[:-1], 1, generator=gen)
-    assert torch.equal(kernel([full, column], p)[0], reference([full, column], p)[0])
+    assert torch.equal(kernel([full, column], p)[0].nan_to_num(nan=7.0),
+                       reference([full, column], p)[0].nan_to_num(nan=7.0))
 
 
 def _silu_model(lib):
