@@ -35,6 +35,7 @@ enum {
     CALL_FLOAT_MUL = 14,
     CALL_LINEAR_INT8 = 15,
     CALL_FLOAT_ADD = 16,
+    CALL_FLOAT_MEAN = 17,
 };
 
 static inline double as_double(int64_t bits) {
@@ -97,6 +98,9 @@ static int32_t run_call(const int64_t *row) {
         return nnapi_host_float_mul(P(0), P(1), L(2), L(3), I(4), P(5));
     case CALL_FLOAT_ADD:
         return nnapi_host_float_add(P(0), P(1), L(2), L(3), I(4), P(5));
+    case CALL_FLOAT_MEAN:
+        nnapi_host_float_mean(P(0), L(1), L(2), L(3), P(4));
+        return 0;
     case CALL_LINEAR_INT8:
         nnapi_host_linear_int8(P(0), L(1), L(2), P(3), L(4), P(5), L(6), P(7), I(8), P(9));
         return 0;

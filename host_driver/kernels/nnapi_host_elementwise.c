@@ -1,6 +1,6 @@
 /* Float32 element-wise operations of the host driver's float path (host_driver/operations/_float_fast.py):
  * LOGISTIC, MUL and ADD (same shapes, or one row of the last dimension broadcast) with their fused activation,
- * and SiLU's MUL(x, LOGISTIC(x)) in one pass. Each element is computed alone, in a fixed order of
+ * SiLU's MUL(x, LOGISTIC(x)) in one pass, and MEAN over middle dims (a global average pool). Each element is computed alone, in a fixed order of
  * float32 operations, so the results do not depend on the thread count or the instruction set.
  *
  * LOGISTIC is NNAPI's 1 / (1 + exp(-x)) with exp computed here: a branch-free form the compiler
@@ -115,6 +115,11 @@ NNAPI_HOST_CLONES void nnapi_host_hard_swish_in_place(float *v, int64_t n) {
 #define BINARY_RANGE(NAME, OP)                                                                                   \
     NNAPI_HOST_CLONES static void NAME(const float *restrict a, const float *restrict b, int64_t begin,          \
                                        int64_t end, int64_t period, int32_t act, float *restrict out) {          \
+        if (period == 1) { /* a single value broadcast */                                                      \
+            const float value = b[0];                                                                            \
+            for (int64_t t = begin; t < end; ++t) out[t] = activate(a[t] OP value, act);                         \
+            return;                                                                                              \
+        }                                                                                                        \
         int64_t i = begin;                                                                                       \
         while (i < end) {                                                                                        \
             int64_t k = i % period, len = end - i < period - k ? end - i : period - k;                           \
@@ -203,4 +208,47 @@ NNAPI_HOST_EXPORT int32_t nnapi_host_float_mul(const float *a, const float *b, i
 NNAPI_HOST_EXPORT int32_t nnapi_host_float_add(const float *a, const float *b, int64_t n, int64_t period, int32_t act,
                                                float *out) {
     return binary(ADD, a, b, n, period, act, out);
+}
+
+/* -- MEAN over the middle dims of [batches, rows, channels] ------------------------------------------
+ * out[b][c] = (float)(sum over r of (double)x[b][r][c] / rows): each sum in float64 in row order
+ * (exact to float64's rounding, whichever thread computes the block), one rounding to float32 at
+ * the end: within one float32 rounding of the exact mean, where torch's float32 sums are within a
+ * few. Items are blocks of MEAN_BLOCK channels of one batch. */
+#define MEAN_BLOCK 64
+
+typedef struct {
+    const float *x;
+    int64_t rows, channels, blocks;
+    float *out;
+} MeanJob;
+
+NNAPI_HOST_CLONES static void mean_block(const float *restrict x, int64_t rows, int64_t channels, int64_t width,
+                                         float *restrict out) {
+    double sums[MEAN_BLOCK] = {0};
+    for (int64_t r = 0; r < rows; ++r) {
+        const float *row = x + r * channels;
+        for (int64_t c = 0; c < width; ++c) sums[c] += (double)row[c];
+    }
+    for (int64_t c = 0; c < width; ++c) out[c] = (float)(sums[c] / (double)rows);
+}
+
+static void mean_blocks(void *ctx, int64_t first, int64_t last, int32_t worker) {
+    const MeanJob *j = (const MeanJob *)ctx;
+    (void)worker;
+    for (int64_t item = first; item < last; ++item) {
+        int64_t b = item / j->blocks, c0 = (item % j->blocks) * MEAN_BLOCK;
+        int64_t width = j->channels - c0 < MEAN_BLOCK ? j->channels - c0 : MEAN_BLOCK;
+        mean_block(j->x + b * j->rows * j->channels + c0, j->rows, j->channels, width, j->out + b * j->channels + c0);
+    }
+}
+
+NNAPI_HOST_EXPORT void nnapi_host_float_mean(const float *x, int64_t batches, int64_t rows, int64_t channels,
+                                             float *out) {
+    if (batches <= 0 || rows <= 0 || channels <= 0) return;
+    MeanJob job = {x, rows, channels, (channels + MEAN_BLOCK - 1) / MEAN_BLOCK, out};
+    /* Items of about CHUNK elements; a small mean stays on the caller. */
+    int64_t per_item = rows * (channels < MEAN_BLOCK ? channels : MEAN_BLOCK);
+    int64_t grain = per_item >= CHUNK ? 1 : CHUNK / per_item;
+    nnapi_host_parallel(mean_blocks, &job, batches * job.blocks, grain, 0);
 }

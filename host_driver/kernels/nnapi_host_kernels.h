@@ -49,6 +49,7 @@ void nnapi_host_float_depthwise(const float *x, const int64_t *geometry, const f
 void nnapi_host_float_logistic(const float *x, int64_t n, float *out);
 void nnapi_host_float_silu(const float *x, int64_t n, float *out);
 int32_t nnapi_host_float_mul(const float *a, const float *b, int64_t n, int64_t period, int32_t act, float *out);
+void nnapi_host_float_mean(const float *x, int64_t batches, int64_t rows, int64_t channels, float *out);
 int32_t nnapi_host_float_add(const float *a, const float *b, int64_t n, int64_t period, int32_t act, float *out);
 
 #endif

@@ -18,7 +18,7 @@ compute, as the reference plan does
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import torch
 
@@ -90,16 +90,25 @@ def gemm_kernel(native: _native.NativeKernels, matrix: torch.Tensor, bias: torch
                               epilogue[0])
         return True
 
-    def run(xs: list, p) -> list:
-        out = torch.empty(out_shape, dtype=torch.float32)
-        into(xs, p, [out])
-        return [out]
-
-    run.into = into   # the plan hands it its pool's buffers (compilation.py)
-    run.replayable = True   # its work is its native call (native_runs.py)
+    run = _writing(into, lambda xs: out_shape)
     run.epilogue = epilogue
     what = "AVX-512" if avx512 else "plain C"
     return described(run, f"compiled float32 product ({what}){'' if geometry is None else ' over unrolled taps'}")
+
+
+def _writing(into: Callable, shape: Callable[[list], Any]) -> Kernel:
+    """The kernel that runs ``into`` on a fresh float32 tensor of ``shape(inputs)``; ``into`` stays
+    reachable (the plan hands it its pool's buffers, compilation.py) and the kernel's work is its
+    native calls, unless ``into`` says otherwise (native_runs.py)."""
+
+    def run(xs: list, p) -> list:
+        out = torch.empty(shape(xs), dtype=torch.float32)
+        into(xs, p, [out])
+        return [out]
+
+    run.into = into
+    run.replayable = True
+    return run
 
 
 def _geometry(p, in_shape: tuple[int, ...], kh: int, kw: int, out_shape: tuple[int, ...]) -> torch.Tensor:
@@ -149,13 +158,7 @@ def depthwise_kernel(native: _native.NativeKernels, p, in_shape: tuple[int, ...]
         native.float_depthwise(xs[0].contiguous(), geometry, weights, bias, lo, hi, outs[0], avx512, epilogue[0])
         return True
 
-    def run(xs: list, p) -> list:
-        out = torch.empty(out_shape, dtype=torch.float32)
-        into(xs, p, [out])
-        return [out]
-
-    run.into = into
-    run.replayable = True
+    run = _writing(into, lambda xs: out_shape)
     run.epilogue = epilogue
 
     return described(run, f"compiled float32 depthwise convolution ({'AVX-512' if avx512 else 'plain C'})")
@@ -205,13 +208,7 @@ def logistic_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], 
             torch.sigmoid(x, out=out)
         return True
 
-    def run(xs: list, q) -> list:
-        out = torch.empty(xs[0].shape, dtype=torch.float32)
-        into(xs, q, [out])
-        return [out]
-
-    run.into = into
-    run.replayable = True
+    run = _writing(into, lambda xs: xs[0].shape)
     run.float_logistic = not silu   # a MUL(x, this(x)) step can become one SiLU step
     run.float_silu = silu           # ... and a SiLU step the epilogue of the convolution before it
     return described(run, "compiled float32 SiLU" if silu else "compiled float32 LOGISTIC")
@@ -244,20 +241,25 @@ def fuse_epilogue(kernel: Kernel, step: Kernel, op_name: str, step_shape: Option
     return True
 
 
-def _row_period(full: torch.Tensor, row: torch.Tensor) -> int:
+def _row_period(full: torch.Tensor, row: torch.Tensor, small: bool = False) -> int:
     """The length of ``row`` when it is one row of ``full``'s last dimension ([C] or [1, ..., 1, C],
-    of no higher rank), else 0."""
+    of no higher rank), else 0; with ``small``, any length, and 1 for a single value."""
     c = full.shape[-1] if full.dim() else 0
-    if row.dim() > full.dim() or row.numel() != c or c < MIN_ROW or (row.dim() and row.shape[-1] != c):
+    if small and row.numel() == 1 and row.dim() <= full.dim():
+        return 1
+    if row.dim() > full.dim() or row.numel() != c or (c < MIN_ROW and not small) or (row.dim() and row.shape[-1] != c):
         return 0
     return c
 
 
-def _mul_form(a: tuple, b: tuple) -> bool:
-    """Whether the compiled MUL takes these static shapes: equal, or one a row of the other."""
+def _mul_form(a: tuple, b: tuple, small: bool = False) -> bool:
+    """Whether the compiled MUL takes these static shapes: equal, or one a row of the other (with
+    ``small``, a row of any length or a single value)."""
     def row_of(full: tuple, row: tuple) -> bool:
+        if small and math.prod(row) == 1 and len(row) <= len(full):
+            return True
         return (bool(full) and len(row) <= len(full) and math.prod(row) == full[-1] and (not row or row[-1] == full[-1])
-                and full[-1] >= MIN_ROW)
+                and (full[-1] >= MIN_ROW or small))
     return a == b or row_of(a, b) or row_of(b, a)
 
 
@@ -275,21 +277,27 @@ def add_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], refer
 
 
 def _binary_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], add: bool) -> Optional[Kernel]:
+    """MUL or ADD by the compiled loop. A small static tensor (a squeeze-and-excite gate and its
+    scaling by a single value) takes torch's call as a step of its own, cheaper than the library's,
+    and the compiled loop in a native run (native_runs.py), where it costs no call: both give the
+    same bytes (one float32 rounding per element, the same clamp)."""
     native = _native.kernels()
     if (native is None or len(ins) < 2 or any(i.dtype != torch.float32 for i in ins[:2])
-            or outs[0].dtype != torch.float32 or p.act not in BOUNDS or _small(outs[0].shape)):
+            or outs[0].dtype != torch.float32 or p.act not in BOUNDS or outs[0].shape is None):
         return None
+    small = _small(outs[0].shape)
     a_shape, b_shape = ins[0].shape, ins[1].shape
-    if a_shape is not None and b_shape is not None and not _mul_form(tuple(a_shape), tuple(b_shape)):
+    if a_shape is not None and b_shape is not None and not _mul_form(tuple(a_shape), tuple(b_shape), small):
         return None   # another broadcast, known now: the plan keeps the reference
 
     def into(xs: list, _q, outs: list) -> bool:
         a, b, out = xs[0], xs[1], outs[0]
-        period = a.numel() if a.shape == b.shape else _row_period(a, b)
-        if period == 0 and (period := _row_period(b, a)):
+        period = a.numel() if a.shape == b.shape else _row_period(a, b, small)
+        if period == 0 and (period := _row_period(b, a, small)):
             a, b = b, a
-        if (period and out.shape == a.shape and out.is_contiguous() and a.is_contiguous() and b.is_contiguous()
-                and a.numel() >= MIN_ELEMENTWISE and native.float_mul(a, b, period, p.act, out, add)):
+        compiled = a.numel() >= MIN_ELEMENTWISE or native.recording_now()
+        if (period and compiled and out.shape == a.shape and out.is_contiguous() and a.is_contiguous()
+                and b.is_contiguous() and native.float_mul(a, b, period, p.act, out, add)):
             return True
         # Another broadcast, a strided input or a small tensor: torch into the same buffer (a
         # fresh tensor would cost its page faults at every execution).
@@ -298,16 +306,42 @@ def _binary_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], a
         activate_(out, p.act)
         return True
 
-    def run(xs: list, q) -> list:
-        out = torch.empty(torch.broadcast_shapes(xs[0].shape, xs[1].shape), dtype=torch.float32)
-        into(xs, q, [out])
-        return [out]
-
-    run.into = into
-    run.replayable = True
+    run = _writing(into, lambda xs: torch.broadcast_shapes(xs[0].shape, xs[1].shape))
     if not add:
         run.float_mul_act = p.act   # a SiLU's MUL (compilation.py)
     return described(run, f"compiled float32 {'ADD' if add else 'MUL'}")
+
+
+def mean_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
+    """Float32 MEAN over consecutive dims of a static tensor with rows of MIN_ROW values or more
+    after them (a global average pool: NHWC over H and W) by the compiled loop: each sum in
+    float64, one rounding to float32 (torch sums in float32: the two differ by float32 rounding)."""
+    native, x = _native.kernels(), ins[0]
+    if (native is None or x.dtype != torch.float32 or outs[0].dtype != torch.float32 or x.shape is None
+            or 0 in x.shape or outs[0].shape is None):
+        return None
+    axes, shape = tuple(p.axes), tuple(x.shape)
+    if axes != tuple(range(axes[0], axes[-1] + 1)):
+        return None
+    batches, rows, channels = (math.prod(shape[:axes[0]]), math.prod(shape[axes[0]:axes[-1] + 1]),
+                               math.prod(shape[axes[-1] + 1:]))
+    if channels < MIN_ROW:
+        return None
+    out_shape = tuple(outs[0].shape)
+
+    def into(xs: list, _p, outs: list) -> bool:
+        x, out = xs[0], outs[0]
+        if not x.is_contiguous() or not out.is_contiguous():
+            native.computed_otherwise()   # a copy made here
+            result = torch.empty(out_shape, dtype=torch.float32)
+            native.float_mean(x.contiguous(), batches, rows, channels, result)
+            out.copy_(result)
+            return True
+        native.float_mean(x, batches, rows, channels, out)
+        return True
+
+    run = _writing(into, lambda xs: out_shape)
+    return described(run, "compiled float32 MEAN (float64 sums)")
 
 
 # Operation name -> maker(params, inputs, outputs, reference kernel) -> kernel or None.
@@ -318,4 +352,5 @@ FLOAT_MAKERS = {
     "LOGISTIC": logistic_kernel,
     "MUL": mul_kernel,
     "ADD": add_kernel,
+    "MEAN": mean_kernel,
 }

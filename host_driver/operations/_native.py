@@ -46,7 +46,7 @@ CALL_KINDS = {"nnapi_host_gemm_requantize": 1, "nnapi_host_depthwise": 2, "nnapi
               "nnapi_host_max_pool": 7, "nnapi_host_requantize": 8, "nnapi_host_float_gemm": 9,
               "nnapi_host_float_conv": 10, "nnapi_host_float_depthwise": 11, "nnapi_host_float_logistic": 12,
               "nnapi_host_float_silu": 13, "nnapi_host_float_mul": 14, "nnapi_host_linear_int8": 15,
-              "nnapi_host_float_add": 16}
+              "nnapi_host_float_add": 16, "nnapi_host_float_mean": 17}
 
 
 class RecordedCall:
@@ -151,6 +151,11 @@ class NativeKernels:
             yield recording
         finally:
             _recording.current = None
+
+    @staticmethod
+    def recording_now() -> bool:
+        """Whether this thread's kernel calls are being recorded (a native run's first execution)."""
+        return getattr(_recording, "current", None) is not None
 
     @staticmethod
     def computed_otherwise() -> None:
@@ -329,6 +334,17 @@ class NativeKernels:
         library refuses (out untouched)."""
         return self._invoke(self._float_elementwise[3 if add else 2], a.data_ptr(), b.data_ptr(), a.numel(), period,
                             act, out.data_ptr()) == 0
+
+    @functools.cached_property
+    def _float_mean(self):
+        f = self.lib.nnapi_host_float_mean
+        f.argtypes, f.restype = [_P, _I64, _I64, _I64, _P], None
+        return f
+
+    def float_mean(self, x: torch.Tensor, batches: int, rows: int, channels: int, out: torch.Tensor) -> None:
+        """``out`` [batches, channels] = the mean of contiguous float32 ``x`` [batches, rows,
+        channels] over its rows, each sum in float64, rounded once to float32."""
+        self._invoke(self._float_mean, x.data_ptr(), batches, rows, channels, out.data_ptr())
 
     # -- the float path (nnapi_host_float.c) --------------------------------------------------------
     @functools.cached_property

@@ -1,8 +1,9 @@
-"""The host driver's compiled float32 LOGISTIC, SiLU and MUL (kernels/nnapi_host_elementwise.c,
+"""The host driver's compiled float32 LOGISTIC, SiLU, MUL, ADD and MEAN (kernels/nnapi_host_elementwise.c,
 operations/_float_fast.py): LOGISTIC within a few float32 ulps of the exact logistic, with the
 reference's results at the edges (NaN, infinities, exp(-x) past float32); SiLU equal to the two
-operations' roundings; MUL with a broadcast row and each fused activation equal to torch; the same
-bytes at every thread count; and a plan where SiLU's MUL(x, LOGISTIC(x)) becomes one step,
+operations' roundings; MUL and ADD with a broadcast row and each fused activation equal to torch,
+small ones alike in a native run and alone; MEAN within one float32 step of the float64 mean; the
+same bytes at every thread count; and a plan where SiLU's MUL(x, LOGISTIC(x)) becomes one step,
 against the reference plan ($EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS=1)."""
 
 from __future__ import annotations
@@ -135,20 +136,62 @@ def test_a_plan_fuses_silu_and_equals_the_reference_plan_within_rounding(lib, dr
     torch.testing.assert_close(got, want, rtol=4e-7 * MAX_ULPS, atol=1e-30)
 
 
-def test_small_tensors_scalars_and_other_broadcasts_keep_torch():
+def test_small_tensors_scalars_and_other_broadcasts_keep_torch(monkeypatch):
     """No compiled MUL / LOGISTIC where torch's call is cheaper or the loop would run short rows:
-    below MIN_ELEMENTWISE elements, a dynamic shape, a scalar factor (a [9, 256, 64, 1] x [1]
-    product ran element by element, 0.4 ms), a broadcast other than one row."""
+    below MIN_ELEMENTWISE elements (a MUL's kernel then calls torch unless a native run records
+    it), a dynamic shape, a scalar factor of a large tensor (a [9, 256, 64, 1] x [1] product ran
+    element by element, 0.4 ms), a broadcast other than one row."""
     p = types.SimpleNamespace(act=ff.FUSE_NONE, quant=False)
 
     def mul(a_shape, b_shape, out_shape):
         return ff.mul_kernel(p, [OperandInfo(torch.float32, a_shape), OperandInfo(torch.float32, b_shape)],
                              [OperandInfo(torch.float32, out_shape)], None)
 
-    assert mul((5, 7), (7,), (5, 7)) is None
+    small = mul((5, 7), (7,), (5, 7))
+    monkeypatch.setattr(NATIVE, "float_mul", lambda *a, **k: pytest.fail("the compiled MUL ran alone"))
+    a, b = torch.randn(5, 7), torch.randn(7)
+    assert torch.equal(small([a, b], p)[0], a * b)
     assert mul((9, 256, 64, 1), (1,), (9, 256, 64, 1)) is None
     assert mul((4, 60, 70), (4, 1, 70), (4, 60, 70)) is None
     assert mul(None, (40,), None) is None
     assert ff.logistic_kernel(p, [OperandInfo(torch.float32, (1, 40))], [OperandInfo(torch.float32, (1, 40))],
                               None) is None
     assert mul((300, 40), (40,), (300, 40)) is not None
+
+
+@pytest.mark.parametrize("shape,axes", [((2, 7, 9, 40), (1, 2)), ((3, 50, 16), (1,)), ((1, 1, 1, 960), (1, 2)),
+                                        ((2, 3, 4, 5, 33), (1, 2, 3))])
+def test_mean_over_middle_dims_is_the_float64_mean_rounded_once(shape, axes, at_thread_counts):
+    gen = torch.Generator().manual_seed(len(shape))
+    x = torch.randn(shape, generator=gen) * 5 + 1
+    p = types.SimpleNamespace(axes=axes, keep=True, quant=False)
+    out_shape = tuple(1 if i in axes else d for i, d in enumerate(shape))
+    kernel = ff.mean_kernel(p, [OperandInfo(torch.float32, shape)], [OperandInfo(torch.float32, out_shape)],
+                            lambda xs, q: [xs[0].mean(axes, keepdim=True)])
+    got = at_thread_counts(lambda: kernel([x], p)[0])
+    want = x.double().mean(axes, keepdim=True).float()
+    # Within one float32 step of the float64 mean's rounding (both sums are float64, in two orders).
+    ulps = (got.view(torch.int32) - want.view(torch.int32)).abs().max()
+    assert got.shape == out_shape and ulps <= 1
+    # A strided input gives the same bytes.
+    strided = x.transpose(0, -1).contiguous().transpose(0, -1)
+    assert torch.equal(kernel([strided], p)[0], got)
+
+
+@pytest.mark.parametrize("add", [False, True], ids=["MUL", "ADD"])
+@pytest.mark.parametrize("a_shape,b_shape", [((1, 1, 1, 72), (1,)), ((1,), (1, 1, 1, 960)), ((1, 1, 1, 72), (1, 1, 1, 72)),
+                                             ((1, 7, 7, 10), (10,))])
+def test_small_mul_and_add_are_torchs_alone_and_compiled_in_a_run_with_the_same_bytes(add, a_shape, b_shape):
+    gen = torch.Generator().manual_seed(1)
+    a, b = torch.randn(a_shape, generator=gen) * 4, torch.randn(b_shape, generator=gen) * 4
+    p = types.SimpleNamespace(act=ff.FUSE_RELU6, quant=False)
+    shape = torch.broadcast_shapes(a_shape, b_shape)
+    maker = ff.add_kernel if add else ff.mul_kernel
+    kernel = maker(p, [OperandInfo(torch.float32, a_shape), OperandInfo(torch.float32, b_shape)],
+                   [OperandInfo(torch.float32, shape)], None)
+    want = (a + b if add else a * b).clamp(0.0, 6.0)
+    alone = kernel([a, b], p)[0]
+    with NATIVE.recording() as recording:
+        recorded = kernel([a, b], p)[0]
+    assert len(recording.calls) == 1 and recording.complete   # the compiled loop ran
+    assert torch.equal(alone, want) and torch.equal(recorded, want)
