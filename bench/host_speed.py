@@ -98,13 +98,21 @@ class Timed:
         return self.method.execute([x])
 
 
+# Seconds of rest before each block of runs (other runtimes' idle threads spin for a while).
+BLOCK_PAUSE_S = 0.5
+
+
 def block_medians(fns: list[Callable[[], object]], rounds: int) -> list[float]:
     """Median ms of each function over ``rounds`` executions, each function in a block of its own
     (after one warm-up call). In rounds shared by the methods, one runtime's idle threads kept
     spinning into the next method's time (XNNPACK's pool after its float .pte: the host driver's
-    8-bit mobilenet_v2 took 5.2 ms after it, 3.4 ms alone; torch's OpenMP threads after eager)."""
+    8-bit mobilenet_v2 took 5.2 ms after it, 3.4 ms alone; torch's OpenMP threads after eager).
+    A pause before each block lets the threads of the block before go to sleep (without it the
+    host driver's 8-bit mobilenet_v2 measured 1.6 ms in one run and 3.2 ms in the next, right after
+    XNNPACK's float block, while 1.8 ms alone)."""
     medians = []
     for fn in fns:
+        time.sleep(BLOCK_PAUSE_S)
         fn()
         times = []
         for _ in range(rounds):
