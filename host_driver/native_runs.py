@@ -197,7 +197,10 @@ class NativeRun:
         for o, t in r.exports:
             env[o] = t
         for st in r.views:   # views of this execution's inputs: made anew, counted as the pool's
-            for o, t in zip(st.outs, st.view([env[i] for i in st.ins], st.params)):
+            results = st.view([env[i] for i in st.ins], st.params)
+            if results is None:   # it was a view when recorded, of the same shapes
+                raise op_failed(f"host driver bug: {st.op.name} (operation #{st.op.index}) is no longer a view")
+            for o, t in zip(st.outs, results):
                 env[o] = t
                 pool.adopt(t)
         if durations is not None:
