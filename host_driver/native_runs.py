@@ -165,17 +165,15 @@ class NativeRun:
         replay = state.replays.get(id(self))
         if replay is None or not self._replay(replay, env, pool, durations):
             if self.unbindable or replay is not None:
-                for st in self.steps:
-                    plan.run_step(st, env, pool, durations)
+                self._as_steps(plan, env, pool, durations, 0)
                 return
             replay = self._bind(plan, env, pool, durations, state)
             if replay is None:
                 return
             state.replays[id(self)] = replay
-        for i in self.release:
-            if i not in self.escaping:
-                pool.release(env[i])
-                env[i] = None
+        for i in self.release:   # last read in the run, so none of them is read after it
+            pool.release(env[i])
+            env[i] = None
 
     def _replay(self, r: _Replay, env: list, pool: Any, durations: Optional[list]) -> bool:
         hold = []
@@ -234,9 +232,13 @@ class NativeRun:
         logger.debug("%s (operation #%d) and %d steps after it stay Python steps: %s", self.op.name,
                      self.op.index, len(self.steps) - 1, why)
         self.unbindable = True
+        self._as_steps(plan, env, pool, durations, done)
+        return None
+
+    def _as_steps(self, plan: Any, env: list, pool: Any, durations: Optional[list], done: int) -> None:
+        """Steps ``done`` onwards as ordinary steps of the plan."""
         for st in self.steps[done:]:
             plan.run_step(st, env, pool, durations)
-        return None
 
 
 class _Binder:
@@ -265,7 +267,7 @@ class _Binder:
             if not recording.complete or not recording.calls:
                 return "its kernel computed part of the result in Python"
             for call in recording.calls:
-                self.rows.append(list(call.row))
+                self.rows.append(call.row)   # this recording's own list: relocated in place
                 self.pointer_slots.append(call.pointers)
                 self.keep.extend(t for t in call.keep if t is not None)
             alias = None
