@@ -11,12 +11,13 @@
  * Weights are packed once per compilation as [ceil(N / 16)][ceil(K / 4)][16][4] int8, zero-filled
  * past N and K: one 64-byte vector holds four consecutive k of sixteen output channels, the operand
  * of AVX-512 VNNI's VPDPBUSD (unsigned bytes times signed bytes, four products summed into each
- * int32 lane, without saturation). Machines without AVX-512 VNNI run the same packed product in
- * plain C (the driver chooses torch._int_mm there; the tests run both).
+ * int32 lane, without saturation). Machines without AVX-512 VNNI run the same packed product with
+ * AVX2 (nnapi_host_gemm_avx2.c), others in plain C; the tests run each the machine has.
  */
 #include <stdint.h>
 #include <string.h>
 
+#include "nnapi_host_gemm_avx2.h"
 #include "nnapi_host_kernels.h"
 #include "nnapi_host_threads.h"
 
@@ -214,6 +215,9 @@ static void add_row_sums(const uint8_t *a, int64_t rows, int64_t k, int64_t n, u
     }
 }
 
+/* Whether this machine runs the AVX2 product (what it runs without AVX-512 VNNI). */
+NNAPI_HOST_EXPORT int32_t nnapi_host_gemm_avx2(void) { return nnapi_host_gemm_avx2_supported(); }
+
 /* Whether this machine runs the AVX-512 VNNI product. */
 NNAPI_HOST_EXPORT int32_t nnapi_host_gemm_vnni(void) {
 #ifdef NNAPI_HOST_HAS_X86
@@ -228,13 +232,14 @@ NNAPI_HOST_EXPORT int32_t nnapi_host_gemm_vnni(void) {
  * out: [m, n] codes. The requantization arguments are nnapi_host_requantize's (constants of
  * `repeat` copies, repeat <= block_rows, for a long inner loop when there are few channels).
  * beta: added times each row's sum of u (0 for none; the caller bounds the sums below 2^31).
- * use_vnni: 1 for the AVX-512 VNNI product when the machine has it. */
+ * product: PRODUCT_VNNI, PRODUCT_AVX2 or PRODUCT_PLAIN (nnapi_host_gemm_requantize's). */
+enum { PRODUCT_PLAIN = 0, PRODUCT_AVX2 = 1, PRODUCT_VNNI = 2 };
 typedef struct {
     const uint8_t *a;
     int64_t k, n, m, block_rows, repeat;
     const int8_t *packed;
     const double *r, *c, *threshold, *half;
-    int32_t lo, hi, xor_mask, int32_clamp, beta, vnni;
+    int32_t lo, hi, xor_mask, int32_clamp, beta, product;
     uint32_t flip;
     const uint8_t *table;
     int32_t *scratch; /* block_rows * n int32 per worker */
@@ -362,7 +367,7 @@ static void gemm_blocks(void *ctx, int64_t first, int64_t last, int32_t worker) 
         if (j->unroll) {
             uint8_t *rows_of_worker = j->rows + (int64_t)worker * j->block_rows * j->k;
 #ifdef NNAPI_HOST_HAS_X86
-            if (j->vnni && j->unroll[9] == 1 && j->unroll[5] * j->unroll[3] <= 64 * UNROLL_CHUNKS) {
+            if (j->product == PRODUCT_VNNI && j->unroll[9] == 1 && j->unroll[5] * j->unroll[3] <= 64 * UNROLL_CHUNKS) {
                 unroll_rows_avx512(j->a, j->unroll, j->pad_code, m0, rows, rows_of_worker);
             } else
 #endif
@@ -372,10 +377,13 @@ static void gemm_blocks(void *ctx, int64_t first, int64_t last, int32_t worker) 
             a = rows_of_worker;
         }
 #ifdef NNAPI_HOST_HAS_X86
-        if (j->vnni) {
+        if (j->product == PRODUCT_VNNI) {
             product_vnni(a, rows, j->k, j->n, j->packed, j->flip, first_block, last_block, scratch);
         } else
 #endif
+        if (j->product == PRODUCT_AVX2) {
+            nnapi_host_product_avx2(a, rows, j->k, j->n, j->packed, j->flip, first_block, last_block, scratch);
+        } else
         {
             product_plain(a, rows, j->k, j->n, j->packed, j->flip, first_block, last_block, scratch);
         }
@@ -402,8 +410,8 @@ static void gemm_blocks(void *ctx, int64_t first, int64_t last, int32_t worker) 
  * * n int32 (blocks of rows run on up to scratch_slots threads); out: [m, n] codes. The
  * requantization arguments are nnapi_host_requantize's (constants of `repeat` copies, repeat <=
  * block_rows, for a long inner loop when there are few channels). beta: added times each row's
- * sum of u (0 for none; the caller bounds the sums below 2^31). use_vnni: 1 for the AVX-512 VNNI
- * product when the machine has it. unroll: NULL (a is the [m, k] rows), or the geometry of an
+ * sum of u (0 for none; the caller bounds the sums below 2^31). product: 0 the plain C product, 1
+ * AVX2's, 2 AVX-512 VNNI's, each where the machine has it (else the next one down). unroll: NULL (a is the [m, k] rows), or the geometry of an
  * NHWC convolution of input a whose unrolled taps are the rows (k = kh * kw * c, m the output
  * pixels; unroll_rows), made a block at a time in `rows` (scratch_slots * block_rows * k bytes),
  * out-of-image taps reading pad_code. */
@@ -412,12 +420,15 @@ NNAPI_HOST_EXPORT void nnapi_host_gemm_requantize(const uint8_t *a, int32_t a_si
                                                   const double *r,
                                                   const double *c, const double *threshold, const double *half,
                                                   int32_t lo, int32_t hi, int32_t xor_mask, int32_t int32_clamp,
-                                                  const uint8_t *table, int32_t beta, int32_t use_vnni,
+                                                  const uint8_t *table, int32_t beta, int32_t product,
                                                   int32_t *scratch, int32_t scratch_slots,
                                                   const int64_t *unroll, uint8_t *rows, int32_t pad_code,
                                                   uint8_t *out) {
     GemmJob job = {a, k, n, m, block_rows, repeat, packed, r, c, threshold, half, lo, hi, xor_mask, int32_clamp, beta,
-                   use_vnni && nnapi_host_gemm_vnni(), a_signed ? 0x80808080u : 0u, table, scratch, out,
+                   product >= PRODUCT_VNNI && nnapi_host_gemm_vnni()   ? PRODUCT_VNNI
+                   : product >= PRODUCT_AVX2 && nnapi_host_gemm_avx2() ? PRODUCT_AVX2
+                                                                       : PRODUCT_PLAIN,
+                   a_signed ? 0x80808080u : 0u, table, scratch, out,
                    unroll, rows, (uint8_t)pad_code, 1, 0};
     /* Blocks of whole 8-row tiles (the product computes a tile's rows past the end anyway). */
     if (block_rows >= TILE_ROWS) job.block_rows = block_rows / TILE_ROWS * TILE_ROWS;

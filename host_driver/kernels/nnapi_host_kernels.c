@@ -16,6 +16,7 @@
 
 #include "nnapi_host_kernels.h"
 #include "nnapi_host_common.h"
+#include "nnapi_host_depthwise_avx2.h"
 #include "nnapi_host_depthwise_vnni.h"
 #include "nnapi_host_requantize.h"
 #include "nnapi_host_threads.h"
@@ -212,6 +213,7 @@ typedef struct {
     int64_t repeat; /* copies of the constants (nnapi_host_requantize's repeat) */
     const uint8_t *table; /* applied to each row by the AVX-512 path, to the whole output otherwise */
     const DepthwiseVnni *vnni; /* the sums by nnapi_host_depthwise_vnni_row instead (with avx512 set) */
+    const DepthwiseAvx2 *avx2; /* the sums by nnapi_host_depthwise_avx2_row, a row at a time as avx512 */
 } DepthwiseJob;
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -275,10 +277,12 @@ static void depthwise_rows(void *ctx, int64_t first, int64_t last, int32_t worke
     const int64_t *g = j->g;
     int32_t *acc = j->acc + (int64_t)worker * g[13] * g[3];
 #ifdef NNAPI_HOST_HAS_X86
-    if (j->avx512) {
+    if (j->avx512 || j->avx2) {
         int64_t width = g[13] * g[3];
         for (int64_t row = first; row < last; ++row) {
-            if (j->vnni) {
+            if (j->avx2) {
+                nnapi_host_depthwise_avx2_row(j->avx2, j->x, g, row, acc);
+            } else if (j->vnni) {
                 nnapi_host_depthwise_vnni_row(j->vnni, j->x, g, row, acc);
             } else {
                 depthwise_sums_avx512(j->x, j->x_signed, g, j->weights, j->x_zp, row, acc);
@@ -309,6 +313,9 @@ static void depthwise_rows(void *ctx, int64_t first, int64_t last, int32_t worke
 #undef DEPTHWISE_CALL
 }
 
+/* Whether this machine runs the depthwise sums with AVX2 (what it runs without AVX-512). */
+NNAPI_HOST_EXPORT int32_t nnapi_host_depthwise_avx2(void) { return nnapi_host_depthwise_avx2_supported(); }
+
 /* Whether this machine runs the depthwise sums with AVX-512. */
 NNAPI_HOST_EXPORT int32_t nnapi_host_depthwise_avx512(void) {
 #ifdef NNAPI_HOST_HAS_X86
@@ -322,9 +329,9 @@ NNAPI_HOST_EXPORT int32_t nnapi_host_depthwise_avx512(void) {
 /* geometry: {n, h, w, c, kh, kw, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow}.
  * The other arguments as nnapi_host_requantize's; table applies to the codes as there.
  * acc: acc_slots * ow * c int32 (output rows run on up to acc_slots threads). sums: 0 the plain
- * loop; 1 the AVX-512 sums where the CPU has them; 2 the VNNI sums where the CPU has them and the
- * weights fit signed bytes, else as 1 (every path gives the same exact sums). The AVX-512 and VNNI
- * paths requantize each row with `repeat` copies of the constants (r, c, ... hold repeat * c
+ * loop; 1 the AVX-512 sums where the CPU has them, else the AVX2 ones where it has those; 2 the VNNI
+ * sums where the CPU has them and the weights fit signed bytes, else as 1; 3 the AVX2 sums where
+ * the CPU has them (every path gives the same exact sums). The vector paths requantize each row with `repeat` copies of the constants (r, c, ... hold repeat * c
  * entries; the plain loop reads the first copy). */
 NNAPI_HOST_EXPORT void nnapi_host_depthwise(const uint8_t *x, int32_t x_signed, const int64_t *geometry,
                                             const int16_t *weights, int32_t x_zp, const double *r, const double *c,
@@ -333,16 +340,18 @@ NNAPI_HOST_EXPORT void nnapi_host_depthwise(const uint8_t *x, int32_t x_signed, 
                                             int32_t *acc, int32_t acc_slots, int32_t sums, int64_t repeat,
                                             uint8_t *out) {
     const int64_t *g = geometry;
-    int avx512 = sums >= 1 && nnapi_host_depthwise_avx512();
-    DepthwiseVnni *vnni = avx512 && sums >= 2 ? nnapi_host_depthwise_vnni_prepare(weights, g, x_zp, x_signed) : NULL;
+    int avx512 = sums >= 1 && sums <= 2 && nnapi_host_depthwise_avx512();
+    DepthwiseVnni *vnni = avx512 && sums == 2 ? nnapi_host_depthwise_vnni_prepare(weights, g, x_zp, x_signed) : NULL;
+    DepthwiseAvx2 *avx2 = sums >= 1 && !avx512 ? nnapi_host_depthwise_avx2_prepare(weights, g, x_zp, x_signed) : NULL;
     DepthwiseJob job = {x, x_signed, x_zp, lo, hi, threshold != 0 && half != 0, int32_clamp != 0, g, weights, r, c,
-                        threshold, half, (uint8_t)xor_mask, acc, out, avx512, repeat, table, vnni};
+                        threshold, half, (uint8_t)xor_mask, acc, out, avx512, repeat, table, vnni, avx2};
     int64_t rows = g[0] * g[12], taps = g[13] * g[3] * g[4] * g[5];
     /* Rows in chunks of about 32k multiply-adds; a small convolution stays on the caller. */
     int64_t grain = taps >= 32768 ? 1 : 32768 / (taps > 0 ? taps : 1);
     nnapi_host_parallel(depthwise_rows, &job, rows, grain, rows * taps < (1 << 16) ? 1 : acc_slots);
     nnapi_host_depthwise_vnni_free(vnni);
-    if (table && !job.avx512) {
+    nnapi_host_depthwise_avx2_free(avx2);
+    if (table && !job.avx512 && !job.avx2) {
         lookup_in_place(out, g[0] * g[12] * g[13] * g[3], table);
     }
 }
@@ -624,4 +633,4 @@ NNAPI_HOST_EXPORT void nnapi_host_quantize(const float *x, int64_t n, double sca
 }
 
 /* The version of this interface (_native.py refuses a library of another). */
-NNAPI_HOST_EXPORT int32_t nnapi_host_kernels_version(void) { return 8; }
+NNAPI_HOST_EXPORT int32_t nnapi_host_kernels_version(void) { return 9; }

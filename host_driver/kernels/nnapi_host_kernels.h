@@ -31,7 +31,7 @@ void nnapi_host_gemm_requantize(const uint8_t *a, int32_t a_signed, int64_t m, i
                                 const int8_t *packed, int64_t block_rows, int64_t repeat, const double *r,
                                 const double *c, const double *threshold, const double *half, int32_t lo,
                                 int32_t hi, int32_t xor_mask, int32_t int32_clamp, const uint8_t *table, int32_t beta,
-                                int32_t use_vnni, int32_t *scratch, int32_t scratch_slots, const int64_t *unroll,
+                                int32_t product, int32_t *scratch, int32_t scratch_slots, const int64_t *unroll,
                                 uint8_t *rows, int32_t pad_code, uint8_t *out);
 void nnapi_host_linear_int8(const float *x, int64_t m, int64_t k, const int8_t *q, int64_t n, const float *scale,
                             int64_t scale_count, const float *bias, int32_t use_avx512, float *out);

@@ -32,10 +32,14 @@ LIBRARY_FILENAME = "libnnapi_host_kernels.so"
 LIBRARY_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNELS"
 THREADS_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNEL_THREADS"
 DEFAULT_MAX_THREADS = 4
-INTERFACE_VERSION = 8
+INTERFACE_VERSION = 9
 # The activations the float convolutions apply as they write (nnapi_host_elementwise.h).
 EPILOGUE_NONE, EPILOGUE_SILU, EPILOGUE_HARD_SWISH = 0, 1, 2
 OFF = ("0", "off", "none", "no")
+# The packed 8-bit products of nnapi_host_gemm.c, by the number it takes.
+PRODUCTS = ("plain C", "AVX2", "AVX-512 VNNI")
+# The depthwise convolution's sums of nnapi_host_kernels.c, by the number it takes.
+DEPTHWISE_SUMS = ("plain C", "AVX-512", "AVX-512 VNNI", "AVX2")
 FLOAT_CHUNK_ROWS = 48   # nnapi_host_float.c's CHUNK_ROWS: rows of unrolled taps per thread
 
 _P, _I32, _I64, _F64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_double
@@ -121,9 +125,15 @@ class NativeKernels:
         self._gemm_vnni = lib.nnapi_host_gemm_vnni
         self._gemm_vnni.argtypes = []
         self._gemm_vnni.restype = _I32
+        self._gemm_avx2 = lib.nnapi_host_gemm_avx2
+        self._gemm_avx2.argtypes = []
+        self._gemm_avx2.restype = _I32
         self._depthwise_avx512 = lib.nnapi_host_depthwise_avx512
         self._depthwise_avx512.argtypes = []
         self._depthwise_avx512.restype = _I32
+        self._depthwise_avx2 = lib.nnapi_host_depthwise_avx2
+        self._depthwise_avx2.argtypes = []
+        self._depthwise_avx2.restype = _I32
         self._set_threads = lib.nnapi_host_set_threads
         self._set_threads.argtypes = [_I32]
         self._set_threads.restype = None
@@ -195,11 +205,11 @@ class NativeKernels:
     def gemm_requantize(self, a: torch.Tensor, packed: torch.Tensor, n: int, block_rows: int, repeat: int,
                         constants: tuple,
                         lo: int, hi: int, xor_mask: int, int32_clamp: bool, table: Optional[torch.Tensor],
-                        use_vnni: bool, out: torch.Tensor, beta: int = 0, unroll: Optional[torch.Tensor] = None,
+                        product: str, out: torch.Tensor, beta: int = 0, unroll: Optional[torch.Tensor] = None,
                         pad_code: int = 0) -> None:
         """Codes of the product of 8-bit rows ``a`` [m, k] and the packed int8 weights (see
         nnapi_host_gemm.c; plus ``beta`` times each row's sum) into ``out`` [m, n], requantized
-        as `requantize` does. With ``unroll`` (int64 geometry, as `depthwise`'s) the rows are the
+        as `requantize` does; ``product``: one of `products` (the plain C one, for tests). With ``unroll`` (int64 geometry, as `depthwise`'s) the rows are the
         unrolled taps of the NHWC convolution input ``a``, out-of-image taps reading ``pad_code``
         (the zero point's code, as a byte)."""
         r, c, threshold, half = constants
@@ -213,7 +223,7 @@ class NativeKernels:
         rows = None if unroll is None else torch.empty(slots * block_rows * k, dtype=torch.uint8)
         self._invoke(self._gemm, a.data_ptr(), a.dtype == torch.int8, m, k, n, packed.data_ptr(), block_rows, repeat,
                      r.data_ptr(), c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp,
-                     _pointer(table), beta, use_vnni, scratch.data_ptr(), slots, _pointer(unroll), _pointer(rows),
+                     _pointer(table), beta, PRODUCTS.index(product), scratch.data_ptr(), slots, _pointer(unroll), _pointer(rows),
                      pad_code & 0xFF, out.data_ptr(), keep=(scratch, rows))
 
     def linear_int8(self, x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor, bias: Optional[torch.Tensor],
@@ -225,15 +235,34 @@ class NativeKernels:
                      _pointer(bias), use_avx512, out.data_ptr())
 
     @functools.cached_property
-    def depthwise_avx512(self) -> bool:
-        """Whether this machine sums depthwise convolutions with AVX-512 (faster than oneDNN's at
-        every size measured; the plain loop only below SMALL_DEPTHWISE_PIXELS, _qconv.py)."""
-        return bool(self._depthwise_avx512())
+    def depthwise_sums(self) -> tuple[str, ...]:
+        """The depthwise convolution's sums this machine runs (of `DEPTHWISE_SUMS`)."""
+        if self._depthwise_avx512():
+            return DEPTHWISE_SUMS[:3] if self.vnni else DEPTHWISE_SUMS[:2]
+        return ("plain C", "AVX2") if self._depthwise_avx2() else ("plain C",)
+
+    @property
+    def depthwise_vector(self) -> bool:
+        """Whether this machine sums depthwise convolutions with vectors (AVX-512 or AVX2: faster
+        than oneDNN's at every size measured; the plain loop only below SMALL_DEPTHWISE_PIXELS,
+        _qconv.py)."""
+        return len(self.depthwise_sums) > 1
 
     @functools.cached_property
     def vnni(self) -> bool:
         """Whether this machine runs the packed product with AVX-512 VNNI."""
         return bool(self._gemm_vnni())
+
+    @functools.cached_property
+    def products(self) -> tuple[str, ...]:
+        """The packed 8-bit products this machine runs (of `PRODUCTS`), the fastest last."""
+        return PRODUCTS[:3 if self.vnni else 2 if self._gemm_avx2() else 1]
+
+    @property
+    def vector_product(self) -> Optional[str]:
+        """This machine's fastest packed 8-bit product, or None when it has only the plain C loop
+        (slower than torch's kernels: the driver does not choose it)."""
+        return self.products[-1] if len(self.products) > 1 else None
 
     def requantize(self, acc: torch.Tensor, outer: int, channels: int, inner: int, repeat: int,
                    constants: tuple, lo: int, hi: int, xor_mask: int, int32_clamp: bool, out: torch.Tensor,
@@ -249,21 +278,20 @@ class NativeKernels:
 
     def depthwise(self, x: torch.Tensor, geometry: torch.Tensor, weights: torch.Tensor, x_zp: int, constants: tuple,
                   lo: int, hi: int, xor_mask: int, int32_clamp: bool, table: Optional[torch.Tensor],
-                  out: torch.Tensor, use_avx512: bool = True, repeat: int = 1, use_vnni: bool = True) -> None:
+                  out: torch.Tensor, sums: Optional[str] = None, repeat: int = 1) -> None:
         """An NHWC depthwise convolution of 8-bit ``x`` with int16 ``weights`` [kh, kw, c] and its
         requantization (as `requantize`) into ``out``; ``geometry``: int64 [n, h, w, c, kh, kw,
-        stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow]; ``use_avx512``: the
-        AVX-512 sums where the CPU has them (False: the plain loop, for tests), ``use_vnni``: with
-        it, the VNNI sums where the CPU has them and the weights fit signed bytes (the same exact
-        sums every way); ``constants`` hold ``repeat`` copies (rows of the AVX-512 and VNNI paths
-        are requantized as `requantize` with them)."""
+        stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow]; ``sums``: one of
+        `depthwise_sums` (None: the fastest; the VNNI sums only where the weights fit signed bytes;
+        the same exact sums every way); ``constants`` hold ``repeat`` copies (rows of the vector
+        paths are requantized as `requantize` with them)."""
         r, c, threshold, half = constants
         slots = self.threads
         acc = torch.empty(slots * int(geometry[13]) * int(weights.shape[-1]), dtype=torch.int32)
         self._invoke(self._depthwise, x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), weights.data_ptr(),
                      x_zp, r.data_ptr(), c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask,
-                     int32_clamp, _pointer(table), acc.data_ptr(), slots, (2 if use_vnni else 1) if use_avx512 else 0,
-                     repeat, out.data_ptr(), keep=(acc,))
+                     int32_clamp, _pointer(table), acc.data_ptr(), slots,
+                     DEPTHWISE_SUMS.index(sums or "AVX-512 VNNI"), repeat, out.data_ptr(), keep=(acc,))
 
     def mean_rows(self, x: torch.Tensor, batches: int, rows: int, channels: int, lo: int, hi: int,
                   out: torch.Tensor) -> None:

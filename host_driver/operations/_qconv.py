@@ -13,7 +13,7 @@ The accumulation Σ (q_in − zp_in)(q_w − zp_w) runs in an integer kernel on 
   with the bias.
 * The compiled depthwise loop (`_native`) for NHWC depthwise convolutions: int32 sums of the
   taps, requantized row by row; at every size where the machine has its AVX-512 sums, else for
-  small images only (its plain loop loses to oneDNN on large ones).
+  small images only (its plain loop loses to oneDNN on large ones); AVX2 sums without AVX-512.
 
 Then `_qfast.Requantizer` (or the reference requantization, where it was not proved equal).
 """
@@ -75,10 +75,11 @@ def conv_kernel(p, ins: Sequence[qf.OperandInfo], outs: Sequence[qf.OperandInfo]
     depthwise = groups == w.shape[0] and w.shape[1] == 1 and not p.nchw     # depth multiplier 1
     # The plain compiled loop gains oneDNN's ~20 us of setup per call and loses to its kernels on
     # large images (3x slower at 112 x 112 x 32 here, 2x faster at 14 x 14 and below); with its
-    # AVX-512 sums it is faster at every size of mobilenet_v2 (1.7 -> 1.1 ms per execution in all).
+    # AVX-512 sums it is faster at every size of mobilenet_v2 (1.7 -> 1.1 ms per execution in all);
+    # the AVX2 sums on a machine without AVX-512, where oneDNN's sums are not exact (VPMADDUBSW).
     native = _native.kernels()
     native_depthwise = outs[0].shape[1] * outs[0].shape[2] <= SMALL_DEPTHWISE_PIXELS or (
-        native is not None and native.depthwise_avx512)
+        native is not None and native.depthwise_vector)
     if depthwise and native_depthwise and int(abs_sum.max()) * reach < qf.INT32_LIMIT:
         kernel = _native_depthwise_kernel(p, ins[0].shape, outs[0].shape, w, bias, abs_sum * reach, dtype)
         if kernel is not None:
@@ -212,19 +213,19 @@ def _unrolled_gemm_kernel(p, in_shape: tuple[int, ...], out_shape: tuple[int, ..
 
 
 def _packed_gemm_kernel(p, out_shape: tuple[int, ...], matrix: torch.Tensor, bias: torch.Tensor,
-                        abs_sum: torch.Tensor, dtype: torch.dtype, use_vnni: Optional[bool] = None,
+                        abs_sum: torch.Tensor, dtype: torch.dtype, product: Optional[str] = None,
                         beta: int = 0, unroll: Optional[torch.Tensor] = None) -> Optional[Kernel]:
     """A 1x1 NHWC convolution or a FULLY_CONNECTED as the compiled product of the activation rows,
     read as unsigned bytes, with the packed int8 weights [O, K], requantized block by block; None
-    without the library, AVX-512 VNNI (``use_vnni`` None: the machine's; False: the plain C
-    product, for tests), a proved requantizer or int32 room. ``abs_sum``: Σ|q_w − zp_w| per output;
+    without the library, a vector product (AVX-512 VNNI or AVX2; ``product`` None: the machine's
+    fastest; else one of `NativeKernels.products`, for tests), a proved requantizer or int32 room. ``abs_sum``: Σ|q_w − zp_w| per output;
     ``beta``: q_w − zp_w = matrix + beta (per-tensor weights stored shifted), added in C as beta
     times each row's Σu; ``unroll``: a convolution's geometry when the rows are its unrolled taps
     (see NativeKernels.gemm_requantize)."""
     native = _native.kernels()
     channels, depth = matrix.shape
     room = (int(matrix.to(torch.int64).abs().sum(1).max()) + abs(beta) * depth) * 255
-    if native is None or (use_vnni is None and not native.vnni) or room >= qf.INT32_LIMIT:
+    if native is None or (product is None and native.vector_product is None) or room >= qf.INT32_LIMIT:
         return None
     # Unsigned bytes u = q_in + 128 for int8 codes (their bit pattern, top bit flipped), q_in for uint8.
     s_u = -128 if dtype == torch.int8 else 0
@@ -240,7 +241,7 @@ def _packed_gemm_kernel(p, out_shape: tuple[int, ...], matrix: torch.Tensor, bia
     # Constants repeated over rows when there are few channels (a long inner loop), as
     # Requantizer.native_codes does.
     repeat = max(1, min(block_rows, -(-qf.NATIVE_ROW // channels)))
-    vnni = native.vnni if use_vnni is None else use_vnni
+    product = native.vector_product if product is None else product
 
     def run(xs: list, _p) -> list:
         a = xs[0].contiguous()
@@ -248,12 +249,11 @@ def _packed_gemm_kernel(p, out_shape: tuple[int, ...], matrix: torch.Tensor, bia
         out = torch.empty(out_shape, dtype=dtype if table is None else table.dtype)
         native.gemm_requantize(a if unroll is not None else a.view(-1, depth), packed, channels, block_rows, repeat,
                                requantize.flat_constants(repeat), requantize.lo, requantize.hi, requantize.shift,
-                               requantize.int32_clamp, table, vnni, out, beta, unroll, p.q_zp[0])
+                               requantize.int32_clamp, table, product, out, beta, unroll, p.q_zp[0])
         return [out]
 
     run.requantizer = requantize   # a following activation's table can join it (qf.fuse_table)
     run.replayable = True          # its work is its native calls (native_runs.py)
-    product = "AVX-512 VNNI" if vnni else "plain C"
     return qf.described(run, f"compiled 8-bit product ({product}) with its requantization, "
                              f"{qf.requantization_name(requantize)}")
 

@@ -142,8 +142,8 @@ def test_the_packed_product_equals_the_reference_requantization(native, dtype, m
     """nnapi_host_gemm.c: rows of codes (int8 read as code + 128) times packed int8 weights, with
     depths and channel counts off the blocks of 4 and 16 and extreme codes, requantized block by
     block (plus beta times each row's sum: FULLY_CONNECTED's shifted per-tensor weights): the
-    reference's codes, by the plain C product and, where the machine has it, by AVX-512 VNNI (the
-    driver's 1x1 convolutions and FULLY_CONNECTED there)."""
+    reference's codes, by the plain C product and each vector product the machine has (AVX2,
+    AVX-512 VNNI: the driver's 1x1 convolutions and FULLY_CONNECTED)."""
     from executorch_nnapi.host_driver.operations._qconv import pack_weights
 
     gen = torch.Generator().manual_seed(m * k + n)
@@ -162,11 +162,11 @@ def test_the_packed_product_equals_the_reference_requantization(native, dtype, m
     want = qk.requantize_acc(acc.t() + offset[:, None], p, 0).t()
     assert len(want.unique()) > min(20, m * n // 4)            # the requantization, not only its clamp
     repeat = max(1, min(block_rows, -(-qf.NATIVE_ROW // n)))
-    for vnni in (False, True) if native.vnni else (False,):
+    for product in native.products:
         out = torch.empty(m, n, dtype=dtype)
         native.gemm_requantize(a, pack_weights(w), n, block_rows, repeat, req.flat_constants(repeat), req.lo, req.hi,
-                               req.shift, req.int32_clamp, None, vnni, out, beta)
-        assert torch.equal(out, want), (vnni, (out.to(torch.int64) - want.to(torch.int64)).abs().max())
+                               req.shift, req.int32_clamp, None, product, out, beta)
+        assert torch.equal(out, want), (product, (out.to(torch.int64) - want.to(torch.int64)).abs().max())
 
 
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.int8])
@@ -207,11 +207,11 @@ def test_the_product_over_unrolled_taps_equals_the_product_of_the_taps(native, d
     want = qk.requantize_acc(acc.t(), p, 0).t()
     assert len(want.unique()) > 20
     geometry = torch.tensor([1, h, w, c, kh, kw, *stride, *dilation, top, left, oh, ow], dtype=torch.int64)
-    for vnni in (False, True) if native.vnni else (False,):
+    for product in native.products:
         out = torch.empty(oh * ow, n, dtype=dtype)
         native.gemm_requantize(x, pack_weights(wt), n, 12, 1, req.flat_constants(1), req.lo, req.hi, req.shift,
-                               req.int32_clamp, None, vnni, out, unroll=geometry, pad_code=pad_code)
-        assert torch.equal(out, want), vnni
+                               req.int32_clamp, None, product, out, unroll=geometry, pad_code=pad_code)
+        assert torch.equal(out, want), product
 
 
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.int8])
@@ -239,11 +239,11 @@ def test_few_rows_split_their_columns_over_the_threads(native, pool_threads, dty
     repeat = max(1, min(block_rows, -(-qf.NATIVE_ROW // n)))
     for threads in (1, 2):
         pool_threads(threads)
-        for vnni in (False, True) if native.vnni else (False,):
+        for product in native.products:
             out = torch.empty(m, n, dtype=dtype)
             native.gemm_requantize(a, pack_weights(w), n, block_rows, repeat, req.flat_constants(repeat), req.lo,
-                                   req.hi, req.shift, req.int32_clamp, None, vnni, out, beta)
-            assert torch.equal(out, want), (threads, vnni)
+                                   req.hi, req.shift, req.int32_clamp, None, product, out, beta)
+            assert torch.equal(out, want), (threads, product)
 
 
 @pytest.fixture
@@ -296,21 +296,21 @@ def test_the_thread_count_does_not_change_the_codes(native, pool_threads, dtype)
     for threads in (1, 2, 3):
         pool_threads(threads)
         assert native.threads == threads
-        for vnni in (False, True) if native.vnni else (False,):
+        for product in native.products:
             out = torch.empty(m, n, dtype=dtype)
             native.gemm_requantize(a, pack_weights(w), n, 8, 1, req.flat_constants(1), req.lo, req.hi, req.shift,
-                                   req.int32_clamp, None, vnni, out)
-            assert torch.equal(out, want), (threads, vnni)
-        for avx512, vnni in ((False, False), (True, False), (True, True)):
+                                   req.int32_clamp, None, product, out)
+            assert torch.equal(out, want), (threads, product)
+        for sums in native.depthwise_sums:
             dout = torch.empty(1, oh, ow, c, dtype=dtype)
             native.depthwise(x, geometry, weights, x_zp, dreq.flat_constants(1), dreq.lo, dreq.hi, dreq.shift,
-                             dreq.int32_clamp, None, dout, avx512, use_vnni=vnni)
-            assert torch.equal(dout, dwant), (threads, avx512, vnni)
-            # A fused table: applied to each row (AVX-512) or to the whole output (the plain loop).
+                             dreq.int32_clamp, None, dout, sums)
+            assert torch.equal(dout, dwant), (threads, sums)
+            # A fused table: applied to each row (vector paths) or to the whole output (the plain loop).
             dout = torch.empty(1, oh, ow, c, dtype=torch.uint8)
             native.depthwise(x, geometry, weights, x_zp, dreq.flat_constants(1), dreq.lo, dreq.hi, dreq.shift,
-                             dreq.int32_clamp, table, dout, avx512, use_vnni=vnni)
-            assert torch.equal(dout, table[dwant.view(torch.uint8).to(torch.int64)]), (threads, avx512, vnni)
+                             dreq.int32_clamp, table, dout, sums)
+            assert torch.equal(dout, table[dwant.view(torch.uint8).to(torch.int64)]), (threads, sums)
 
 
 @pytest.mark.parametrize("dtype", [torch.uint8, torch.int8])
@@ -322,8 +322,9 @@ def test_the_thread_count_does_not_change_the_codes(native, pool_threads, dtype)
     (8, 8, 32, 3, (1, 1), (1, 1), (1, 1, 1, 1), -300),       # weights beyond a signed byte: no VNNI
 ])
 def test_the_depthwise_sums_are_exact_on_every_path(native, dtype, h, w, c, k, stride, dilation, pads, weight_low):
-    """The plain loop, the AVX-512 sums and the VNNI sums (four taps per lane, the zero point's
-    share taken off at the end, out-of-image taps read as zero-point codes) give the reference's
+    """The plain loop and the vector sums the machine has (AVX-512; VNNI, four taps per lane; AVX2,
+    two taps per lane; the zero point's share taken off at the end, out-of-image taps read as
+    zero-point codes) give the reference's
     codes of the exact sums, for channel tails, borders, strides, dilations and any tap count."""
     import torch.nn.functional as F
 
@@ -346,11 +347,11 @@ def test_the_depthwise_sums_are_exact_on_every_path(native, dtype, h, w, c, k, s
     geometry = torch.tensor([2, h, w, c, k, k, *stride, *dilation, top, left, oh, ow], dtype=torch.int64)
     weights = wd[:, 0].permute(1, 2, 0).to(torch.int16).contiguous()
     repeat = max(1, min(ow, -(-256 // c)))
-    for avx512, vnni in ((False, False), (True, False), (True, True)):
+    for sums in native.depthwise_sums:
         out = torch.empty(2, oh, ow, c, dtype=dtype)
         native.depthwise(x, geometry, weights, x_zp, req.flat_constants(repeat), req.lo, req.hi, req.shift,
-                         req.int32_clamp, None, out, avx512, repeat=repeat, use_vnni=vnni)
-        assert torch.equal(out, want), (avx512, vnni)
+                         req.int32_clamp, None, out, sums, repeat=repeat)
+        assert torch.equal(out, want), sums
 
 
 def test_the_kernel_thread_count_is_read_from_the_environment(monkeypatch):
