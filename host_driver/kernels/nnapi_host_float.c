@@ -7,7 +7,7 @@
  * ascending), started from 0, then + bias, then the activation's clamp: it does not depend on the
  * blocking or on which thread computes it, so the bytes do not depend on the thread count. The
  * AVX-512 versions fuse each multiply-add (explicit FMA: the library is built with
- * -ffp-contract=off); the plain C versions round the product and the sum apart, so the two may
+ * -ffp-contract=off), as the AVX2 ones (nnapi_host_float_avx2.c, the same bits); the plain C versions round the product and the sum apart, so the two may
  * differ in the last bits, but a machine always takes the same one.
  *
  * Packed weights: [ceil(N / 16)][K][16] float32, zero-filled past N (one 64-byte vector holds one
@@ -18,6 +18,7 @@
 
 #include "nnapi_host_kernels.h"
 #include "nnapi_host_elementwise.h"
+#include "nnapi_host_float_avx2.h"
 #include "nnapi_host_threads.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -44,7 +45,7 @@ typedef struct {
     int64_t m, k, n;
     int64_t col_groups, blocks_per_group;
     float lo, hi;
-    int32_t avx512;
+    int32_t avx512, avx2; /* the AVX-512 loops, or those of nnapi_host_float_avx2.c */
     const int64_t *unroll; /* NULL, or a convolution's geometry: rows are its taps (unroll_taps) */
     float *rows;           /* with unroll: CHUNK_ROWS * k floats per worker */
     int32_t epilogue;      /* NNAPI_HOST_EPILOGUE_*: applied to each item's results while in cache */
@@ -263,7 +264,9 @@ static void gemm_items(void *ctx, int64_t first, int64_t last, int32_t worker) {
             gemm_avx512(j, r0, rows, b0, b1);
         } else
 #endif
-        {
+        if (j->avx2) {
+            nnapi_host_float_gemm_avx2(j->a, j->k, j->n, j->packed, j->bias, j->lo, j->hi, j->out, r0, rows, b0, b1);
+        } else {
             gemm_plain(j, r0, rows, b0, b1);
         }
         apply_epilogue(j->epilogue, j->out, j->n, r0, rows, b0 * LANES, b1 * LANES < j->n ? b1 * LANES : j->n);
@@ -280,9 +283,20 @@ NNAPI_HOST_EXPORT int32_t nnapi_host_float_avx512(void) {
 #endif
 }
 
+/* Whether this machine runs the AVX2 float loops (what it runs without AVX-512). */
+NNAPI_HOST_EXPORT int32_t nnapi_host_float_avx2(void) { return nnapi_host_float_avx2_supported(); }
+
+/* loops: 0 the plain C ones; 1 AVX-512's where the machine has it, else AVX2's where it has those;
+ * 2 AVX2's where it has them. Sets the job's avx512 and avx2. */
+static void choose_loops(int32_t loops, int32_t *avx512, int32_t *avx2) {
+    *avx512 = loops == 1 && nnapi_host_float_avx512();
+    *avx2 = loops >= 1 && !*avx512 && nnapi_host_float_avx2_supported();
+}
+
+
 /* The product (see nnapi_host_float_gemm), its rows unrolled when `unroll` is given. */
 static void float_gemm(const float *a, int64_t m, int64_t k, int64_t n, const float *packed, const float *bias,
-                       float lo, float hi, int32_t use_avx512, const int64_t *unroll, float *rows, int32_t slots,
+                       float lo, float hi, int32_t loops, const int64_t *unroll, float *rows, int32_t slots,
                        int32_t epilogue, float *out) {
     int64_t blocks = (n + LANES - 1) / LANES, chunks = (m + CHUNK_ROWS - 1) / CHUNK_ROWS;
     /* Few rows (a FULLY_CONNECTED, a 7 x 7 image): split the columns too, in even pairs of blocks
@@ -292,8 +306,8 @@ static void float_gemm(const float *a, int64_t m, int64_t k, int64_t n, const fl
     int64_t per_group = (blocks + col_groups - 1) / col_groups;
     per_group += per_group & 1;
     col_groups = (blocks + per_group - 1) / per_group;
-    FloatGemmJob job = {a, packed, bias, out, m, k, n, col_groups, per_group, lo, hi,
-                        use_avx512 && nnapi_host_float_avx512(), unroll, rows, epilogue};
+    FloatGemmJob job = {a, packed, bias, out, m, k, n, col_groups, per_group, lo, hi, 0, 0, unroll, rows, epilogue};
+    choose_loops(loops, &job.avx512, &job.avx2);
     int64_t items = chunks * col_groups;
     /* A job of a few thousand multiply-adds costs less than waking a thread. */
     int32_t workers = m * k * n < (1 << 16) ? 1 : slots;
@@ -301,22 +315,21 @@ static void float_gemm(const float *a, int64_t m, int64_t k, int64_t n, const fl
 }
 
 /* out[m][n] = clamp(sum over t of a[m][t] * w[n][t] + bias[n], lo, hi) with w packed as above,
- * then the epilogue (NNAPI_HOST_EPILOGUE_*); bias: padded, or NULL. use_avx512: the AVX-512 loop
- * when the machine has it. */
+ * then the epilogue (NNAPI_HOST_EPILOGUE_*); bias: padded, or NULL. loops: as choose_loops'. */
 NNAPI_HOST_EXPORT void nnapi_host_float_gemm(const float *a, int64_t m, int64_t k, int64_t n, const float *packed,
-                                             const float *bias, float lo, float hi, int32_t use_avx512,
+                                             const float *bias, float lo, float hi, int32_t loops,
                                              int32_t epilogue, float *out) {
-    float_gemm(a, m, k, n, packed, bias, lo, hi, use_avx512, NULL, NULL, 0, epilogue, out);
+    float_gemm(a, m, k, n, packed, bias, lo, hi, loops, NULL, NULL, 0, epilogue, out);
 }
 
 /* An ungrouped NHWC convolution of x as the same product over its unrolled taps (k = kh * kw * c
  * in (ky, kx, c) order, m = n * oh * ow; out-of-image taps 0), made CHUNK_ROWS rows at a time in
  * `rows` (slots * CHUNK_ROWS * k floats: the threads' scratch, at most `slots` threads). */
 NNAPI_HOST_EXPORT void nnapi_host_float_conv(const float *x, const int64_t *geometry, int64_t n, const float *packed,
-                                             const float *bias, float lo, float hi, int32_t use_avx512, float *rows,
+                                             const float *bias, float lo, float hi, int32_t loops, float *rows,
                                              int32_t slots, int32_t epilogue, float *out) {
     const int64_t *g = geometry;
-    float_gemm(x, g[0] * g[12] * g[13], g[3] * g[4] * g[5], n, packed, bias, lo, hi, use_avx512, geometry, rows,
+    float_gemm(x, g[0] * g[12] * g[13], g[3] * g[4] * g[5], n, packed, bias, lo, hi, loops, geometry, rows,
                slots < 1 ? 1 : slots, epilogue, out);
 }
 
@@ -326,7 +339,7 @@ typedef struct {
     float *out;                /* [n, oh, ow, c] */
     const int64_t *g; /* {n, h, w, c, kh, kw, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, oh, ow} */
     float lo, hi;
-    int32_t avx512;
+    int32_t avx512, avx2;
     int32_t epilogue; /* NNAPI_HOST_EPILOGUE_*, applied to each output row */
 } DepthwiseJob;
 
@@ -436,7 +449,9 @@ static void depthwise_rows(void *ctx, int64_t first, int64_t last, int32_t worke
             depthwise_row_avx512(j, b, oy);
         } else
 #endif
-        {
+        if (j->avx2) {
+            nnapi_host_float_depthwise_row_avx2(j->x, j->w, j->bias, j->lo, j->hi, j->g, b, oy, j->out);
+        } else {
             depthwise_row_plain(j, b, oy);
         }
         apply_epilogue(j->epilogue, j->out + r * row, row, 0, 1, 0, row);
@@ -446,9 +461,10 @@ static void depthwise_rows(void *ctx, int64_t first, int64_t last, int32_t worke
 /* An NHWC depthwise convolution (multiplier 1) of float32 x with w [kh, kw, c]; out-of-image taps
  * add nothing; geometry as DepthwiseJob's g. Output rows are split over the pool. */
 NNAPI_HOST_EXPORT void nnapi_host_float_depthwise(const float *x, const int64_t *geometry, const float *w,
-                                                  const float *bias, float lo, float hi, int32_t use_avx512,
+                                                  const float *bias, float lo, float hi, int32_t loops,
                                                   int32_t epilogue, float *out) {
-    DepthwiseJob job = {x, w, bias, out, geometry, lo, hi, use_avx512 && nnapi_host_float_avx512(), epilogue};
+    DepthwiseJob job = {x, w, bias, out, geometry, lo, hi, 0, 0, epilogue};
+    choose_loops(loops, &job.avx512, &job.avx2);
     int64_t rows = geometry[0] * geometry[12];
     int64_t macs = rows * geometry[13] * geometry[3] * geometry[4] * geometry[5];
     nnapi_host_parallel(depthwise_rows, &job, rows, 1, macs < (1 << 16) ? 1 : 0);

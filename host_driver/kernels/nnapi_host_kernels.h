@@ -38,12 +38,12 @@ void nnapi_host_linear_int8(const float *x, int64_t m, int64_t k, const int8_t *
 
 /* nnapi_host_float.c */
 void nnapi_host_float_gemm(const float *a, int64_t m, int64_t k, int64_t n, const float *packed, const float *bias,
-                           float lo, float hi, int32_t use_avx512, int32_t epilogue, float *out);
+                           float lo, float hi, int32_t loops, int32_t epilogue, float *out);
 void nnapi_host_float_conv(const float *x, const int64_t *geometry, int64_t n, const float *packed,
-                           const float *bias, float lo, float hi, int32_t use_avx512, float *rows, int32_t slots,
+                           const float *bias, float lo, float hi, int32_t loops, float *rows, int32_t slots,
                            int32_t epilogue, float *out);
 void nnapi_host_float_depthwise(const float *x, const int64_t *geometry, const float *w, const float *bias, float lo,
-                                float hi, int32_t use_avx512, int32_t epilogue, float *out);
+                                float hi, int32_t loops, int32_t epilogue, float *out);
 
 /* nnapi_host_elementwise.c */
 void nnapi_host_float_logistic(const float *x, int64_t n, float *out);

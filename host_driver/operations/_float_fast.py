@@ -70,29 +70,29 @@ def _usable(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo]) -> Optio
 
 def gemm_kernel(native: _native.NativeKernels, matrix: torch.Tensor, bias: torch.Tensor, act: int,
                 out_shape: tuple[int, ...], geometry: Optional[torch.Tensor] = None,
-                use_avx512: Optional[bool] = None) -> Kernel:
+                loops: Optional[str] = None) -> Kernel:
     """out = act(rows @ matrixᵀ + bias) shaped ``out_shape``; the rows are the input as it lies
     ([-1, K]), or with ``geometry`` (as `depthwise`'s) the taps of the NHWC convolution input,
-    unrolled in C; ``use_avx512`` None: the machine's loop (False: plain C, tests)."""
+    unrolled in C; ``loops`` None: the machine's fastest (else one of `NativeKernels.float_loops`, tests)."""
     n, k = matrix.shape
     packed, padded_bias = pack_float_weights(matrix.float()), pad_bias(bias.float())
     lo, hi = BOUNDS[act]
-    avx512 = native.float_avx512 if use_avx512 is None else use_avx512
+    loops = native.float_vector if loops is None else loops
 
     epilogue = [_native.EPILOGUE_NONE]   # set by fuse_epilogue
 
     def into(xs: list, _p, outs: list) -> bool:
         if geometry is None:
-            native.float_gemm(xs[0].contiguous().view(-1, k), packed, n, padded_bias, lo, hi, outs[0], avx512,
+            native.float_gemm(xs[0].contiguous().view(-1, k), packed, n, padded_bias, lo, hi, outs[0], loops,
                               epilogue[0])
         else:
-            native.float_conv(xs[0].contiguous(), geometry, packed, n, padded_bias, lo, hi, outs[0], avx512,
+            native.float_conv(xs[0].contiguous(), geometry, packed, n, padded_bias, lo, hi, outs[0], loops,
                               epilogue[0])
         return True
 
     run = _writing(into, lambda xs: out_shape)
     run.epilogue = epilogue
-    what = "AVX-512" if avx512 else "plain C"
+    what = loops or "plain C"
     return described(run, f"compiled float32 product ({what}){'' if geometry is None else ' over unrolled taps'}")
 
 
@@ -120,7 +120,7 @@ def _geometry(p, in_shape: tuple[int, ...], kh: int, kw: int, out_shape: tuple[i
 
 
 def conv_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel,
-                use_avx512: Optional[bool] = None) -> Optional[Kernel]:
+                loops: Optional[str] = None) -> Optional[Kernel]:
     """CONV_2D (ungrouped) or DEPTHWISE_CONV_2D (depth multiplier 1) of NHWC float32; None for
     the rest (the plan keeps ``reference``)."""
     native = _usable(p, ins, outs)
@@ -132,45 +132,45 @@ def conv_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], refe
     if groups == 1:
         matrix = w.permute(0, 2, 3, 1).reshape(channels, kh * kw * per_group)   # (ky, kx, c) order
         if (kh, kw) == (1, 1) and tuple(p.stride) == (1, 1) and not any(p.pads):
-            return gemm_kernel(native, matrix, p.bias, p.act, out_shape, use_avx512=use_avx512)
+            return gemm_kernel(native, matrix, p.bias, p.act, out_shape, loops=loops)
         if in_shape[3] < UNROLL_MIN_CHANNELS:
             return None
         return gemm_kernel(native, matrix, p.bias, p.act, out_shape, _geometry(p, in_shape, kh, kw, out_shape),
-                           use_avx512)
+                           loops)
     if groups != channels or per_group != 1:
         return None
-    return depthwise_kernel(native, p, in_shape, out_shape, use_avx512)
+    return depthwise_kernel(native, p, in_shape, out_shape, loops)
 
 
 def depthwise_kernel(native: _native.NativeKernels, p, in_shape: tuple[int, ...], out_shape: tuple[int, ...],
-                     use_avx512: Optional[bool] = None) -> Kernel:
+                     loops: Optional[str] = None) -> Kernel:
     """The compiled NHWC depthwise loop, bias and activation fused."""
     channels, _, kh, kw = p.weight.shape
     weights = p.weight[:, 0].permute(1, 2, 0).contiguous()     # [kh, kw, c]
     bias = p.bias.reshape(-1).contiguous()
     geometry = _geometry(p, in_shape, kh, kw, out_shape)
     lo, hi = BOUNDS[p.act]
-    avx512 = native.float_avx512 if use_avx512 is None else use_avx512
+    loops = native.float_vector if loops is None else loops
 
     epilogue = [_native.EPILOGUE_NONE]   # set by fuse_epilogue
 
     def into(xs: list, _p, outs: list) -> bool:
-        native.float_depthwise(xs[0].contiguous(), geometry, weights, bias, lo, hi, outs[0], avx512, epilogue[0])
+        native.float_depthwise(xs[0].contiguous(), geometry, weights, bias, lo, hi, outs[0], loops, epilogue[0])
         return True
 
     run = _writing(into, lambda xs: out_shape)
     run.epilogue = epilogue
 
-    return described(run, f"compiled float32 depthwise convolution ({'AVX-512' if avx512 else 'plain C'})")
+    return described(run, f"compiled float32 depthwise convolution ({loops or 'plain C'})")
 
 
 def fully_connected_kernel(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel,
-                           use_avx512: Optional[bool] = None) -> Optional[Kernel]:
+                           loops: Optional[str] = None) -> Optional[Kernel]:
     """FULLY_CONNECTED of float32 rows with constant weights [units, input_size]."""
     native = _usable(p, ins, outs)
     if native is None or p.weight.dim() != 2:
         return None
-    return gemm_kernel(native, p.weight, p.bias, p.act, tuple(outs[0].shape), use_avx512=use_avx512)
+    return gemm_kernel(native, p.weight, p.bias, p.act, tuple(outs[0].shape), loops=loops)
 
 
 # Below this many elements torch's own call costs less than the compiled loop's checks and call

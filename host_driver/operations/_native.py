@@ -40,6 +40,8 @@ OFF = ("0", "off", "none", "no")
 PRODUCTS = ("plain C", "AVX2", "AVX-512 VNNI")
 # The depthwise convolution's sums of nnapi_host_kernels.c, by the number it takes.
 DEPTHWISE_SUMS = ("plain C", "AVX-512", "AVX-512 VNNI", "AVX2")
+# The float loops of nnapi_host_float.c, by the number it takes.
+FLOAT_LOOPS = ("plain C", "AVX-512", "AVX2")
 FLOAT_CHUNK_ROWS = 48   # nnapi_host_float.c's CHUNK_ROWS: rows of unrolled taps per thread
 
 _P, _I32, _I64, _F64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_double
@@ -376,11 +378,17 @@ class NativeKernels:
 
     # -- the float path (nnapi_host_float.c) --------------------------------------------------------
     @functools.cached_property
-    def float_avx512(self) -> bool:
-        """Whether this machine runs the float loops with AVX-512 (else their plain C versions)."""
-        f = self.lib.nnapi_host_float_avx512
-        f.argtypes, f.restype = [], _I32
-        return bool(f())
+    def float_loops(self) -> tuple[str, ...]:
+        """The float loops this machine runs (of `FLOAT_LOOPS`): the plain C ones, AVX-512's where
+        it has AVX-512, AVX2's (the same bits as AVX-512's) where it has AVX2 and FMA."""
+        avx512, avx2 = self.lib.nnapi_host_float_avx512, self.lib.nnapi_host_float_avx2
+        avx512.argtypes, avx512.restype, avx2.argtypes, avx2.restype = [], _I32, [], _I32
+        return tuple(name for name, has in zip(FLOAT_LOOPS, (True, avx512(), avx2())) if has)
+
+    @property
+    def float_vector(self) -> Optional[str]:
+        """The float loops the driver runs here: AVX-512's, else AVX2's, else None (torch's)."""
+        return next((name for name in FLOAT_LOOPS[1:] if name in self.float_loops), None)
 
     @functools.cached_property
     def _float_gemm(self):
@@ -405,7 +413,7 @@ class NativeKernels:
 
     def float_conv(self, x: torch.Tensor, geometry: torch.Tensor, packed: torch.Tensor, n: int,
                    bias: Optional[torch.Tensor], lo: float, hi: float, out: torch.Tensor,
-                   use_avx512: bool = True, epilogue: int = 0) -> None:
+                   loops: Optional[str] = None, epilogue: int = 0) -> None:
         """An ungrouped NHWC float32 convolution of ``x`` as `float_gemm` over its taps, unrolled
         in C a block of rows at a time (``geometry`` as `depthwise`'s; W [n, kh·kw·c] in (ky, kx, c)
         order, packed)."""
@@ -413,27 +421,32 @@ class NativeKernels:
         k = int(geometry[3] * geometry[4] * geometry[5])
         rows = torch.empty(slots * FLOAT_CHUNK_ROWS * k, dtype=torch.float32)
         self._invoke(self._float_conv, x.data_ptr(), geometry.data_ptr(), n, packed.data_ptr(), _pointer(bias), lo, hi,
-                     use_avx512, rows.data_ptr(), slots, epilogue, out.data_ptr(), keep=(rows,))
+                     _loops(loops), rows.data_ptr(), slots, epilogue, out.data_ptr(), keep=(rows,))
 
     def float_gemm(self, a: torch.Tensor, packed: torch.Tensor, n: int, bias: Optional[torch.Tensor], lo: float,
-                   hi: float, out: torch.Tensor, use_avx512: bool = True, epilogue: int = 0) -> None:
+                   hi: float, out: torch.Tensor, loops: Optional[str] = None, epilogue: int = 0) -> None:
         """``out`` [m, n] = clamp(``a`` [m, k] @ W^T + bias, lo, hi), float32, with W packed as
         nnapi_host_float.c reads it ([ceil(n/16), k, 16]) and ``bias`` padded to ceil(n/16)·16 (or
-        None); ``use_avx512`` False: the plain C loop (tests); ``epilogue``: then an activation on
+        None); ``loops``: one of `float_loops` (None: the fastest); ``epilogue``: then an activation on
         each block of results while in cache (EPILOGUE_SILU as `float_logistic`'s SiLU computes it,
         EPILOGUE_HARD_SWISH as torch's hardswish)."""
         m, k = a.shape
-        self._invoke(self._float_gemm, a.data_ptr(), m, k, n, packed.data_ptr(), _pointer(bias), lo, hi, use_avx512,
+        self._invoke(self._float_gemm, a.data_ptr(), m, k, n, packed.data_ptr(), _pointer(bias), lo, hi, _loops(loops),
                      epilogue, out.data_ptr())
 
     def float_depthwise(self, x: torch.Tensor, geometry: torch.Tensor, weights: torch.Tensor,
                         bias: Optional[torch.Tensor], lo: float, hi: float, out: torch.Tensor,
-                        use_avx512: bool = True, epilogue: int = 0) -> None:
+                        loops: Optional[str] = None, epilogue: int = 0) -> None:
         """An NHWC float32 depthwise convolution (multiplier 1) of ``x`` with ``weights`` [kh, kw, c],
         plus ``bias`` [c] (or None), clamped to [lo, hi], into ``out``; ``geometry`` as `depthwise`'s;
         ``epilogue``: then an activation (as `float_gemm`'s)."""
         self._invoke(self._float_depthwise, x.data_ptr(), geometry.data_ptr(), weights.data_ptr(), _pointer(bias), lo,
-                     hi, use_avx512, epilogue, out.data_ptr())
+                     hi, _loops(loops), epilogue, out.data_ptr())
+
+
+def _loops(name: Optional[str]) -> int:
+    """nnapi_host_float.c's number for the float loops named (None: 1, the fastest the machine has)."""
+    return 1 if name is None else FLOAT_LOOPS.index(name)
 
 
 def library_path() -> Optional[str]:

@@ -1,7 +1,7 @@
 """The host driver's compiled float32 kernels (kernels/nnapi_host_float.c, operations/_float_fast.py):
 the packed matrix product and the NHWC depthwise convolution against torch in float64, within
-float32 rounding of the sums, with the same bytes at every thread count, on both the AVX-512 and
-the plain C loops where the machine has AVX-512; and whole plans through the driver against the
+float32 rounding of the sums, with the same bytes at every thread count, on the plain C loops and
+each vector one the machine has (AVX-512, AVX2: the same bits); and whole plans through the driver against the
 reference plan ($EXECUTORCH_NNAPI_HOST_REFERENCE_KERNELS=1: torch's kernels).
 """
 
@@ -20,8 +20,7 @@ from executorch_nnapi.host_driver.operations import _native
 from executorch_nnapi.host_driver.operations import _qfast as qf
 
 NATIVE = _native.kernels()
-# Both loops where the machine runs AVX-512, else the plain one only.
-PATHS = [False] + ([True] if NATIVE is not None and NATIVE.float_avx512 else [])
+PATHS = list(NATIVE.float_loops) if NATIVE is not None else []   # the plain C loops and this machine's vector ones
 ACTS = [ff.FUSE_NONE, ff.FUSE_RELU, ff.FUSE_RELU1, ff.FUSE_RELU6]
 RELATIVE = 1e-5   # of Σ|a||w| + |bias|: float32 sums of up to a few thousand terms
 
@@ -42,10 +41,10 @@ def _within_rounding(got: torch.Tensor, want: torch.Tensor, scale: torch.Tensor)
     assert bool((err <= RELATIVE * scale + 1e-30).all()), float((err / (scale + 1e-30)).max())
 
 
-@pytest.mark.parametrize("avx512", PATHS)
+@pytest.mark.parametrize("loops", PATHS)
 @pytest.mark.parametrize("m,k,n", [(1, 1, 1), (1, 1280, 1000), (7, 3, 17), (49, 320, 37), (250, 16, 96),
                                    (13, 145, 24), (97, 33, 48)])
-def test_the_product_is_the_float64_one_within_rounding(avx512, m, k, n, at_thread_counts):
+def test_the_product_is_the_float64_one_within_rounding(loops, m, k, n, at_thread_counts):
     gen = torch.Generator().manual_seed(m * 7919 + k * 31 + n)
     a, w, bias = torch.randn(m, k, generator=gen), torch.randn(n, k, generator=gen), torch.randn(n, generator=gen)
     packed, padded = ff.pack_float_weights(w), ff.pad_bias(bias)
@@ -56,13 +55,13 @@ def test_the_product_is_the_float64_one_within_rounding(avx512, m, k, n, at_thre
 
         def compute() -> torch.Tensor:
             out = torch.full((m, n), float("nan"))
-            NATIVE.float_gemm(a, packed, n, padded, lo, hi, out, avx512)
+            NATIVE.float_gemm(a, packed, n, padded, lo, hi, out, loops)
             return out
 
         got = at_thread_counts(compute)
         _within_rounding(got, _activated(exact, act), scale)
     no_bias = torch.empty(m, n)
-    NATIVE.float_gemm(a, packed, n, None, -float("inf"), float("inf"), no_bias, avx512)
+    NATIVE.float_gemm(a, packed, n, None, -float("inf"), float("inf"), no_bias, loops)
     _within_rounding(no_bias, a.double() @ w.double().t(), scale)
 
 
@@ -88,10 +87,10 @@ def _float64_conv(x, weight, bias, pads, stride, dilation, groups):
     return exact.permute(0, 2, 3, 1), scale.permute(0, 2, 3, 1)
 
 
-@pytest.mark.parametrize("avx512", PATHS)
+@pytest.mark.parametrize("loops", PATHS)
 @pytest.mark.parametrize("h,w,c,k,stride,dilation,pads,batch", CONV_CASES + [(16, 15, 3, 3, (2, 2), (1, 1),
                                                                               (0, 1, 0, 1), 1)])   # a stem
-def test_a_convolution_over_unrolled_taps_is_the_float64_one_within_rounding(avx512, h, w, c, k, stride, dilation,
+def test_a_convolution_over_unrolled_taps_is_the_float64_one_within_rounding(loops, h, w, c, k, stride, dilation,
                                                                               pads, batch, at_thread_counts):
     gen = torch.Generator().manual_seed(h * 17 + c)
     cout = 21
@@ -103,14 +102,14 @@ def test_a_convolution_over_unrolled_taps_is_the_float64_one_within_rounding(avx
     geometry = ff._geometry(p, tuple(x.shape), k, k, tuple(exact.shape))
     matrix = weight.permute(0, 2, 3, 1).reshape(cout, -1)
     for act in ACTS:
-        kernel = ff.gemm_kernel(NATIVE, matrix, bias, act, tuple(exact.shape), geometry, use_avx512=avx512)
+        kernel = ff.gemm_kernel(NATIVE, matrix, bias, act, tuple(exact.shape), geometry, loops=loops)
         got = at_thread_counts(lambda: kernel([x], p)[0])
         _within_rounding(got, _activated(exact, act), scale)
 
 
-@pytest.mark.parametrize("avx512", PATHS)
+@pytest.mark.parametrize("loops", PATHS)
 @pytest.mark.parametrize("h,w,c,k,stride,dilation,pads,batch", CONV_CASES)
-def test_the_depthwise_convolution_is_the_float64_one_within_rounding(avx512, h, w, c, k, stride, dilation, pads,
+def test_the_depthwise_convolution_is_the_float64_one_within_rounding(loops, h, w, c, k, stride, dilation, pads,
                                                                        batch, at_thread_counts):
     gen = torch.Generator().manual_seed(h * 131 + c)
     x = torch.randn(batch, h, w, c, generator=gen)
@@ -119,26 +118,28 @@ def test_the_depthwise_convolution_is_the_float64_one_within_rounding(avx512, h,
     exact, scale = _float64_conv(x, weight, bias, pads, stride, dilation, c)
     for act in ACTS:
         p = _depthwise_params(weight, bias, pads, stride, dilation, act)
-        kernel = ff.depthwise_kernel(NATIVE, p, tuple(x.shape), tuple(exact.shape), use_avx512=avx512)
+        kernel = ff.depthwise_kernel(NATIVE, p, tuple(x.shape), tuple(exact.shape), loops=loops)
         got = at_thread_counts(lambda: kernel([x], p)[0])
         _within_rounding(got, _activated(exact, act), scale)
 
 
-def test_each_loop_is_deterministic_and_the_two_differ_at_most_by_rounding():
+def test_each_loop_is_deterministic_and_the_loops_differ_at_most_by_rounding():
     gen = torch.Generator().manual_seed(5)
     a, w = torch.randn(61, 300, generator=gen), torch.randn(70, 300, generator=gen)
     packed = ff.pack_float_weights(w)
     outs = {}
-    for avx512 in PATHS:
+    for loops in PATHS:
         runs = []
         for _ in range(2):
             out = torch.empty(61, 70)
-            NATIVE.float_gemm(a, packed, 70, None, -float("inf"), float("inf"), out, avx512)
+            NATIVE.float_gemm(a, packed, 70, None, -float("inf"), float("inf"), out, loops)
             runs.append(out)
         assert torch.equal(runs[0], runs[1])
-        outs[avx512] = runs[0]
-    if len(outs) == 2:   # a machine with AVX-512
-        torch.testing.assert_close(outs[True], outs[False], rtol=1e-5, atol=1e-5)
+        outs[loops] = runs[0]
+    for name in set(outs) - {"plain C"}:
+        torch.testing.assert_close(outs[name], outs["plain C"], rtol=1e-5, atol=1e-5)
+    if "AVX-512" in outs and "AVX2" in outs:   # the same chain of fused multiply-adds: the same bits
+        assert torch.equal(outs["AVX-512"], outs["AVX2"])
 
 
 # -- whole plans -------------------------------------------------------------------------------------
@@ -317,8 +318,7 @@ def test_hard_swish_epilogue_at_the_edges_is_torchs_hardswish(lib, driver):
     m.io([x], [out])
     m.finish()
     comp = m.compile()
-    assert [k for _, k in _kinds(driver, comp)] == ["compiled float32 product (AVX-512), then HARD_SWISH"
-                                                    if NATIVE.float_avx512 else
-                                                    "compiled float32 product (plain C), then HARD_SWISH"]
+    assert [k for _, k in _kinds(driver, comp)] == [
+        f"compiled float32 product ({NATIVE.float_vector or 'plain C'}), then HARD_SWISH"]
     (got,) = _execute_all(lib, comp, [edges], [(1, 1, 16, 1)])
     torch.testing.assert_close(got, F.hardswish(edges * 1.0 + 0.0), rtol=0, atol=0, equal_nan=True)
