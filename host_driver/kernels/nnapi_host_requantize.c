@@ -1,5 +1,5 @@
-/* The requantization of rows of accumulators with AVX-512, the per-channel constants held in
- * registers (nnapi_host_kernels.c's nnapi_host_requantize calls it for rows of 16 channels or
+/* The requantization of rows of accumulators with AVX-512 (or AVX2 without it), the per-channel
+ * constants held in registers (nnapi_host_kernels.c's nnapi_host_requantize calls it for rows of 16 channels or
  * more; the 8-bit product and the depthwise convolution requantize through it).
  *
  * Each code is the same float64 expression, operation for operation, as requantize_one in
@@ -203,8 +203,113 @@ static int cpu_has_vector_requantize(void) {
     }
     return known;
 }
+/* -- the same with AVX2 (machines without AVX-512): eight channels at a time, four float64 lanes
+ * a register, each operation of eight_codes in the same order (VMAXPD / VMINPD take the same
+ * operand order; VCMPPD's GT_OQ and a blend choose the half). */
+#define AVX2 __attribute__((target("avx2")))
+
+static inline AVX2 __m256d widen4(const uint8_t *p, int is_int32, __m128i mask, int whole) {
+    if (is_int32) {
+        return _mm256_cvtepi32_pd(whole ? _mm_loadu_si128((const __m128i *)p) : _mm_maskload_epi32((const int *)p, mask));
+    }
+    return _mm256_cvtps_pd(whole ? _mm_loadu_ps((const float *)p) : _mm_maskload_ps((const float *)p, mask));
+}
+
+static inline AVX2 __m128i four_codes(__m256d a, __m256d r, __m256d c, __m256d threshold, __m256d half,
+                                      __m256d minus_half, int branch, int int_clamp, __m256d lo, __m256d hi) {
+    __m256d y = _mm256_add_pd(_mm256_mul_pd(a, r), c);
+    if (branch) y = _mm256_add_pd(y, _mm256_blendv_pd(minus_half, half, _mm256_cmp_pd(a, threshold, _CMP_GT_OQ)));
+    if (!int_clamp) y = _mm256_min_pd(hi, _mm256_max_pd(lo, y));
+    return _mm256_cvttpd_epi32(y);
+}
+
+/* Rows [0, rows) of channels [ch0, ch0 + width), width <= 8. */
+static inline AVX2 __attribute__((always_inline)) void block8(const void *acc, int is_int32, int64_t rows,
+                                                              int64_t channels, int64_t ch0, int64_t width,
+                                                              const double *r, const double *c,
+                                                              const double *threshold, const double *half, int branch,
+                                                              int int_clamp, int32_t lo, int32_t hi, uint8_t xor_mask,
+                                                              uint8_t *out) {
+    const __m128i index = _mm_setr_epi32(0, 1, 2, 3);
+    const __m128i m0 = _mm_cmpgt_epi32(_mm_set1_epi32((int)width), index);
+    const __m128i m1 = _mm_cmpgt_epi32(_mm_set1_epi32((int)width - 4), index);
+    const __m256i d0 = _mm256_cvtepi32_epi64(m0), d1 = _mm256_cvtepi32_epi64(m1);
+    const int whole = width == 8;
+    __m256d k[2][5];
+    for (int part = 0; part < 2; ++part) {
+        __m256i m = part ? d1 : d0;
+        int64_t at = ch0 + 4 * part;
+        k[part][0] = _mm256_maskload_pd(r + at, m);
+        k[part][1] = _mm256_maskload_pd(c + at, m);
+        if (branch) {
+            k[part][2] = _mm256_maskload_pd(threshold + at, m);
+            k[part][3] = _mm256_maskload_pd(half + at, m);
+            k[part][4] = _mm256_xor_pd(k[part][3], _mm256_set1_pd(-0.0)); /* -half: a sign flip, as the scalar code */
+        } else {
+            k[part][2] = k[part][3] = k[part][4] = _mm256_setzero_pd();
+        }
+    }
+    const __m256d lo_d = _mm256_set1_pd((double)lo), hi_d = _mm256_set1_pd((double)hi);
+    const __m128i lo_b = _mm_set1_epi8((char)lo), hi_b = _mm_set1_epi8((char)hi), flip = _mm_set1_epi8((char)xor_mask);
+    for (int64_t row = 0; row < rows; ++row) {
+        const uint8_t *in = (const uint8_t *)acc + (row * channels + ch0) * 4;
+        __m128i q[2];
+        for (int part = 0; part < 2; ++part) {
+            __m256d a = widen4(in + 16 * part, is_int32, part ? m1 : m0, whole);
+            q[part] = four_codes(a, k[part][0], k[part][1], k[part][2], k[part][3], k[part][4], branch, int_clamp,
+                                 lo_d, hi_d);
+        }
+        /* int32 -> [0, 255] by saturation (holding [lo, hi]), then [lo, hi], then the xor. */
+        __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(q[0], q[1]), _mm_setzero_si128());
+        bytes = _mm_xor_si128(_mm_min_epu8(_mm_max_epu8(bytes, lo_b), hi_b), flip);
+        uint8_t *o = out + row * channels + ch0;
+        if (whole) {
+            _mm_storel_epi64((__m128i *)o, bytes);
+        } else {
+            uint8_t eight[16];
+            _mm_storeu_si128((__m128i *)eight, bytes);
+            for (int64_t t = 0; t < width; ++t) o[t] = eight[t];
+        }
+    }
+}
+
+#define ROWS_AVX2(SUFFIX, IS_INT32, BRANCH, INT_CLAMP)                                                          \
+    static AVX2 void rows_avx2_##SUFFIX(const void *acc, int64_t rows, int64_t channels, const double *r,        \
+                                        const double *c, const double *threshold, const double *half, int32_t lo, \
+                                        int32_t hi, uint8_t xor_mask, uint8_t *out) {                          \
+        for (int64_t ch0 = 0; ch0 < channels; ch0 += 8) {                                                       \
+            int64_t width = channels - ch0 < 8 ? channels - ch0 : 8;                                            \
+            block8(acc, IS_INT32, rows, channels, ch0, width, r, c, threshold, half, BRANCH, INT_CLAMP, lo, hi, \
+                   xor_mask, out);                                                                              \
+        }                                                                                                       \
+    }
+
+ROWS_AVX2(f32, 0, 0, 0)
+ROWS_AVX2(f32_branch, 0, 1, 0)
+ROWS_AVX2(f32_int, 0, 0, 1)
+ROWS_AVX2(f32_branch_int, 0, 1, 1)
+ROWS_AVX2(i32, 1, 0, 0)
+ROWS_AVX2(i32_branch, 1, 1, 0)
+ROWS_AVX2(i32_int, 1, 0, 1)
+ROWS_AVX2(i32_branch_int, 1, 1, 1)
+
+/* [int32 accumulators][branch][int32 clamp] */
+static const rows_vector_loop ROWS_AVX2_LOOPS[2][2][2] = {
+    {{rows_avx2_f32, rows_avx2_f32_int}, {rows_avx2_f32_branch, rows_avx2_f32_branch_int}},
+    {{rows_avx2_i32, rows_avx2_i32_int}, {rows_avx2_i32_branch, rows_avx2_i32_branch_int}},
+};
+
+static int cpu_has_avx2(void) {
+    static int known = -1;
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx2");
+    }
+    return known;
+}
 #else
 static int cpu_has_vector_requantize(void) { return 0; }
+static int cpu_has_avx2(void) { return 0; }
 #endif
 
 int nnapi_host_requantize_rows_vector(const void *acc, int32_t acc_is_int32, int64_t rows, int64_t channels,
@@ -212,13 +317,14 @@ int nnapi_host_requantize_rows_vector(const void *acc, int32_t acc_is_int32, int
                                       int32_t lo, int32_t hi, uint8_t xor_mask, int32_t int32_clamp, uint8_t *out) {
     /* The narrowing saturates to [0, 255]: a clamp within it only (always so for the driver's codes). */
     if (!vector_requantize_enabled || channels < VECTOR_REQUANTIZE_MIN_CHANNELS || lo < 0 || hi > 255 || lo > hi ||
-        !cpu_has_vector_requantize()) {
+        !(cpu_has_vector_requantize() || cpu_has_avx2())) {
         return 0;
     }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     int branch = threshold != 0 && half != 0;
-    ROWS_VECTOR_LOOPS[acc_is_int32 != 0][branch][int32_clamp != 0](acc, rows, channels, r, c, threshold, half, lo, hi,
-                                                                     xor_mask, out);
+    const rows_vector_loop(*loops)[2][2] = cpu_has_vector_requantize() ? ROWS_VECTOR_LOOPS : ROWS_AVX2_LOOPS;
+    loops[acc_is_int32 != 0][branch][int32_clamp != 0](acc, rows, channels, r, c, threshold, half, lo, hi, xor_mask,
+                                                       out);
     return 1;
 #else
     (void)acc, (void)acc_is_int32, (void)rows, (void)r, (void)c, (void)threshold, (void)half, (void)lo, (void)hi;
@@ -238,9 +344,9 @@ int nnapi_host_lookup_vector(uint8_t *codes, int64_t n, const uint8_t *table) {
     return 0;
 }
 
-/* enable: 1 to use the AVX-512 requantization where the CPU has it, 0 for the plain loops (tests),
- * -1 to leave it. Returns whether it is in use now. */
+/* enable: 1 to use the AVX-512 requantization where the CPU has it (else AVX2's where it has that),
+ * 0 for the plain loops (tests), -1 to leave it. Returns whether it is in use now. */
 NNAPI_HOST_EXPORT int32_t nnapi_host_requantize_vector(int32_t enable) {
     if (enable >= 0) vector_requantize_enabled = enable != 0;
-    return vector_requantize_enabled && cpu_has_vector_requantize();
+    return vector_requantize_enabled && (cpu_has_vector_requantize() || cpu_has_avx2());
 }
