@@ -51,16 +51,22 @@ void AVX2 nnapi_host_float_gemm_avx2(const float *a, int64_t k, int64_t n, const
             const float *row[TILE_ROWS]; /* missing rows repeat the first, unstored */
             for (int64_t r = 0; r < TILE_ROWS; ++r) row[r] = a + (t0 + (r < height ? r : 0)) * k;
             __m256 s[TILE_ROWS][2];
+#pragma GCC unroll 6
             for (int r = 0; r < TILE_ROWS; ++r) s[r][0] = s[r][1] = _mm256_setzero_ps();
             for (int64_t t = 0; t < k; ++t) {
                 __m256 w0 = _mm256_loadu_ps(w + t * LANES), w1 = _mm256_loadu_ps(w + t * LANES + 8);
+#pragma GCC unroll 6
                 for (int r = 0; r < TILE_ROWS; ++r) {
                     __m256 x = _mm256_broadcast_ss(row[r] + t);
                     s[r][0] = _mm256_fmadd_ps(x, w0, s[r][0]);
                     s[r][1] = _mm256_fmadd_ps(x, w1, s[r][1]);
                 }
             }
-            for (int64_t r = 0; r < height; ++r) {
+            /* Constant indices (an unrolled loop): a variable one made GCC keep s in memory, storing
+             * every sum at every k (10 GMAC/s instead of 25 on one Zen 3 core). */
+#pragma GCC unroll 6
+            for (int r = 0; r < TILE_ROWS; ++r) {
+                if (r >= height) break;
                 float *dst = out + (t0 + r) * n + b * LANES;
                 store8(s[r][0], bb, lo, hi, dst, width);
                 store8(s[r][1], bb ? bb + 8 : 0, lo, hi, dst + 8, width - 8);

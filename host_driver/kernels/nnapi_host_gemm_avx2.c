@@ -85,9 +85,12 @@ static AVX2 void tile(const uint8_t *row0, const uint8_t *row1, int64_t k, int64
             s[1][q] = _mm256_add_epi32(s[1][q], _mm256_madd_epi16(a1, wq));
         }
     }
-    for (int64_t r = 0; r < height; ++r) {
-        store_lanes(acc + r * n, channel_sums(s[r][0], s[r][1]), width);
-        store_lanes(acc + r * n + 8, channel_sums(s[r][2], s[r][3]), width - 8);
+    /* Constant indices: a variable one would keep s in memory (nnapi_host_float_avx2.c). */
+    store_lanes(acc, channel_sums(s[0][0], s[0][1]), width);
+    store_lanes(acc + 8, channel_sums(s[0][2], s[0][3]), width - 8);
+    if (height > 1) {
+        store_lanes(acc + n, channel_sums(s[1][0], s[1][1]), width);
+        store_lanes(acc + n + 8, channel_sums(s[1][2], s[1][3]), width - 8);
     }
 }
 
