@@ -8,7 +8,8 @@
  * the codes are read as unsigned bytes (signed codes with their top bit flipped), out-of-image taps
  * read a line of zero-point codes, and the zero point's share comes off at the end: every sum is
  * the plain loop's exact one (the caller bounds it below 2^31). The last channels of a row that
- * does not fill sixteen are read through a zero-padded copy.
+ * does not fill sixteen are read through a zero-padded copy, except a last eight (72, 120, 200
+ * channels), which take the registers' low halves.
  */
 #include "nnapi_host_depthwise_avx2.h"
 
@@ -135,6 +136,9 @@ void AVX2 nnapi_host_depthwise_avx2_row(const DepthwiseAvx2 *v, const uint8_t *x
         int64_t iy = oy * sh - top + ky * dh;
         line[ky] = iy >= 0 && iy < h ? x + (b * h + iy) * w * c : v->zp_line;
     }
+    /* Each tap's codes for an output pixel whose taps are all inside the row: tap_base[t] + x0 * c. */
+    const uint8_t *tap_base[MAX_TAPS];
+    for (int64_t t = 0; t < v->taps; ++t) tap_base[t] = line[v->tap_row[t]] + v->tap_column[t] * c;
     const __m128i flip = _mm_set1_epi8((char)v->flip);
     for (int64_t bi = 0; bi < v->blocks; ++bi) {
         const int64_t c0 = bi * BLOCK, n = c - c0 < BLOCK ? c - c0 : BLOCK;
@@ -143,6 +147,40 @@ void AVX2 nnapi_host_depthwise_avx2_row(const DepthwiseAvx2 *v, const uint8_t *x
             const int64_t x0 = ox * sw - left;
             const int inside = x0 >= 0 && x0 + (kw - 1) * dw < w;
             __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();
+            if (inside && n == BLOCK) { /* the common case: one add per tap for its address */
+                const int64_t at = x0 * c + c0;
+                int64_t p = 0;
+                for (; 2 * p + 1 < v->taps; ++p) {
+                    __m256i a = _mm256_cvtepu8_epi16(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(tap_base[2 * p] + at)), flip));
+                    __m256i b = _mm256_cvtepu8_epi16(
+                        _mm_xor_si128(_mm_loadu_si128((const __m128i *)(tap_base[2 * p + 1] + at)), flip));
+                    s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), _mm256_load_si256(wp + 2 * p)));
+                    s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), _mm256_load_si256(wp + 2 * p + 1)));
+                }
+                if (p < v->pairs) { /* an odd last tap, paired with zeros */
+                    __m256i a = _mm256_cvtepu8_epi16(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(tap_base[2 * p] + at)), flip));
+                    __m256i zero = _mm256_setzero_si256();
+                    s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, zero), _mm256_load_si256(wp + 2 * p)));
+                    s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, zero), _mm256_load_si256(wp + 2 * p + 1)));
+                }
+                store_sums(s0, s1, v->correction + c0, n, acc + ox * c + c0);
+                continue;
+            }
+            if (inside && n == BLOCK / 2) { /* a last block of eight (72, 120, 200 channels): the low halves */
+                const int64_t at = x0 * c + c0;
+                const __m128i zero = _mm_setzero_si128();
+                __m128i t0 = zero, t1 = zero;
+                for (int64_t p = 0; p < v->pairs; ++p) {
+                    __m128i a = _mm_cvtepu8_epi16(_mm_xor_si128(_mm_loadl_epi64((const __m128i *)(tap_base[2 * p] + at)), flip));
+                    __m128i b = 2 * p + 1 < v->taps ? _mm_cvtepu8_epi16(_mm_xor_si128(
+                                                          _mm_loadl_epi64((const __m128i *)(tap_base[2 * p + 1] + at)), flip))
+                                                    : zero;
+                    t0 = _mm_add_epi32(t0, _mm_madd_epi16(_mm_unpacklo_epi16(a, b), _mm256_castsi256_si128(_mm256_load_si256(wp + 2 * p))));
+                    t1 = _mm_add_epi32(t1, _mm_madd_epi16(_mm_unpackhi_epi16(a, b), _mm256_castsi256_si128(_mm256_load_si256(wp + 2 * p + 1))));
+                }
+                store_sums(_mm256_castsi128_si256(t0), _mm256_castsi128_si256(t1), v->correction + c0, n, acc + ox * c + c0);
+                continue;
+            }
             for (int64_t p = 0; p < v->pairs; ++p) {
                 __m256i codes[2];
                 for (int j = 0; j < 2; ++j) {

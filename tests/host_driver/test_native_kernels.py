@@ -320,6 +320,8 @@ def test_the_thread_count_does_not_change_the_codes(native, pool_threads, dtype)
     (6, 6, 64, 3, (2, 2), (1, 1), (0, 0, 1, 1), -128),       # one whole block, stride 2
     (5, 8, 48, 7, (1, 1), (1, 1), (3, 3, 3, 3), -128),       # 49 taps: 13 groups of four
     (8, 8, 32, 3, (1, 1), (1, 1), (1, 1, 1, 1), -300),       # weights beyond a signed byte: no VNNI
+    (9, 10, 72, 5, (1, 1), (1, 1), (2, 2, 2, 2), -128),      # a last block of eight channels (AVX2), 25 taps
+    (7, 9, 24, 3, (2, 1), (1, 1), (1, 0, 1, 0), -128),       # 16 + 8 channels, 9 taps: an odd last tap
 ])
 def test_the_depthwise_sums_are_exact_on_every_path(native, dtype, h, w, c, k, stride, dilation, pads, weight_low):
     """The plain loop and the vector sums the machine has (AVX-512; VNNI, four taps per lane; AVX2,
