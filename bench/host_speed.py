@@ -197,8 +197,10 @@ def compiled_loops_note() -> str:
     """Whether the host driver's compiled loops (operations/_native.py) ran, for the notes."""
     path = _native.library_path()
     if _native.kernels() is not None:
+        native = _native.kernels()
         return (f"The host driver's compiled loops were loaded ({os.path.basename(path)}), "
-                f"{_native.kernels().threads} kernel threads.")
+                f"{native.threads} kernel threads; 8-bit product: {native.vector_product or 'plain C'}, "
+                f"float loops: {native.float_vector or 'plain C'}.")
     return "The host driver's compiled loops were not loaded (its prepared kernels ran their torch passes)."
 
 
@@ -227,7 +229,12 @@ def main() -> None:
 
     table = print_table(HEADER, [(name, row(name, k)) for name in args.models or DEFAULT_MODELS for k in (0, 1)])
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
-    benchmark_page.write_if_asked(args, "host-speed", "The host driver's speed beside XNNPACK's, float and 8-bit",
+    # A machine without AVX-512 runs the AVX2 kernels: its table is a section of its own.
+    native = _native.kernels()
+    avx2 = native is not None and native.vector_product == "AVX2"
+    benchmark_page.write_if_asked(args, "host-speed-avx2" if avx2 else "host-speed",
+                                  "The host driver's speed beside XNNPACK's, float and 8-bit"
+                                  + (", on x86 without AVX-512 (the AVX2 kernels)" if avx2 else ""),
                                   f"{NOTES} {compiled_loops_note()}", table)
 
 
