@@ -454,7 +454,8 @@ NNAPI_HOST_EXPORT void nnapi_host_gemm_requantize(const uint8_t *a, int32_t a_si
  * float FULLY_CONNECTED, the weights read as their int8 codes (a quarter of the float32 copy's
  * memory traffic; a language model's decode step is that traffic). Each sum runs as 16 partial
  * float32 sums added pairwise at the end, in the same order on every CPU and every run (use_avx512:
- * the AVX-512 version when the CPU has it, the same bits as the plain one). */
+ * the AVX-512 version when the CPU has it, else the AVX2 one where it has that, the same bits as the
+ * plain one). */
 #define PARTIALS 16
 
 /* The pairwise end of the 16 partial sums, and the tail past the last whole 16 (shared by both
@@ -489,6 +490,23 @@ __attribute__((target("avx512f"))) static float dot_int8_avx512(const float *x, 
     _mm512_storeu_ps(partial, sum);
     return finish_dot(partial, x, q, whole, k);
 }
+
+/* The same with AVX2: partials 0-7 and 8-15 in two vectors. */
+__attribute__((target("avx2"))) static float dot_int8_avx2(const float *x, const int8_t *q, int64_t k) {
+    float partial[PARTIALS];
+    int64_t whole = k / PARTIALS * PARTIALS;
+    __m256 low = _mm256_setzero_ps(), high = _mm256_setzero_ps();
+    for (int64_t t = 0; t < whole; t += PARTIALS) {
+        __m128i bytes = _mm_loadu_si128((const __m128i *)(q + t));
+        __m256 w0 = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(bytes));
+        __m256 w1 = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(bytes, 8)));
+        low = _mm256_add_ps(low, _mm256_mul_ps(_mm256_loadu_ps(x + t), w0));
+        high = _mm256_add_ps(high, _mm256_mul_ps(_mm256_loadu_ps(x + t + 8), w1));
+    }
+    _mm256_storeu_ps(partial, low);
+    _mm256_storeu_ps(partial + 8, high);
+    return finish_dot(partial, x, q, whole, k);
+}
 #endif
 
 typedef struct {
@@ -520,7 +538,11 @@ NNAPI_HOST_EXPORT void nnapi_host_linear_int8(const float *x, int64_t m, int64_t
     float (*dot)(const float *, const int8_t *, int64_t) = dot_int8_plain;
 #ifdef NNAPI_HOST_HAS_X86
     __builtin_cpu_init();
-    if (use_avx512 && __builtin_cpu_supports("avx512f")) dot = dot_int8_avx512;
+    if (use_avx512 && __builtin_cpu_supports("avx512f")) {
+        dot = dot_int8_avx512;
+    } else if (use_avx512 && __builtin_cpu_supports("avx2")) {
+        dot = dot_int8_avx2;
+    }
 #else
     (void)use_avx512;
 #endif

@@ -491,7 +491,7 @@ def test_dequantize_tables_keep_float_entries(lib, driver, native):
 @pytest.mark.parametrize("avx512", [False, True])
 def test_the_weight_only_product_gives_one_answer_at_any_thread_count(native, at_thread_counts, avx512):
     """nnapi_host_linear_int8 splits the output units over the pool: the same bits at 1-3 threads,
-    within float32 rounding of the float64 product."""
+    within float32 rounding of the float64 product, and the same bits from its vector and plain loops."""
     gen = torch.Generator().manual_seed(12)
     x = torch.randn(3, 300, generator=gen)
     q = torch.randint(-127, 128, (517, 300), generator=gen, dtype=torch.int32).to(torch.int8)
@@ -505,3 +505,7 @@ def test_the_weight_only_product_gives_one_answer_at_any_thread_count(native, at
     got = at_thread_counts(compute)
     want = (x.double() @ q.double().t()) * scale.double() + bias.double()
     assert float((got.double() - want).abs().max()) < 1e-4
+    if avx512:   # the machine's vector version (AVX-512, else AVX2): the plain loop's bits
+        plain = torch.empty(3, 517)
+        native.linear_int8(x, q, scale, bias, plain, use_avx512=False)
+        assert torch.equal(got, plain)
