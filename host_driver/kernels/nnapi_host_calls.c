@@ -8,6 +8,7 @@
  * costs nothing per step beyond the kernels themselves; in Python each step cost some
  * microseconds (mobilenet_v2's 67 steps: a fifth of an 8-bit execution).
  */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 (scripts/cross_compile_check.sh) */
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
