@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nnapi_host_common.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -31,11 +33,6 @@ struct DepthwiseAvx2 {
     int32_t *correction; /* [blocks * 16]: zp (as read) * the channel's weight sum */
     uint8_t *zp_line;    /* w * c + BLOCK bytes of the zero point's code */
 };
-
-int nnapi_host_depthwise_avx2_supported(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
-}
 
 static AVX2 void pack_weights(DepthwiseAvx2 *v, const int16_t *weights) {
     for (int64_t bi = 0; bi < v->blocks; ++bi) {
@@ -57,9 +54,9 @@ static AVX2 void pack_weights(DepthwiseAvx2 *v, const int16_t *weights) {
 
 DepthwiseAvx2 *nnapi_host_depthwise_avx2_prepare(const int16_t *weights, const int64_t *g, int32_t x_zp,
                                                  int x_signed) {
-    const int64_t w = g[2], c = g[3], kh = g[4], kw = g[5], dw = g[9];
+    const int64_t w = g[2], c = g[3], kh = g[4], kw = g[5];
     const int64_t taps = kh * kw;
-    if (taps > MAX_TAPS || c <= 0 || w <= 0 || !nnapi_host_depthwise_avx2_supported()) return NULL;
+    if (taps > MAX_TAPS || c <= 0 || w <= 0 || !nnapi_host_cpu_avx2()) return NULL;
     DepthwiseAvx2 *v = calloc(1, sizeof *v);
     if (!v) return NULL;
     v->c = c;
@@ -67,10 +64,7 @@ DepthwiseAvx2 *nnapi_host_depthwise_avx2_prepare(const int16_t *weights, const i
     v->blocks = (c + BLOCK - 1) / BLOCK;
     v->pairs = (taps + 1) / 2;
     v->flip = x_signed ? 0x80 : 0;
-    for (int64_t t = 0; t < taps; ++t) {
-        v->tap_row[t] = t / kw;
-        v->tap_column[t] = (t % kw) * dw;
-    }
+    nnapi_host_depthwise_taps(g, v->tap_row, v->tap_column);
     v->packed = aligned_alloc(32, (size_t)(v->blocks * v->pairs * 2 * BLOCK) * sizeof(int16_t));
     v->correction = aligned_alloc(32, (size_t)(v->blocks * BLOCK) * sizeof(int32_t));
     v->zp_line = malloc((size_t)(w * c + BLOCK));
@@ -79,12 +73,7 @@ DepthwiseAvx2 *nnapi_host_depthwise_avx2_prepare(const int16_t *weights, const i
         return NULL;
     }
     memset(v->zp_line, (uint8_t)x_zp, (size_t)(w * c + BLOCK));
-    const int32_t zp_read = x_signed ? x_zp + 128 : x_zp; /* the zero point as the loads see it */
-    for (int64_t ch = 0; ch < v->blocks * BLOCK; ++ch) {
-        int32_t sum = 0;
-        for (int64_t t = 0; ch < c && t < taps; ++t) sum += weights[t * c + ch];
-        v->correction[ch] = zp_read * sum;
-    }
+    nnapi_host_depthwise_correction(weights, c, taps, x_zp, x_signed, v->blocks * BLOCK, v->correction);
     pack_weights(v, weights);
     return v;
 }
@@ -203,7 +192,6 @@ void AVX2 nnapi_host_depthwise_avx2_row(const DepthwiseAvx2 *v, const uint8_t *x
 
 #else /* no x86-64: the caller keeps its other paths */
 
-int nnapi_host_depthwise_avx2_supported(void) { return 0; }
 DepthwiseAvx2 *nnapi_host_depthwise_avx2_prepare(const int16_t *weights, const int64_t *g, int32_t x_zp,
                                                  int x_signed) {
     (void)weights, (void)g, (void)x_zp, (void)x_signed;

@@ -7,9 +7,6 @@
 
 typedef struct DepthwiseAvx2 DepthwiseAvx2;
 
-/* Whether this machine has AVX2. */
-int nnapi_host_depthwise_avx2_supported(void);
-
 /* The weights of one call (int16 q_w - zp_w [kh][kw][c], geometry as nnapi_host_depthwise's)
  * interleaved in pairs of taps, with the zero point's correction; NULL when the machine has no
  * AVX2, the kernel has more than 64 taps, or memory runs out. */

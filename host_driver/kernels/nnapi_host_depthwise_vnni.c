@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nnapi_host_common.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -88,7 +90,7 @@ static VNNI void pack_weights(DepthwiseVnni *v, const int16_t *weights) {
 
 DepthwiseVnni *nnapi_host_depthwise_vnni_prepare(const int16_t *weights, const int64_t *g, int32_t x_zp,
                                                  int x_signed) {
-    const int64_t w = g[2], c = g[3], kh = g[4], kw = g[5], dw = g[9];
+    const int64_t w = g[2], c = g[3], kh = g[4], kw = g[5];
     int64_t taps = kh * kw;
     if (taps > MAX_TAPS || c <= 0 || w <= 0 || !nnapi_host_depthwise_vnni_supported()) return NULL;
     for (int64_t i = 0; i < taps * c; ++i) {
@@ -103,10 +105,7 @@ DepthwiseVnni *nnapi_host_depthwise_vnni_prepare(const int16_t *weights, const i
     v->narrow = c - (v->blocks - 1) * BLOCK <= 32;
     v->groups = (taps + 3) / 4;
     v->flip = x_signed ? 0x80 : 0;
-    for (int64_t t = 0; t < taps; ++t) {
-        v->tap_row[t] = t / kw;
-        v->tap_column[t] = (t % kw) * dw;
-    }
+    nnapi_host_depthwise_taps(g, v->tap_row, v->tap_column);
     v->packed = aligned_alloc(64, (size_t)(v->blocks * v->groups * 4 * BLOCK));
     v->correction = aligned_alloc(64, (size_t)(v->blocks * BLOCK) * sizeof(int32_t));
     v->zp_line = malloc((size_t)(w * c));
@@ -115,12 +114,7 @@ DepthwiseVnni *nnapi_host_depthwise_vnni_prepare(const int16_t *weights, const i
         return NULL;
     }
     memset(v->zp_line, (uint8_t)x_zp, (size_t)(w * c));
-    int32_t zp_read = x_signed ? x_zp + 128 : x_zp; /* the zero point as the loads see it */
-    for (int64_t ch = 0; ch < v->blocks * BLOCK; ++ch) {
-        int32_t sum = 0;
-        for (int64_t t = 0; ch < c && t < taps; ++t) sum += weights[t * c + ch];
-        v->correction[ch] = zp_read * sum;
-    }
+    nnapi_host_depthwise_correction(weights, c, taps, x_zp, x_signed, v->blocks * BLOCK, v->correction);
     pack_weights(v, weights);
     return v;
 }

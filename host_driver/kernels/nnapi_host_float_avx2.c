@@ -9,6 +9,8 @@
  */
 #include "nnapi_host_float_avx2.h"
 
+#include "nnapi_host_common.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -17,8 +19,7 @@
 #define TILE_ROWS 6  /* rows per register block: 6 x 2 sums */
 
 int nnapi_host_float_avx2_supported(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return nnapi_host_cpu_avx2() && __builtin_cpu_supports("fma");
 }
 
 /* The lanes below `count` (0..8) as a VMASKMOVPS mask. */

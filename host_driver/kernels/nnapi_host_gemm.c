@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "nnapi_host_common.h"
 #include "nnapi_host_gemm_avx2.h"
 #include "nnapi_host_kernels.h"
 #include "nnapi_host_threads.h"
@@ -32,18 +33,6 @@
 #define TILE_ROWS 8 /* rows of the VNNI product's register tile */
 
 
-/* Four activation bytes of row `row` from k = 4 * group, as unsigned bytes (zeros past k). */
-static inline uint32_t activation_group(const uint8_t *row, int64_t k, int64_t group, uint32_t flip) {
-    int64_t start = group * DEPTH;
-    uint32_t bytes = 0;
-    if (start + DEPTH <= k) {
-        memcpy(&bytes, row + start, DEPTH);
-    } else {
-        memcpy(&bytes, row + start, (size_t)(k - start));
-        /* The bytes past k meet zero weights: any value is exact; flip only what was read. */
-    }
-    return bytes ^ flip;
-}
 
 /* acc[rows][n] of `rows` activation rows from `a` (row stride k), the columns of blocks
  * [first_block, last_block) of 16 output channels. */
@@ -56,7 +45,7 @@ static void product_plain(const uint8_t *a, int64_t rows, int64_t k, int64_t n, 
             int32_t lanes[LANES] = {0};
             const int8_t *w = packed + b * groups * LANES * DEPTH;
             for (int64_t g = 0; g < groups; ++g) {
-                uint32_t u = activation_group(row, k, g, flip);
+                uint32_t u = nnapi_host_activation_group(row, k, g, flip);
                 const int8_t *wg = w + g * LANES * DEPTH;
                 for (int j = 0; j < LANES; ++j) {
                     int32_t sum = 0;
@@ -216,7 +205,7 @@ static void add_row_sums(const uint8_t *a, int64_t rows, int64_t k, int64_t n, u
 }
 
 /* Whether this machine runs the AVX2 product (what it runs without AVX-512 VNNI). */
-NNAPI_HOST_EXPORT int32_t nnapi_host_gemm_avx2(void) { return nnapi_host_gemm_avx2_supported(); }
+NNAPI_HOST_EXPORT int32_t nnapi_host_gemm_avx2(void) { return nnapi_host_cpu_avx2(); }
 
 /* Whether this machine runs the AVX-512 VNNI product. */
 NNAPI_HOST_EXPORT int32_t nnapi_host_gemm_vnni(void) {

@@ -14,6 +14,8 @@
 
 #include <string.h>
 
+#include "nnapi_host_common.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
@@ -21,18 +23,6 @@
 #define LANES 16
 #define DEPTH 4
 
-int nnapi_host_gemm_avx2_supported(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
-}
-
-/* Four bytes of a row from k = 4 * group, xored with flip (zeros past k meet zero weights). */
-static inline uint32_t row_group(const uint8_t *row, int64_t k, int64_t group, uint32_t flip) {
-    int64_t start = group * DEPTH;
-    uint32_t bytes = 0;
-    memcpy(&bytes, row + start, start + DEPTH <= k ? DEPTH : (size_t)(k - start));
-    return bytes ^ flip;
-}
 
 /* The four bytes as int16, repeated over the register: (b0, b1, b2, b3) four times. */
 static inline AVX2 __m256i widened_row(uint32_t bytes) {
@@ -75,8 +65,8 @@ static AVX2 void tile(const uint8_t *row0, const uint8_t *row1, int64_t k, int64
             b0 ^= flip;
             b1 ^= flip;
         } else {
-            b0 = row_group(row0, k, g, flip);
-            b1 = row_group(row1, k, g, flip);
+            b0 = nnapi_host_activation_group(row0, k, g, flip);
+            b1 = nnapi_host_activation_group(row1, k, g, flip);
         }
         __m256i a0 = widened_row(b0), a1 = widened_row(b1);
         for (int q = 0; q < 4; ++q) {
@@ -109,7 +99,6 @@ void AVX2 nnapi_host_product_avx2(const uint8_t *a, int64_t rows, int64_t k, int
 
 #else /* no x86-64: nnapi_host_gemm.c keeps its plain product */
 
-int nnapi_host_gemm_avx2_supported(void) { return 0; }
 void nnapi_host_product_avx2(const uint8_t *a, int64_t rows, int64_t k, int64_t n, const int8_t *packed,
                              uint32_t flip, int64_t first_block, int64_t last_block, int32_t *acc) {
     (void)a, (void)rows, (void)k, (void)n, (void)packed, (void)flip, (void)first_block, (void)last_block, (void)acc;

@@ -4,9 +4,16 @@
 #define NNAPI_HOST_GEMM_AVX2_H
 
 #include <stdint.h>
+#include <string.h>
 
-/* Whether this machine runs the AVX2 product. */
-int nnapi_host_gemm_avx2_supported(void);
+/* Four activation bytes of a row from k = 4 * group, xored with flip: a group of the packed product
+ * (nnapi_host_gemm.c). The bytes past k (zeros, then flipped) meet zero weights: any value is exact. */
+static inline uint32_t nnapi_host_activation_group(const uint8_t *row, int64_t k, int64_t group, uint32_t flip) {
+    int64_t start = group * 4;
+    uint32_t bytes = 0;
+    memcpy(&bytes, row + start, start + 4 <= k ? 4 : (size_t)(k - start));
+    return bytes ^ flip;
+}
 
 /* acc[rows][n]: the columns of blocks [first_block, last_block) of 16 output channels, from the
  * `rows` activation rows of a (row stride k, bytes xored with flip) and the packed weights. */

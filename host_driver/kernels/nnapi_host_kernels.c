@@ -314,7 +314,7 @@ static void depthwise_rows(void *ctx, int64_t first, int64_t last, int32_t worke
 }
 
 /* Whether this machine runs the depthwise sums with AVX2 (what it runs without AVX-512). */
-NNAPI_HOST_EXPORT int32_t nnapi_host_depthwise_avx2(void) { return nnapi_host_depthwise_avx2_supported(); }
+NNAPI_HOST_EXPORT int32_t nnapi_host_depthwise_avx2(void) { return nnapi_host_cpu_avx2(); }
 
 /* Whether this machine runs the depthwise sums with AVX-512. */
 NNAPI_HOST_EXPORT int32_t nnapi_host_depthwise_avx512(void) {

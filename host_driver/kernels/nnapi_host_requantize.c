@@ -298,18 +298,8 @@ static const rows_vector_loop ROWS_AVX2_LOOPS[2][2][2] = {
     {{rows_avx2_f32, rows_avx2_f32_int}, {rows_avx2_f32_branch, rows_avx2_f32_branch_int}},
     {{rows_avx2_i32, rows_avx2_i32_int}, {rows_avx2_i32_branch, rows_avx2_i32_branch_int}},
 };
-
-static int cpu_has_avx2(void) {
-    static int known = -1;
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx2");
-    }
-    return known;
-}
 #else
 static int cpu_has_vector_requantize(void) { return 0; }
-static int cpu_has_avx2(void) { return 0; }
 #endif
 
 int nnapi_host_requantize_rows_vector(const void *acc, int32_t acc_is_int32, int64_t rows, int64_t channels,
@@ -317,7 +307,7 @@ int nnapi_host_requantize_rows_vector(const void *acc, int32_t acc_is_int32, int
                                       int32_t lo, int32_t hi, uint8_t xor_mask, int32_t int32_clamp, uint8_t *out) {
     /* The narrowing saturates to [0, 255]: a clamp within it only (always so for the driver's codes). */
     if (!vector_requantize_enabled || channels < VECTOR_REQUANTIZE_MIN_CHANNELS || lo < 0 || hi > 255 || lo > hi ||
-        !(cpu_has_vector_requantize() || cpu_has_avx2())) {
+        !(cpu_has_vector_requantize() || nnapi_host_cpu_avx2())) {
         return 0;
     }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -348,5 +338,5 @@ int nnapi_host_lookup_vector(uint8_t *codes, int64_t n, const uint8_t *table) {
  * 0 for the plain loops (tests), -1 to leave it. Returns whether it is in use now. */
 NNAPI_HOST_EXPORT int32_t nnapi_host_requantize_vector(int32_t enable) {
     if (enable >= 0) vector_requantize_enabled = enable != 0;
-    return vector_requantize_enabled && (cpu_has_vector_requantize() || cpu_has_avx2());
+    return vector_requantize_enabled && (cpu_has_vector_requantize() || nnapi_host_cpu_avx2());
 }
