@@ -211,9 +211,10 @@ class NativeKernels:
                         pad_code: int = 0) -> None:
         """Codes of the product of 8-bit rows ``a`` [m, k] and the packed int8 weights (see
         nnapi_host_gemm.c; plus ``beta`` times each row's sum) into ``out`` [m, n], requantized
-        as `requantize` does; ``product``: one of `products` (the plain C one, for tests). With ``unroll`` (int64 geometry, as `depthwise`'s) the rows are the
-        unrolled taps of the NHWC convolution input ``a``, out-of-image taps reading ``pad_code``
-        (the zero point's code, as a byte)."""
+        as `requantize` does; ``product``: one of `products` (the plain C one, for tests). With
+        ``unroll`` (int64 geometry, as `depthwise`'s) the rows are the unrolled taps of the NHWC
+        convolution input ``a``, out-of-image taps reading ``pad_code`` (the zero point's code, as
+        a byte)."""
         r, c, threshold, half = constants
         if unroll is None:
             m, k = a.shape
@@ -225,8 +226,8 @@ class NativeKernels:
         rows = None if unroll is None else torch.empty(slots * block_rows * k, dtype=torch.uint8)
         self._invoke(self._gemm, a.data_ptr(), a.dtype == torch.int8, m, k, n, packed.data_ptr(), block_rows, repeat,
                      r.data_ptr(), c.data_ptr(), _pointer(threshold), _pointer(half), lo, hi, xor_mask, int32_clamp,
-                     _pointer(table), beta, PRODUCTS.index(product), scratch.data_ptr(), slots, _pointer(unroll), _pointer(rows),
-                     pad_code & 0xFF, out.data_ptr(), keep=(scratch, rows))
+                     _pointer(table), beta, PRODUCTS.index(product), scratch.data_ptr(), slots, _pointer(unroll),
+                     _pointer(rows), pad_code & 0xFF, out.data_ptr(), keep=(scratch, rows))
 
     def linear_int8(self, x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor, bias: Optional[torch.Tensor],
                     out: torch.Tensor, use_avx512: bool = True, repeat: int = 1) -> None:

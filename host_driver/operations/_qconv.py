@@ -218,9 +218,9 @@ def _packed_gemm_kernel(p, out_shape: tuple[int, ...], matrix: torch.Tensor, bia
     """A 1x1 NHWC convolution or a FULLY_CONNECTED as the compiled product of the activation rows,
     read as unsigned bytes, with the packed int8 weights [O, K], requantized block by block; None
     without the library, a vector product (AVX-512 VNNI or AVX2; ``product`` None: the machine's
-    fastest; else one of `NativeKernels.products`, for tests), a proved requantizer or int32 room. ``abs_sum``: Σ|q_w − zp_w| per output;
-    ``beta``: q_w − zp_w = matrix + beta (per-tensor weights stored shifted), added in C as beta
-    times each row's Σu; ``unroll``: a convolution's geometry when the rows are its unrolled taps
+    fastest; else one of `NativeKernels.products`, for tests), a proved requantizer or int32
+    room. ``abs_sum``: Σ|q_w − zp_w| per output; ``beta``: q_w − zp_w = matrix + beta (per-tensor
+    weights stored shifted), added in C as beta times each row's Σu; ``unroll``: a convolution's geometry when the rows are its unrolled taps
     (see NativeKernels.gemm_requantize)."""
     native = _native.kernels()
     channels, depth = matrix.shape
