@@ -27,8 +27,10 @@ LONG = {
         (90, "mobilenet_v3_large and resnet18 hold every operation of mobilenet_v2"),
     "models/test_quantized_models.py::test_layers_differ_from_convert_pt2e_only_at_rounding_ties"
     "[mobilenet_v2-uint8]": (32, "the replays of mobilenet_v3_large and resnet18"),
-    "models/test_quantized_models.py::test_model_before_api_29[resnet18]":
-        (54, "mobilenet_v3_large before API 29 (per-tensor weights, CPU quantize)"),
+    "models/test_quantized_models.py::test_model_before_api_29[mobilenet_v3_large]":
+        (129, "resnet18 before API 29 (the whole model at API 27: CPU quantize, per-tensor weights); "
+              "tests/quantizer's test_hard_activations_before_api_30 (hardswish as DEPTHWISE_CONV_2D + MUL "
+              "at API 27, 28 and 29) and mobilenet_v3_large-uint8 at API 30 (the same model whole)"),
     "models/test_feature_levels_zoo.py::test_model_at_feature_level[swin_t-29]": (29, "the CNNs at API 29"),
     "models/test_feature_levels_zoo.py::test_model_at_feature_level[vit_b_16-29]": (25, "the CNNs at API 29"),
     "models/test_feature_levels_zoo.py::test_model_at_feature_level[deeplabv3_mobilenet_v3_large-29]":

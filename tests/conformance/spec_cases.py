@@ -13,6 +13,8 @@ models (all constant tensors as model inputs; all inputs made internal by a dumm
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import dataclasses
 import importlib.util
 import io
@@ -164,8 +166,34 @@ def _cases_of_spec(tg, path: Path) -> list[Case]:
         out.append(case)
 
     exec(compile(path.read_text(), str(path), "exec"), tg.GetExecScope())
-    tg.Example.DumpAllExamples(DumpExample=dump, example_fd=io.StringIO())
+    with _lists_of_atoms_copied_flat():
+        tg.Example.DumpAllExamples(DumpExample=dump, example_fd=io.StringIO())
     return out
+
+
+_ATOMS = frozenset({int, float, bool, str, type(None)})
+
+
+@contextlib.contextmanager
+def _lists_of_atoms_copied_flat():
+    """The DSL deep-copies each model once per variation, its operand values included (lists of
+    Python numbers): three quarters of the time of reading the specs. For a list whose items are
+    all immutable atoms, a deep copy is a new list of the same items, which a slice makes at once;
+    any other list is copied by ``copy`` as before. The same copies, in a quarter of the time."""
+    deep = copy._deepcopy_dispatch[list]
+
+    def copy_list(x, memo, deepcopy=copy.deepcopy):
+        if not all(type(v) in _ATOMS for v in x):
+            return deep(x, memo, deepcopy)
+        y = x[:]
+        memo[id(x)] = y
+        return y
+
+    copy._deepcopy_dispatch[list] = copy_list
+    try:
+        yield
+    finally:
+        copy._deepcopy_dispatch[list] = deep
 
 
 def spec_files() -> list[Path]:
