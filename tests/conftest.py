@@ -13,16 +13,20 @@ The helpers shared across folders are modules of this directory, which pytest pu
 ``integer_replay`` (layer-by-layer replay of NNAPI's integer arithmetic), ``litert_oracle``
 (LiteRT's reference kernels), ``nnapi_client`` (the host shim's C API through ctypes),
 ``nnapi_rules`` and ``cli_models`` (small models named on the command line), ``runner_io`` (the
-runner's input and output files), ``nnapi_server`` (the NNAPI server as a subprocess) and
-``aarch64_runners`` (the aarch64 runner under qemu and the x86 one through that server).
+runner's input and output files), ``nnapi_server`` (the NNAPI server as a subprocess),
+``aarch64_runners`` (the aarch64 runner under qemu and the x86 one through that server) and
+``torch_overheads`` (two of torch.export's fixed costs taken out of the test processes).
 """
 
 from __future__ import annotations
 
+import gc
 import os
 
 import pytest
 import torch
+
+import torch_overheads
 
 # scripts/dev.sh runs one pytest-xdist worker per core (-n auto). torch's default of one
 # intra-op thread per core in every worker oversubscribes the machine: on 2 cores the model zoo
@@ -32,37 +36,8 @@ if _WORKERS:
     torch.set_num_threads(max(1, (os.cpu_count() or 1) // _WORKERS))
 
 
-
-def _reuse_the_composite_op_census() -> None:
-    """torch.export's run_decompositions (two per lowering) walks every operator namespace for the
-    CompositeImplicitAutograd ops it may keep, ~0.1 s each time on a 2-core AVX2 machine: a sixth of
-    a small op test's lowering. Its answer changes only when an operator is registered (torch does
-    not cache it for that reason), so the tests reuse it while the C++ registrations and the names
-    in every ``torch.ops`` namespace are unchanged. Only the time differs: the same set comes back."""
-    from torch._export import utils as export_utils
-    from torch.export import decomp_utils, exported_program
-
-    census = export_utils._collect_all_valid_cia_ops
-    last: dict[str, object] = {}
-
-    def registry_state() -> tuple:
-        # aten's part is cached by torch itself; the other namespaces grow as their ops are used.
-        namespaces = [name for name in torch.ops._dir if name != "aten"]
-        return (tuple(torch._C._dispatch_get_registrations_for_dispatch_key("CompositeImplicitAutograd")),
-                tuple((name, len(getattr(getattr(torch.ops, name), "_dir", ()))) for name in namespaces))
-
-    def reused_census():
-        state = registry_state()
-        if last.get("state") != state:
-            last["ops"] = census()
-            last["state"] = registry_state()  # the census itself materialises operators
-        return last["ops"]
-
-    for module in (export_utils, exported_program, decomp_utils):
-        module._collect_all_valid_cia_ops = reused_census
-
-
-_reuse_the_composite_op_census()
+# torch.export's fixed costs per lowering, cut without changing a result (torch_overheads.py).
+torch_overheads.install()
 
 
 @pytest.fixture(autouse=True)
@@ -96,6 +71,14 @@ def pytest_collection_modifyitems(config, items):
         if item.nodeid.removeprefix("tests/") in LONG:
             item.add_marker(pytest.mark.long)
         _group_by_module_fixture(item)
+
+
+def pytest_collection_finish(session) -> None:
+    """Everything the collected tests import is loaded now (torch, ExecuTorch, this package:
+    millions of objects that live as long as the process). Frozen, the garbage collector stops
+    walking them in each full collection that the tests' own allocations trigger."""
+    gc.collect()
+    gc.freeze()
 
 
 def _group_by_module_fixture(item) -> None:

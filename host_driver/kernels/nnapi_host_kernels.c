@@ -633,4 +633,4 @@ NNAPI_HOST_EXPORT void nnapi_host_quantize(const float *x, int64_t n, double sca
 }
 
 /* The version of this interface (_native.py refuses a library of another). */
-NNAPI_HOST_EXPORT int32_t nnapi_host_kernels_version(void) { return 9; }
+NNAPI_HOST_EXPORT int32_t nnapi_host_kernels_version(void) { return 10; }

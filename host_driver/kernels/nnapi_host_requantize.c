@@ -18,6 +18,8 @@
 #include "nnapi_host_requantize.h"
 
 /* 0: the plain loops only (tests compare the two), 1: this file's where the CPU has AVX-512. */
+/* 0: the plain loops; 1: AVX-512 where the CPU has it, else AVX2; 2: AVX2 even where AVX-512 is there
+ * (so that a machine with both tests what one with AVX2 alone runs). */
 static int vector_requantize_enabled = 1;
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -312,7 +314,8 @@ int nnapi_host_requantize_rows_vector(const void *acc, int32_t acc_is_int32, int
     }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     int branch = threshold != 0 && half != 0;
-    const rows_vector_loop(*loops)[2][2] = cpu_has_vector_requantize() ? ROWS_VECTOR_LOOPS : ROWS_AVX2_LOOPS;
+    const rows_vector_loop(*loops)[2][2] =
+        cpu_has_vector_requantize() && vector_requantize_enabled == 1 ? ROWS_VECTOR_LOOPS : ROWS_AVX2_LOOPS;
     loops[acc_is_int32 != 0][branch][int32_clamp != 0](acc, rows, channels, r, c, threshold, half, lo, hi, xor_mask,
                                                        out);
     return 1;
@@ -325,7 +328,7 @@ int nnapi_host_requantize_rows_vector(const void *acc, int32_t acc_is_int32, int
 
 int nnapi_host_lookup_vector(uint8_t *codes, int64_t n, const uint8_t *table) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (vector_requantize_enabled && cpu_has_vbmi()) {
+    if (vector_requantize_enabled == 1 && cpu_has_vbmi()) {
         lookup_vbmi(codes, n, table);
         return 1;
     }
@@ -334,9 +337,16 @@ int nnapi_host_lookup_vector(uint8_t *codes, int64_t n, const uint8_t *table) {
     return 0;
 }
 
+static int32_t requantize_loops(int mode) {
+    if (mode == 1 && cpu_has_vector_requantize()) return 2;
+    return mode != 0 && nnapi_host_cpu_avx2() ? 1 : 0;
+}
+
 /* enable: 1 to use the AVX-512 requantization where the CPU has it (else AVX2's where it has that),
- * 0 for the plain loops (tests), -1 to leave it. Returns whether it is in use now. */
+ * 2 for AVX2's where the CPU has it (tests), 0 for the plain loops (tests), -1 to leave it, 3 to
+ * leave it and answer what 1 would use. Returns the loops in use: 0 plain, 1 AVX2, 2 AVX-512. */
 NNAPI_HOST_EXPORT int32_t nnapi_host_requantize_vector(int32_t enable) {
-    if (enable >= 0) vector_requantize_enabled = enable != 0;
-    return vector_requantize_enabled && (cpu_has_vector_requantize() || nnapi_host_cpu_avx2());
+    if (enable == 3) return requantize_loops(1);
+    if (enable >= 0 && enable <= 2) vector_requantize_enabled = enable;
+    return requantize_loops(vector_requantize_enabled);
 }

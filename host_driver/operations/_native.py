@@ -32,12 +32,14 @@ LIBRARY_FILENAME = "libnnapi_host_kernels.so"
 LIBRARY_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNELS"
 THREADS_VARIABLE = "EXECUTORCH_NNAPI_HOST_KERNEL_THREADS"
 DEFAULT_MAX_THREADS = 4
-INTERFACE_VERSION = 9
+INTERFACE_VERSION = 10
 # The activations the float convolutions apply as they write (nnapi_host_elementwise.h).
 EPILOGUE_NONE, EPILOGUE_SILU, EPILOGUE_HARD_SWISH = 0, 1, 2
 OFF = ("0", "off", "none", "no")
 # The packed 8-bit products of nnapi_host_gemm.c, by the number it takes.
 PRODUCTS = ("plain C", "AVX2", "AVX-512 VNNI")
+# The requantization loops (nnapi_host_requantize.c), by nnapi_host_requantize_vector's answer.
+REQUANTIZE_LOOPS = ("plain C", "AVX2", "AVX-512")
 # The depthwise convolution's sums of nnapi_host_kernels.c, by the number it takes.
 DEPTHWISE_SUMS = ("plain C", "AVX-512", "AVX-512 VNNI", "AVX2")
 # The float loops of nnapi_host_float.c, by the number it takes.
@@ -337,12 +339,28 @@ class NativeKernels:
         self._invoke(self._max_pool, x.data_ptr(), x.dtype == torch.int8, geometry.data_ptr(), lo, hi, out.data_ptr())
 
     def requantize_vector(self, enable: Optional[bool] = None) -> bool:
-        """Whether rows of 16 channels or more are requantized with AVX-512 (nnapi_host_requantize.c;
-        `requantize`, the product's and the depthwise convolution's), the same codes as the plain
-        loops; ``enable`` turns it on (where the CPU has it) or off (tests compare the two)."""
+        """Whether rows of 16 channels or more are requantized with vector loops (AVX-512, else
+        AVX2: nnapi_host_requantize.c; `requantize`, the product's and the depthwise
+        convolution's), the same codes as the plain loops; ``enable`` turns them on (where the CPU
+        has them) or off (tests compare the two)."""
+        return self.requantize_loops_in_use(-1 if enable is None else int(enable)) != REQUANTIZE_LOOPS[0]
+
+    def requantize_loops(self) -> tuple[str, ...]:
+        """The requantization loops this machine runs (of `REQUANTIZE_LOOPS`), the fastest last."""
+        return REQUANTIZE_LOOPS[:REQUANTIZE_LOOPS.index(self.requantize_loops_in_use(3)) + 1]
+
+    def use_requantize_loops(self, name: str) -> None:
+        """Requantizes with loops ``name`` (of `requantize_loops`) from now on (tests)."""
+        if name not in self.requantize_loops():
+            raise ValueError(f"this machine has no {name!r} requantization (it has {self.requantize_loops()})")
+        self.requantize_loops_in_use({"plain C": 0, "AVX2": 2, "AVX-512": 1}[name])
+
+    def requantize_loops_in_use(self, mode: int = -1) -> str:
+        """The loops in use after ``mode`` (nnapi_host_requantize_vector's argument: -1 leaves
+        the choice, 3 answers what the default would use)."""
         f = self.lib.nnapi_host_requantize_vector
         f.argtypes, f.restype = [_I32], _I32
-        return bool(f(-1 if enable is None else int(enable)))
+        return REQUANTIZE_LOOPS[f(mode)]
 
     # -- float32 element-wise loops (nnapi_host_elementwise.c) ---------------------------------------
     @functools.cached_property

@@ -167,9 +167,22 @@ def unary_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], refe
     return Table(reference([_all_codes(ins[0].dtype)], p)[0], 1, "table of 256 codes")
 
 
+# A binary table evaluates the reference on all 65,536 code pairs (~3 ms); a result this small is
+# cheaper to compute from its operands at each run (Android's conformance cases, compiled once
+# and run once each: their 8-bit ADD and SUB spent most of their time building tables).
+SMALL_BINARY_RESULT = 256
+
+
+def _at_most(shape: Optional[tuple[int, ...]], count: int) -> bool:
+    """Whether a fully known ``shape`` holds at most ``count`` elements."""
+    return shape is not None and all(d > 0 for d in shape) and math.prod(shape) <= count
+
+
 def binary_table(p, ins: Sequence[OperandInfo], outs: Sequence[OperandInfo], reference: Kernel) -> Optional[Kernel]:
     """Two 8-bit inputs (broadcast), an element-wise result."""
     if len(ins) < 2 or ins[0].dtype not in EIGHT_BIT or ins[1].dtype != ins[0].dtype:
+        return None
+    if _at_most(outs[0].shape if outs else None, SMALL_BINARY_RESULT):
         return None
     codes = _all_codes(ins[0].dtype)
     extra = [None] * (len(ins) - 2)   # the fused activation is a parameter already
