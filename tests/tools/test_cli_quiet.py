@@ -100,6 +100,9 @@ def test_only_the_known_warnings_are_dropped():
 def test_known_log_records_are_held_and_replayed_with_verbose(caplog):
     known = dependency_messages.KNOWN_LOG_RECORDS[0]
     logger = logging.getLogger(known.logger)
+    # The handler on the logger itself: torch's loggers do not always propagate to the root, where
+    # pytest 8's caplog listens (pytest 9 put it on the named logger).
+    logger.addHandler(caplog.handler)
     with caplog.at_level(logging.WARNING, logger=known.logger):
         logger.warning(known.message.replace("\\", "") + " (a test)", "<enum 'E'>")
         logger.warning("another warning of the same logger")
@@ -111,6 +114,7 @@ def test_known_log_records_are_held_and_replayed_with_verbose(caplog):
         "another warning of the same logger",
         "<enum 'E'> is an Enum subclass and is now natively supported (a test)",
         "<enum 'F'> is an Enum subclass and is now natively supported (while verbose)"]
+    logger.removeHandler(caplog.handler)
     with dependency_messages.shown_at(dependency_messages.NORMAL):
         pass  # a normal run forgets what was held
     assert not any(holder.held for holder in dependency_messages._HOLDERS)
