@@ -29,6 +29,8 @@ from .common import F16, F32, I32T, INT32, Q16A, QA8, QA8S, RUN, Ctx, Deferred, 
 
 NAME, CODE, SINCE = "BOX_WITH_NMS_LIMIT", 44, 29
 QUANT_COMPUTE = True
+# From this many candidates a pass of the soft-NMS loop rescales their scores as tensors.
+VECTOR_FROM = 64
 
 
 def validate(c: Ctx) -> None:
@@ -94,22 +96,46 @@ def _kernel(iou: float, p) -> float:
 
 
 def _suppress(order: list[int], scores: list[float], iou: torch.Tensor, p) -> list[int]:
-    """Android's in-place soft-NMS loop over candidate positions ``order``; returns the kept ones."""
+    """Android's in-place soft-NMS loop over candidate positions ``order``; returns the kept ones.
+
+    Each pass computes every remaining candidate's new score at once, in float64 rounded to float32
+    as the reference's float arithmetic is here (the product of two float32 values is exact in
+    float64), then replays the reference's swaps, which decide the order later ties are broken in.
+    The gaussian kernel's exp stays on Python's libm, one candidate at a time (a vectorized exp
+    may differ in the last bit), and so do passes over a few candidates."""
     start, end = 0, len(order)
     limit = p.max_detections if p.max_detections >= 0 else end
     while start < end and start < limit:
         best = max(range(start, end), key=lambda k: (scores[order[k]], -k))  # first maximum
         order[start], order[best] = order[best], order[start]
-        i = start + 1
-        while i < end:
-            scores[order[i]] = f32(scores[order[i]] * _kernel(float(iou[order[i], order[start]]), p))
-            if scores[order[i]] < p.nms_score_threshold:
-                end -= 1
-                order[i], order[end] = order[end], order[i]
-            else:
-                i += 1
+        rest = order[start + 1:end]
+        if rest:
+            updated = _updated_scores(rest, scores, iou[rest, order[start]], p)
+            removed = set()
+            for k, value in zip(rest, updated):
+                scores[k] = value
+                if value < p.nms_score_threshold:
+                    removed.add(k)
+            i = start + 1
+            while i < end:  # the reference's loop: a removed candidate is swapped with the last one
+                if order[i] in removed:
+                    end -= 1
+                    order[i], order[end] = order[end], order[i]
+                else:
+                    i += 1
         start += 1
     return order[:start]
+
+
+def _updated_scores(rest: list[int], scores: list[float], iou: torch.Tensor, p) -> list[float]:
+    """The scores of candidates ``rest`` after the kept box's kernel (``iou``: theirs with it)."""
+    if p.kernel == 2 or len(rest) < VECTOR_FROM:  # a few candidates: the tensors' overhead would dominate
+        return [f32(scores[k] * _kernel(v, p)) for k, v in zip(rest, iou.tolist())]
+    iou = iou.double()
+    current = torch.tensor([scores[k] for k in rest], dtype=torch.float64)
+    factor = torch.zeros_like(iou) if p.kernel == 0 else (1.0 - iou).float().double()
+    factor = torch.where(iou < p.iou_threshold, 1.0, factor)
+    return (current * factor).float().tolist()
 
 
 def _groups(batch: list[int]) -> list[tuple[int, int]]:
@@ -133,11 +159,13 @@ def _select(scores: torch.Tensor, boxes: torch.Tensor, batch: list[int], p) -> l
             if bool((row[:, 0] > row[:, 2]).any() or (row[:, 1] > row[:, 3]).any()):
                 raise op_failed(f"region {k}: a box has x2 < x1 or y2 < y1")
         kept: list[tuple[int, int, float]] = []
+        # Compared in float64, as a Python float of each score is with the threshold.
+        above = scores[first:last].double() > p.score_threshold
         for cls in range(1, classes):  # class 0 is the background
-            rows = [k for k in range(first, last) if float(scores[k, cls]) > p.score_threshold]
+            rows = (torch.nonzero(above[:, cls]).flatten() + first).tolist()
             if not rows:
                 continue
-            current = {i: float(scores[k, cls]) for i, k in enumerate(rows)}
+            current = dict(enumerate(scores[rows, cls].tolist()))
             iou = _iou(boxes[rows, cls * 4:cls * 4 + 4])
             for i in _suppress(list(range(len(rows))), current, iou, p):
                 kept.append((rows[i], cls, current[i]))

@@ -16,6 +16,10 @@ from spec_cases import iter_spec, spec_files
 from variants import INSTANTIATIONS, to_signed
 
 SPECS = [f"{p.parent.name}/{p.name.removesuffix('.mod.py')}" for p in spec_files()]
+# One pytest-xdist worker runs the specs and the tests that read them all (here and in
+# tests/host_driver/test_quantized_fast_path.py): each spec goes through the DSL once per run (~50 s
+# of parsing in all), not once per worker and again for the census of every case.
+pytestmark = pytest.mark.xdist_group("aosp_specs")
 
 
 @pytest.mark.parametrize("spec", SPECS)

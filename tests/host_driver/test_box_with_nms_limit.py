@@ -126,3 +126,27 @@ def test_inverted_box_fails_the_run(lib, driver):
     boxes[2, 4], boxes[2, 6] = 30.0, 20.0  # class 1 box of row 2: x1 > x2
     run_nms(lib, scores, boxes, torch.zeros(4, dtype=torch.int32), -1, expect=OP_FAILED)
     assert "region 2: a box has x2 < x1 or y2 < y1" in last_error(lib)
+
+
+@pytest.mark.parametrize("kernel", [0, 1])
+def test_the_vectorized_passes_equal_the_candidate_by_candidate_loop(kernel, monkeypatch):
+    """From VECTOR_FROM candidates a pass rescales the scores as tensors: the same detections, scores
+    and order as one candidate at a time, with tied scores and degenerate (NaN IoU) boxes."""
+    from types import SimpleNamespace
+
+    from executorch_nnapi.host_driver.operations import box_with_nms_limit as op
+
+    g = torch.Generator().manual_seed(3)
+    scores, boxes = random_detections(400, 4, seed=3)
+    scores = (scores * 16).round() / 16   # ties
+    per_class = boxes.view(400, 4, 4)
+    per_class[::7, :, 2:4] = per_class[::7, :, 0:2]   # empty boxes: IoU 0 / 0
+    batch = sorted(torch.randint(0, 2, (400,), generator=g).tolist())
+    for max_detections in (-1, 50):
+        p = SimpleNamespace(score_threshold=0.05, max_detections=max_detections, kernel=kernel, iou_threshold=0.4,
+                            sigma=0.5, nms_score_threshold=0.01)
+        vectorized = op._select(scores, boxes, batch, p)
+        monkeypatch.setattr(op, "VECTOR_FROM", 10**9)
+        one_by_one = op._select(scores, boxes, batch, p)
+        monkeypatch.undo()
+        assert len(vectorized) > 20 and repr(vectorized) == repr(one_by_one)

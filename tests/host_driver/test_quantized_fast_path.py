@@ -494,6 +494,7 @@ def _android_8bit_cases():
             and any(o.type_name in QUANT8 for o in c.main.operands)]
 
 
+@pytest.mark.xdist_group("aosp_specs")  # on the worker that parses the specs (test_conformance.py)
 def test_androids_8bit_cases_give_the_same_bytes_both_ways(lib, driver, monkeypatch):
     cases = _android_8bit_cases()
     import cts_runner

@@ -1,11 +1,13 @@
 """tests/torch_overheads.py changes how long torch.export takes in the test processes, not what it
 computes: the reused census of composite ops is torch's own answer, also after an operator is
-registered, and a decomposition gives the same graph with either ``Callable`` in torch._ops."""
+registered; a decomposition gives the same graph with torch's own ``py_impl`` and ``Callable``; and
+the short path of ``py_impl`` registers as torch's own does."""
 
 from __future__ import annotations
 
 import collections.abc
 
+import pytest
 import torch
 from torch._export import utils as export_utils
 from torch.export import exported_program
@@ -30,17 +32,53 @@ class _Block(torch.nn.Module):
         return torch.nn.functional.gelu(torch.nn.functional.layer_norm(x, (8,))) @ x.transpose(0, 1)
 
 
-def test_a_decomposition_is_the_same_with_either_callable():
+def test_a_decomposition_is_the_same_with_torchs_own_py_impl_and_callable():
     def decomposed() -> str:
         ep = torch.export.export(_Block(), (torch.randn(4, 8),))
         return ep.run_decompositions().graph_module.code
 
     assert torch._ops.Callable is not collections.abc.Callable
-    with_typing = decomposed()
-    torch._ops.Callable = collections.abc.Callable
+    with_ours = decomposed()
+    short_path = torch._ops.OperatorBase.py_impl
+    torch._ops.Callable, torch._ops.OperatorBase.py_impl = collections.abc.Callable, short_path.full
     try:
-        with_abc = decomposed()
+        with_torchs = decomposed()
     finally:
+        torch._ops.OperatorBase.py_impl = short_path
         torch_overheads.install()
-    assert with_typing == with_abc
+    assert with_ours == with_torchs
     assert isinstance(len, torch._ops.Callable) and not isinstance(1, torch._ops.Callable)
+
+
+def test_the_short_path_of_py_impl_registers_as_torchs_own():
+    """Under a dispatch key: the same table entry, the dispatch cache cleared, the same error on a
+    second registration; a mode or a transform goes to torch's own py_impl."""
+    py_impl = torch._ops.OperatorBase.py_impl
+    assert getattr(py_impl, "short_path", False), "tests/conftest.py did not install torch_overheads"
+    library = torch.library.Library("nnapi_py_impl_test", "DEF")  # noqa: F841 (kept alive)
+    library.define("one(Tensor x) -> Tensor")
+    library.define("two(Tensor x) -> Tensor")
+    ours, theirs = torch.ops.nnapi_py_impl_test.one.default, torch.ops.nnapi_py_impl_test.two.default
+
+    def kernel(x):
+        return x
+
+    key = torch._C.DispatchKey.AutogradCPU
+    for op, register in ((ours, py_impl), (theirs, py_impl.full)):
+        op._dispatch_cache[key] = "stale"
+        assert register(op, key)(kernel) is kernel
+        assert op.py_kernels == {key: kernel} and op._dispatch_cache == {}
+    errors = []
+    for op, register in ((ours, py_impl), (theirs, py_impl.full)):
+        with pytest.raises(RuntimeError) as error:
+            register(op, key)(kernel)
+        errors.append(str(error.value).replace(op.name(), "<op>"))
+    assert errors[0] == errors[1]
+    with pytest.raises(AssertionError, match="mode for the DispatchKey.Python key"):
+        py_impl(ours, torch._C.DispatchKey.Python)(kernel)
+
+    class Mode(torch.utils._python_dispatch.TorchDispatchMode):
+        pass
+
+    py_impl(ours, Mode)(kernel)
+    assert ours.python_key_table == {Mode: kernel}
