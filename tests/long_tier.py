@@ -18,6 +18,23 @@ LONG = {
     "models/test_cpu_capability.py::test_whole_model_8bit_checks_hold_under_another_capability":
         (115, "test_the_child_runs_under_the_other_capability; the per-op 8-bit tests under "
               "ATEN_CPU_CAPABILITY=avx2 by hand (docs/development.md)"),
+    "models/test_quantized_models.py::test_as_close_to_convert_pt2e_as_xnnpack[mobilenet_v3_large-uint8-30]":
+        (95, "test_model_quantized[mobilenet_v3_large-uint8] (the same lowering and run: structure, SQNR against "
+             "convert_pt2e's) and its layer-by-layer replay (every layer within one step of convert_pt2e, "
+             "differences only at rounding ties, the chained replay the host's result bit for bit); XNNPACK's "
+             "lowering, the yardstick, is two thirds of the time"),
+    "models/test_quantized_models.py::test_as_close_to_convert_pt2e_as_xnnpack[resnet18-uint8-30]":
+        (40, "test_model_quantized[resnet18-uint8] and its layer-by-layer replay (as above)"),
+    "models/test_quantized_models.py::test_as_close_to_convert_pt2e_as_xnnpack[resnet18-uint8-27]":
+        (10, "test_model_before_api_29[resnet18] (SQNR against convert_pt2e's; the XNNPACK run shared with "
+             "the API 30 check)"),
+    "models/test_quantized_models.py::test_as_close_to_convert_pt2e_as_xnnpack[mobilenet_v3_large-int8-30]":
+        (10, "the uint8 check (the XNNPACK run shared)"),
+    "models/test_quantized_models.py::test_as_close_to_convert_pt2e_as_xnnpack[mobilenet_v2-uint8-30]":
+        (20, "mobilenet_v3_large and resnet18 hold every operation of mobilenet_v2"),
+    "models/test_quantized_models.py::test_as_close_to_convert_pt2e_as_xnnpack[mobilenet_v3_large-uint8-27]":
+        (20, "test_model_before_api_29[mobilenet_v3_large] (also long) and the per-op tests of the decomposed "
+             "hardswish"),
     "models/test_quantized_models.py::test_model_quantized[mobilenet_v3_large-int8]":
         (108, "mobilenet_v3_large-uint8 (int8 is the same arithmetic on codes offset by 128) and every "
               "8-bit op in int8 in tests/quantizer"),

@@ -17,9 +17,11 @@ the logits only ~15-20% of the elements stay within one step of convert_pt2e.
 That is what any integer implementation gets: ExecuTorch's XNNPACK delegate on
 the same model quantized with XNNPACKQuantizer is within one step of its own
 convert_pt2e model on a similar fraction (mobilenet_v2 at 224x224: 18%, max 22
-steps). So the whole-model tests assert the layer-wise facts above, that the
-host is at least as close to convert_pt2e as XNNPACK is to its own, and that
-the SQNR against the float model is at most 1 dB below XNNPACK's.
+steps). So the whole-model tests assert the layer-wise facts above and that the
+SQNR against the float model is at most 1 dB below convert_pt2e's; in the long
+tier (XNNPACK's lowering is two thirds of a model's time), that the host is at
+least as close to convert_pt2e as XNNPACK is to its own, and its SQNR at most
+1 dB below XNNPACK's.
 
 Input 96x96: the last feature map is 3x3, so the final average pool (sum / 9)
 has no exact ties. Calibration: 16 random batches of 2 (seed 1) and the example, as the model is
@@ -146,23 +148,43 @@ def xnnpack(name: str) -> XnnpackRun:
     return xnnpack_run(float_model(name), example(), held_out(), CALIBRATION, dynamic_shapes=BATCH)
 
 
+def figures(name: str, gm, actual: torch.Tensor) -> tuple[float, float, float]:
+    """The held-out batch's fraction of outputs within one step of convert_pt2e, and the mean SQNR
+    against the float model of ``actual`` and of convert_pt2e's own result."""
+    x = held_out()
+    with torch.no_grad():
+        want, expected_float = gm(x), float_model(name)(x)
+    return within_one_step(want, actual, output_step(gm)), mean_sqnr(expected_float, actual), \
+        mean_sqnr(expected_float, want)
+
+
+def assert_as_accurate_as_convert_pt2e(name: str, gm, actual: torch.Tensor) -> None:
+    """SQNR vs float at most 1 dB below convert_pt2e's own. Integer faithfulness is checked layer
+    by layer (test_layers_differ_from_convert_pt2e_only_at_rounding_ties); XNNPACK's yardstick
+    (test_as_close_to_convert_pt2e_as_xnnpack, whose XNNPACK lowering is most of its time) runs in
+    the long tier."""
+    close, ours, reference = figures(name, gm, actual)
+    text = (f"{name}: within one step of convert_pt2e {close:.1%}; mean SQNR vs float over {HELD_OUT} inputs "
+            f"{ours:.2f} dB (convert_pt2e {reference:.2f} dB)")
+    print(text)
+    assert ours >= reference - 1.0, text
+
+
 def assert_as_close_as_xnnpack(name: str, gm, actual: torch.Tensor, per_tensor: bool = False,
                                margin: float = MARGIN) -> None:
     """Within one step of convert_pt2e on about XNNPACK's fraction of its own (see MARGIN);
     SQNR vs float at most 1 dB below XNNPACK's (``per_tensor``: below convert_pt2e's, as
     XNNPACK's per-channel weights are more accurate than API 27/28's per-tensor ones:
     resnet18 21.9 dB against XNNPACK's 23.9)."""
-    x, ref = held_out(), xnnpack(name)
-    with torch.no_grad():
-        close = within_one_step(gm(x), actual, output_step(gm))
-        xnn_close = within_one_step(ref.expected, ref.output, ref.step)
-        expected_float = float_model(name)(x)
-        ours = mean_sqnr(expected_float, actual)
-        theirs = mean_sqnr(expected_float, gm(x) if per_tensor else ref.output)
-    figures = (f"{name}: within one step of convert_pt2e {close:.1%} (XNNPACK {xnn_close:.1%}); "
-               f"mean SQNR vs float over {len(x)} inputs {ours:.2f} dB ({'convert_pt2e' if per_tensor else 'XNNPACK'} {theirs:.2f} dB)")
-    print(figures)
-    assert close >= xnn_close - margin and ours >= theirs - 1.0, figures
+    ref = xnnpack(name)
+    close, ours, reference = figures(name, gm, actual)
+    xnn_close = within_one_step(ref.expected, ref.output, ref.step)
+    theirs = reference if per_tensor else mean_sqnr(float_model(name)(held_out()), ref.output)
+    text = (f"{name}: within one step of convert_pt2e {close:.1%} (XNNPACK {xnn_close:.1%}); "
+            f"mean SQNR vs float over {HELD_OUT} inputs {ours:.2f} dB "
+            f"({'convert_pt2e' if per_tensor else 'XNNPACK'} {theirs:.2f} dB)")
+    print(text)
+    assert close >= xnn_close - margin and ours >= theirs - 1.0, text
 
 
 @pytest.mark.parametrize("name, signed", VARIANTS)
@@ -172,7 +194,7 @@ def test_model_quantized(name, signed):
     ops = quantized_inside(low.raw_blobs[0])
     assert ops.count("QUANTIZE") == 1 and ops.count("DEQUANTIZE") == 1
     assert {op: ops.count(op) for op in MODELS[name]} == MODELS[name]
-    assert_as_close_as_xnnpack(name, gm, host_output(name, signed, 30))
+    assert_as_accurate_as_convert_pt2e(name, gm, host_output(name, signed, 30))
 
 
 @pytest.mark.parametrize("name", NAMES_BEFORE_API_29)
@@ -189,8 +211,19 @@ def test_model_before_api_29(name):
     assert low.num_delegates == 1
     ops = quantized_inside(low.raw_blobs[0])
     assert "QUANTIZE" not in ops and ops.count("DEQUANTIZE") == 1 and "HARD_SWISH" not in ops
-    margin = MARGIN_DECOMPOSED_HARDSWISH if "HARD_SWISH" in MODELS[name] else MARGIN
-    assert_as_close_as_xnnpack(name, gm, host_output(name, False, level), per_tensor=True, margin=margin)
+    assert_as_accurate_as_convert_pt2e(name, gm, host_output(name, False, level))
+
+
+@pytest.mark.parametrize("name, signed, level", [
+    pytest.param(*p.values, 30, id=f"{p.id}-30", marks=p.marks) for p in VARIANTS] + [
+    pytest.param(p.values[0], False, 27, id=f"{p.id}-uint8-27", marks=p.marks) for p in NAMES_BEFORE_API_29])
+def test_as_close_to_convert_pt2e_as_xnnpack(name, signed, level):
+    """The yardstick of what an integer implementation gets (the module's docstring): ExecuTorch's
+    XNNPACK delegate on the same model quantized with XNNPACKQuantizer, in the same run. Long tier
+    (tests/long_tier.py): its XNNPACK lowering is ~two thirds of a model's time."""
+    gm, _ = quantized(name, signed, level)
+    margin = MARGIN_DECOMPOSED_HARDSWISH if level < 30 and "HARD_SWISH" in MODELS[name] else MARGIN
+    assert_as_close_as_xnnpack(name, gm, host_output(name, signed, level), per_tensor=level < 29, margin=margin)
 
 
 @pytest.mark.parametrize("name, signed", VARIANTS)
