@@ -4,6 +4,7 @@
 #                         the host NNAPI driver, compare with eager and print the report
 #   scripts/dev.sh test   set up and run the test suite
 #   scripts/dev.sh conformance  Android's NNAPI conformance cases on the host driver
+#   scripts/dev.sh tier-coverage  both test tiers under coverage: what the default tier alone misses
 #   scripts/dev.sh setup  only set up (venv + build + install)
 # The venv lives outside the checkout (EXECUTORCH_NNAPI_VENV, default
 # ~/.cache/executorch-nnapi/venv) and is reused while requirements-dev.txt is unchanged.
@@ -137,5 +138,18 @@ case "$cmd" in
     cd "$ROOT"
     "$VENV/bin/python" tests/conformance/run_conformance.py --instantiations all --markdown docs/op_support.md "$@"
     ;;
-  *) echo "usage: $0 {demo|test|test-long|conformance|setup} [args...]" >&2; exit 2 ;;
+  tier-coverage)
+    # Both tiers under coverage.py, one context per test, then what the default tier alone would
+    # not run (scripts/tier_coverage.py; the evidence for tests/long_tier.py). ~1.5x the suite's time.
+    setup
+    "$VENV/bin/python" -m pip install -q -r "$ROOT/requirements-coverage.txt"
+    out="$ROOT/build/tier-coverage"
+    rm -rf "$out" && mkdir -p "$out"
+    package="$("$VENV/bin/python" -c 'import pathlib, executorch_nnapi.lowering as l; print(pathlib.Path(l.__file__).parents[1])')"
+    COVERAGE_FILE="$out/coverage" "$VENV/bin/python" -m pytest -q -n auto --dist loadgroup -p no:cacheprovider \
+      --durations=0 --cov="$package" --cov-context=test --cov-report= "$@" > "$out/pytest.log" 2>&1 \
+      || echo "== some tests failed: $out/pytest.log"
+    "$VENV/bin/python" "$ROOT/scripts/tier_coverage.py" "$out/coverage" --durations "$out/pytest.log" | tee "$out/report.txt"
+    ;;
+  *) echo "usage: $0 {demo|test|test-long|tier-coverage|conformance|setup} [args...]" >&2; exit 2 ;;
 esac

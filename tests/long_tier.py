@@ -2,8 +2,13 @@
 
 The default suite must finish in under 20 minutes on 2 cores (the CI budget). These tests repeat,
 at a larger size or on another model, what a test in the default suite already covers (named
-beside each); together they take ~21 minutes of one core (`scripts/dev.sh test-long`: ~12 minutes on 2). conftest.py marks each with
-``pytest.mark.long``. Seconds: measured on the 2-core machine in a whole-suite run.
+beside each); together they take ~40 minutes of one core (`scripts/dev.sh test-long`: ~20 minutes
+on 2). conftest.py marks each with ``pytest.mark.long``. Seconds: measured on the 2-core AVX2
+machine in a whole-suite run. `scripts/dev.sh tier-coverage` measures what the default tier would
+not run without them (scripts/tier_coverage.py). When the last 16 entries were added: none of
+theirs; 50 lines of function bodies for the earlier ones (Mask R-CNN's mask branch, RetinaNet's
+head, the 8-bit swin's padding, the API 27 hardswish of a whole 8-bit model: 22 of the 50, which
+the per-op tests of tests/quantizer may run, as they were not in that measurement, cut short).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ LONG = {
     "models/test_transformer_models.py::test_transformer_model[swin_t_stage3_depth_2_dynamic_hw]":
         (217, "convnext_tiny_dynamic_hw (whole model, dynamic H/W) and test_ops_transformer's dynamic swin "
               "window chains"),
-    "models/test_transformer_models.py::test_transformer_model[swin_t_224]": (33, "swin_t at 64x64"),
+    "models/test_transformer_models.py::test_transformer_model[swin_t_224]": (33, "test_ops_transformer's swin window chains (static and dynamic)"),
     "models/test_transformer_models.py::test_transformer_model[vit_b_16]": (20, "vit_4_layers_224"),
     "models/test_cpu_capability.py::test_whole_model_8bit_checks_hold_under_another_capability":
         (115, "test_the_child_runs_under_the_other_capability; the per-op 8-bit tests under "
@@ -51,7 +56,8 @@ LONG = {
     "models/test_feature_levels_zoo.py::test_model_at_feature_level[swin_t-29]": (29, "the CNNs at API 29"),
     "models/test_feature_levels_zoo.py::test_model_at_feature_level[vit_b_16-29]": (25, "the CNNs at API 29"),
     "models/test_feature_levels_zoo.py::test_model_at_feature_level[deeplabv3_mobilenet_v3_large-29]":
-        (25, "deeplabv3 at API 27 and 28 (the same resize form; native dilation in tests/lowering)"),
+        (25, "tests/lowering/test_dilated_conv_and_lrn.py's deeplabv3 below API 29 (the same "
+                                                "resize form; native dilation in tests/lowering)"),
     "models/test_quantized_zoo.py::test_quantized_cnn_is_one_8bit_nnapi_model[regnet_y_400mf]":
         (39, "shufflenet_v2_x0_5 and the 8-bit model tests"),
     "models/test_quantized_zoo.py::test_quantized_cnn_is_one_8bit_nnapi_model[googlenet]":
@@ -85,8 +91,9 @@ LONG = {
     "[retinanet_resnet18_fpn]": (30, "fcos_resnet18_fpn (the same module; RetinaNet's decoding is SSD's and Faster "
                                      "R-CNN's BoxCoder)"),
     "models/test_detectors.py::test_mask_rcnn_is_one_nnapi_model_with_torchvisions_detections_and_masks"
-    "[maskrcnn_mobilenet_v3_large_320_fpn]": (19, "test_faster_rcnn_is_one_nnapi_model_with_torchvisions_detections "
-                                                  "(all but the mask branch)"),
+    "[maskrcnn_mobilenet_v3_large_320_fpn]": (19, "test_keypoint_rcnn_of_an_image_its_transform_resizes "
+                                                  "(torchvision's GeneralizedRCNN, RPN and RoI heads; all but the "
+                                                  "mask branch)"),
     "models/test_detectors.py::test_resnet50_detectors[retinanet_resnet50_fpn]":
         (100, "retinanet_resnet18_fpn: torchvision's RetinaNet class and post-processing on a lighter trunk"),
     "models/test_detectors.py::test_resnet50_detectors[fcos_resnet50_fpn]":
@@ -95,8 +102,49 @@ LONG = {
     "[maskrcnn_resnet50_fpn]": (110, "maskrcnn_mobilenet_v3_large_320_fpn: torchvision's MaskRCNN class and heads on "
                                      "a lighter trunk"),
     "models/test_keypoint_detector.py::test_keypoint_rcnn_is_one_nnapi_model_with_torchvisions_keypoints"
-    "[keypointrcnn_resnet50_fpn]": (60, "keypointrcnn_mobilenet_v3_large_320_fpn: torchvision's KeypointRCNN class, "
-                                        "keypoint branch and post-processing on a lighter trunk and head"),
+    "[keypointrcnn_resnet50_fpn]": (60, "test_keypoint_rcnn_of_an_image_its_transform_resizes: torchvision's "
+                                        "KeypointRCNN class, keypoint branch and post-processing on a lighter "
+                                        "trunk and head"),
     "models/test_detectors.py::test_detect_on_host_example":
-        (30, "test_faster_rcnn_is_one_nnapi_model_with_torchvisions_detections (the same export and run)"),
+        (30, "test_keypoint_rcnn_of_an_image_its_transform_resizes (an R-CNN's export and run)"),
+    # Measured with scripts/tier_coverage.py (docs/development.md): together these run no line of the
+    # package that the default tier does not; each cover says what checks the same claim.
+    "models/test_detectors.py::test_ssdlite_is_one_nnapi_model_with_torchvisions_detections":
+        (68, "tests/aarch64's test_ssdlite_detector_at_two_image_sizes (the same export, image size a Dim, one "
+             "delegate, detections equal to eager torchvision at two sizes, on x86 and ARM64) and "
+             "test_detectors_quantized (SSDlite whole with its post-processing in NNAPI)"),
+    "models/test_detectors.py::test_faster_rcnn_is_one_nnapi_model_with_torchvisions_detections":
+        (50, "test_keypoint_rcnn_of_an_image_its_transform_resizes (torchvision's GeneralizedRCNN, RPN, RoI "
+             "heads and box post-processing, one NNAPI model, detections equal to eager)"),
+    "models/test_keypoint_detector.py::test_keypoint_rcnn_is_one_nnapi_model_with_torchvisions_keypoints"
+    "[keypointrcnn_mobilenet_v3_large_320_fpn]":
+        (67, "test_keypoint_rcnn_of_an_image_its_transform_resizes (the same model on an image its transform "
+             "resizes: detections and keypoints equal to eager)"),
+    "models/test_mixture_of_experts.py::test_dense_experts_are_one_subgraph_and_generate_as_the_sparse_eager"
+    "[qwen2_moe]": (35, "the mixtral case (the same dense-experts rewrite and generation check)"),
+    "models/test_feature_levels_zoo.py::test_model_at_feature_level[deeplabv3_mobilenet_v3_large-27]":
+        (17, "tests/lowering/test_dilated_conv_and_lrn.py's test_deeplabv3_mobilenet_v3_large_below_api_29[27]"),
+    "models/test_feature_levels_zoo.py::test_model_at_feature_level[deeplabv3_mobilenet_v3_large-28]":
+        (21, "tests/lowering/test_dilated_conv_and_lrn.py's test_deeplabv3_mobilenet_v3_large_below_api_29[28]"),
+    "models/test_feature_levels_zoo.py::test_model_at_feature_level[regnet_y_400mf-27]":
+        (21, "shufflenet_v2_x0_5 at API 27 (grouped convolutions split) and regnet_y_400mf in the zoo at API 30"),
+    "models/test_feature_levels_zoo.py::test_model_at_feature_level[lraspp_mobilenet_v3_large-28]":
+        (15, "tests/lowering/test_resize_before_api30.py and deeplabv3 below API 29 (tests/lowering)"),
+    "models/test_feature_levels_zoo.py::test_model_at_feature_level[mnasnet0_5-28]":
+        (12, "shufflenet_v2_x0_5 and mobilenet_v3_small at API 27, and tests/lowering/test_ops_feature_levels.py"),
+    "models/test_model_zoo.py::test_model_is_one_nnapi_subgraph_and_matches_eager[shufflenet_v2_x0_5]":
+        (17, "shufflenet_v2_x0_5 at API 27 (test_feature_levels_zoo) and in 8 bits (test_quantized_zoo)"),
+    "models/test_model_zoo.py::test_model_is_one_nnapi_subgraph_and_matches_eager[mobilenet_v3_small]":
+        (14, "mobilenet_v3_small at API 27 and the MobileNetV3 trunks of lraspp and deeplabv3 in the zoo"),
+    "models/test_model_zoo.py::test_model_is_one_nnapi_subgraph_and_matches_eager[mnasnet0_5]":
+        (11, "mobilenet_v2 (the same inverted residual blocks)"),
+    "models/test_hf_decoders.py::test_hf_decoder_is_one_subgraph_and_generates_as_eager[qwen2]":
+        (13, "the llama cases and test_outside_models' Qwen2ForCausalLM"),
+    "models/test_transformer_models.py::test_transformer_model[swin_t]":
+        (45, "test_ops_transformer's swin window chains (static and dynamic sizes), the vit and convnext models"),
+    "models/test_transformer_models.py::test_transformer_model[convnext_tiny]":
+        (14, "convnext_tiny_dynamic_hw (the same model, H and W dynamic) and the 8-bit convnext"),
+    "models/test_quantized_timm.py::test_timm_cnn_is_one_8bit_subgraph_as_accurate_as_xnnpack":
+        (27, "the 8-bit torchvision models (test_quantized_models, test_quantized_zoo); XNNPACK's yardstick "
+             "is the long tier's"),
 }
