@@ -95,12 +95,13 @@ def report(runs: dict[str, set], long: set[str], seconds: dict[str, float], prop
     count: collections.Counter = collections.Counter()
     for t in default:
         count.update(runs[t])
+    covered = set(count)
     print(f"{len(runs)} tests with coverage: {len(default)} default, {len(runs) - len(default)} long; "
-          f"{len(count)} lines run by the default tier")
-    only_long = set().union(*(runs[t] for t in long if t in runs)) - set(count)
+          f"{len(covered)} lines run by the default tier")
+    only_long = set().union(*(runs[t] for t in long if t in runs)) - covered
     print(f"\nLines only the long tier runs: {len(only_long)}")
     for t in sorted(long):
-        own = sorted(runs.get(t, set()) - set(count))
+        own = sorted(runs.get(t, set()) - covered)
         print(f"  {len(own):4d}  {t}" + ("  (no coverage recorded)" if t not in runs else ""))
         for path, line in own[:8]:
             print(f"          {path}:{line}")
@@ -111,7 +112,6 @@ def report(runs: dict[str, set], long: set[str], seconds: dict[str, float], prop
         own = [key for key in runs[t] if count[key] == 1]
         if not own:
             count.subtract(runs[t])   # it could go: the tests left still run all of its lines
-            count += collections.Counter()   # drop the zeros
         print(f"  {seconds[t]:6.1f} s  {len(own):4d} lines  {t}")
         for path, line in sorted(own)[:6]:
             print(f"                         {path}:{line}")

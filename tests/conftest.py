@@ -15,7 +15,7 @@ The helpers shared across folders are modules of this directory, which pytest pu
 ``nnapi_rules`` and ``cli_models`` (small models named on the command line), ``runner_io`` (the
 runner's input and output files), ``nnapi_server`` (the NNAPI server as a subprocess),
 ``aarch64_runners`` (the aarch64 runner under qemu and the x86 one through that server) and
-``torch_overheads`` (two of torch.export's fixed costs taken out of the test processes).
+``torch_overheads`` (torch.export's fixed costs taken out of the test processes).
 """
 
 from __future__ import annotations

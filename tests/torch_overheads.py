@@ -2,7 +2,7 @@
 
 Measured on the 2-core AVX2 machine CI runs on: a small op test's lowering took ~0.63 s, of which
 ``run_decompositions`` was 0.30 s, nearly all of it bookkeeping that does not depend on the model
-(it runs twice per lowering, ~2,500 lowerings per suite). Neither change alters what torch
+(it runs twice per lowering, ~2,500 lowerings per suite). None of the changes alters what torch
 computes: ``tests/repository/test_torch_overheads.py`` checks the census against torch's own, that
 a decomposition gives the same graph either way, and that the short path of ``py_impl`` leaves an
 operator's tables as torch's own does.

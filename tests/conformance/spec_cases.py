@@ -202,6 +202,11 @@ def spec_files() -> list[Path]:
     return [p for folder in SPEC_FOLDERS for p in sorted((AOSP / "specs" / folder).glob("*.mod.py"))]
 
 
+def spec_names() -> list[str]:
+    """The names iter_spec takes ("V1_2/conv2d_v1_2"), of every spec file in AOSP's order."""
+    return [f"{p.parent.name}/{p.name.removesuffix('.mod.py')}" for p in spec_files()]
+
+
 def _cache_path() -> Path:
     digest = hashlib.sha256()
     for p in [AOSP / "test_generator.py", Path(__file__), *spec_files()]:
@@ -219,7 +224,7 @@ def load_cases(use_cache: bool = True) -> list[Case]:
     cache = _cache_path()
     if use_cache and cache.exists():
         return pickle.loads(cache.read_bytes())
-    cases = [c for p in spec_files() for c in iter_spec(f"{p.parent.name}/{p.name.removesuffix('.mod.py')}")]
+    cases = [c for name in spec_names() for c in iter_spec(name)]
     if use_cache:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")  # two test workers may write it at once

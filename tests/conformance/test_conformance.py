@@ -12,10 +12,10 @@ import pytest
 from cts_runner import Mode, run_case, declare_extra_signatures
 from operation_validation import add_operation, check as validation_check, signatures
 from run_conformance import run
-from spec_cases import iter_spec, spec_files
+from spec_cases import iter_spec, spec_names
 from variants import INSTANTIATIONS, to_signed
 
-SPECS = [f"{p.parent.name}/{p.name.removesuffix('.mod.py')}" for p in spec_files()]
+SPECS = spec_names()
 # One pytest-xdist worker runs the specs and the tests that read them all (here and in
 # tests/host_driver/test_quantized_fast_path.py): each spec goes through the DSL once per run (~50 s
 # of parsing in all), not once per worker and again for the census of every case.

@@ -148,14 +148,20 @@ def xnnpack(name: str) -> XnnpackRun:
     return xnnpack_run(float_model(name), example(), held_out(), CALIBRATION, dynamic_shapes=BATCH)
 
 
+@functools.cache
+def float_output(name: str) -> torch.Tensor:
+    """The float model's result on the held-out batch (every check of the model compares with it)."""
+    with torch.no_grad():
+        return float_model(name)(held_out())
+
+
 def figures(name: str, gm, actual: torch.Tensor) -> tuple[float, float, float]:
     """The held-out batch's fraction of outputs within one step of convert_pt2e, and the mean SQNR
     against the float model of ``actual`` and of convert_pt2e's own result."""
-    x = held_out()
     with torch.no_grad():
-        want, expected_float = gm(x), float_model(name)(x)
-    return within_one_step(want, actual, output_step(gm)), mean_sqnr(expected_float, actual), \
-        mean_sqnr(expected_float, want)
+        want = gm(held_out())
+    return within_one_step(want, actual, output_step(gm)), mean_sqnr(float_output(name), actual), \
+        mean_sqnr(float_output(name), want)
 
 
 def assert_as_accurate_as_convert_pt2e(name: str, gm, actual: torch.Tensor) -> None:
@@ -179,7 +185,7 @@ def assert_as_close_as_xnnpack(name: str, gm, actual: torch.Tensor, per_tensor: 
     ref = xnnpack(name)
     close, ours, reference = figures(name, gm, actual)
     xnn_close = within_one_step(ref.expected, ref.output, ref.step)
-    theirs = reference if per_tensor else mean_sqnr(float_model(name)(held_out()), ref.output)
+    theirs = reference if per_tensor else mean_sqnr(float_output(name), ref.output)
     text = (f"{name}: within one step of convert_pt2e {close:.1%} (XNNPACK {xnn_close:.1%}); "
             f"mean SQNR vs float over {HELD_OUT} inputs {ours:.2f} dB "
             f"({'convert_pt2e' if per_tensor else 'XNNPACK'} {theirs:.2f} dB)")
