@@ -23,15 +23,17 @@ export EXECUTORCH_NNAPI_AARCH64_SDK="${EXECUTORCH_NNAPI_AARCH64_SDK:-$(dirname "
 # qemu-user, which runs that build (tests/aarch64/), clang, which builds the sanitizer builds and
 # the blob fuzzer (tests/runtime/test_sanitizers.py, test_blob_fuzzer.py, test_threads.py), and
 # Debian's chromium, the headless browser that loads the delegation picture
-# (tests/tools/test_graph_page_browser.py);
+# (tests/tools/test_graph_page_browser.py), and ccache, which keeps the compiled objects of every
+# build beside the venv (use_compiler_cache);
 # best effort: without root or apt those tests are skipped with that reason.
 install_system_packages() {
-  local need_cross=1 need_chromium=1 need_qemu=1 need_clang=1
+  local need_cross=1 need_chromium=1 need_qemu=1 need_clang=1 need_ccache=1
   command -v aarch64-linux-gnu-g++ >/dev/null && [[ -f /usr/include/android/android/log.h ]] && need_cross=0
   command -v chromium >/dev/null && need_chromium=0
   command -v qemu-aarch64 >/dev/null && need_qemu=0
   command -v clang++ >/dev/null && need_clang=0
-  (( need_cross || need_chromium || need_qemu || need_clang )) || return 0
+  command -v ccache >/dev/null && need_ccache=0
+  (( need_cross || need_chromium || need_qemu || need_clang || need_ccache )) || return 0
   [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null || return 0
   apt-get update -qq >/dev/null || true
   if (( need_cross )); then
@@ -49,11 +51,28 @@ install_system_packages() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang llvm >/dev/null \
       || echo "== apt install failed: the sanitizer and fuzz tests will be skipped"
   fi
+  if (( need_ccache )); then
+    echo "== installing ccache (apt)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ccache >/dev/null \
+      || echo "== apt install failed: every build compiles from scratch"
+  fi
   if (( need_chromium )); then
     echo "== installing chromium (apt)"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
       || echo "== apt install failed: the headless browser check of the delegation picture will be skipped"
   fi
+}
+
+# A fresh clone compiles the backend, the aarch64 build and the two sanitizer builds: ~3 minutes of
+# a 2-core machine, the same sources each time. With ccache installed, every CMake build (pip's
+# too: CMake reads the launcher from the environment) reuses the objects of an earlier clone from
+# the cache beside the venv. CCACHE_BASEDIR makes the clone's own paths relative, so clones in
+# other directories hit; CCACHE_NOHASHDIR leaves the build directory out of the key.
+use_compiler_cache() {
+  command -v ccache >/dev/null || return 0
+  export CCACHE_DIR="${CCACHE_DIR:-$(dirname "$VENV")/ccache}" CCACHE_BASEDIR="$ROOT" CCACHE_NOHASHDIR=1
+  export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-2G}"
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
 }
 
 # What the demo runs: the venv and this package (the C++ backend, runner and host NNAPI driver).
@@ -68,6 +87,7 @@ setup_core() {
     "$VENV/bin/python" -m pip install -q -r "$ROOT/requirements-dev.txt"
     echo "$want" > "$stamp"
   fi
+  use_compiler_cache
   echo "== building and installing executorch-nnapi"
   "$VENV/bin/python" -m pip install -q --no-build-isolation --no-deps "$ROOT"
 }
@@ -75,8 +95,8 @@ setup_core() {
 # What the tests also need: the system packages (cross compiler, qemu, clang, chromium), the
 # aarch64 build and the two sanitizer builds.
 setup() {
-  setup_core
   install_system_packages
+  setup_core
   setup_aarch64
   PYTHON="$VENV/bin/python" "$ROOT/scripts/sanitize.sh" setup \
     || echo "== the sanitizer builds failed (scripts/sanitize.sh build address): their tests will fail"
