@@ -82,3 +82,44 @@ def test_the_short_path_of_py_impl_registers_as_torchs_own():
 
     py_impl(ours, Mode)(kernel)
     assert ours.python_key_table == {Mode: kernel}
+
+
+class _BoolProduct(torch.nn.Module):
+    """aten.mm of two bool tensors: fake tensors compute it, ExecuTorch's edge dtypes refuse it."""
+
+    def forward(self, x, y):
+        return (x.bool() @ y.bool()).float() + torch.nn.functional.gelu(x) * y.sum(dim=0)
+
+
+def _violations(validator_class, graph_module) -> dict:
+    from contextlib import nullcontext
+
+    from executorch.exir.verification import verifier
+    from torch._dispatch.python import enable_python_dispatcher
+
+    validator = validator_class(graph_module)
+    fake_mode = verifier._detect_fake_mode_from_gm(graph_module) or nullcontext()
+    with enable_python_dispatcher(), fake_mode:
+        validator.run(*verifier._get_inputs(graph_module))
+    return {str(op): dtypes for op, (dtypes, _node) in validator.violating_ops.items()}
+
+
+def test_the_dtype_check_over_recorded_values_finds_what_executorchs_own_finds():
+    """The same violations (op, argument dtypes) on an edge graph with one, none on the others; and
+    the verifier's error still names the op."""
+    from executorch.exir import EdgeCompileConfig, to_edge
+    from executorch.exir.verification import arg_validator, verifier
+    from torch._export.verifier import SpecViolationError
+
+    assert verifier.EdgeOpArgValidator is not arg_validator.EdgeOpArgValidator, \
+        "tests/conftest.py did not install torch_overheads"
+    ours, executorchs = torch_overheads.recorded_value_validator(), arg_validator.EdgeOpArgValidator
+    unchecked = EdgeCompileConfig(_check_ir_validity=False)
+    inputs = (torch.randn(3, 3), torch.randn(3, 3))
+    for module, example, found in ((_BoolProduct(), inputs, 1), (_Block(), (torch.randn(4, 8),), 0)):
+        graph_module = to_edge(torch.export.export(module, example),
+                               compile_config=unchecked).exported_program().graph_module
+        assert _violations(ours, graph_module) == _violations(executorchs, graph_module)
+        assert len(_violations(ours, graph_module)) == found
+    with pytest.raises(SpecViolationError, match="aten.mm.default"):
+        to_edge(torch.export.export(_BoolProduct(), inputs))
