@@ -20,6 +20,15 @@ operator's tables as torch's own does.
   registration under a dispatch key, the only kind export's override makes, takes a short path
   with the same checks and effects (the error on a second registration, the dispatch cache
   cleared); any other key goes to torch's own ``py_impl``. The override went from ~110 to ~60 ms.
+- ``_override_composite_implicit_decomp``, the context in which export decomposes (twice per
+  lowering): for each of the 556 composite ops it registers a new ``autograd_not_implemented``
+  closure under 8 autograd keys, the decomposition under CompositeImplicitAutograd and the op's
+  own composite kernel under 8 backend keys, one ``py_impl`` call each, and puts the op's table
+  back on exit. With the short path above that was still 17% of the small op and 8-bit op tests.
+  The tests' context gives each op the same table (keys, values, the same kinds of closure), built
+  once per op and decomposition and copied in and out of the op's own dict, whose stored hashes
+  spare the ~9,000 hashes of pybind's DispatchKey; the fake-tensor rule is registered and removed
+  as torch does. A changed table or decomposition builds the op's table again.
 - ExecuTorch's edge verifier checks each edge op's tensor dtypes against the op's allowed dtypes
   (``EdgeOpArgValidator``), after each stage of a lowering. To learn the dtypes it runs the whole
   graph again on fake tensors: ~11% of a small op test's lowering, a quarter of a large graph's.
@@ -32,6 +41,8 @@ operator's tables as torch's own does.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import typing
 
 import torch
@@ -43,6 +54,7 @@ def install() -> None:
     torch._ops.Callable = typing.Callable
     _short_path_for_dispatch_keys()
     _dtype_check_reads_recorded_values()
+    _override_from_built_tables()
 
 
 class _RecordedValues(torch.fx.Interpreter):
@@ -126,3 +138,70 @@ def _reuse_the_composite_op_census() -> None:
     reused_census.original = census
     for module in (export_utils, exported_program, decomp_utils):
         module._collect_all_valid_cia_ops = reused_census
+
+
+# op -> (its table when built, the decomposition, the table inside the override, its own composite kernel)
+_BUILT_TABLES: dict = {}
+
+
+def _composite_kernel_under_fake_mode(fake_tensor_mode, op, *args, original_callable, **kwargs):
+    """The fake-tensor rule the override registers: the op's own composite kernel, run in fake mode
+    before the decomposition is tried (torch's note on device-dependent composite kernels)."""
+    with fake_tensor_mode:
+        return original_callable(*args, **kwargs)
+
+
+def _table_inside_the_override(op, decomposition) -> tuple:
+    """What torch's override leaves in ``op.py_kernels`` while it is active, and the op's own
+    composite kernel (read before the table changes, as torch does)."""
+    from torch._export.utils import _get_decomp_for_cia
+    from torch._higher_order_ops.utils import autograd_not_implemented
+    from torch.export import exported_program
+
+    table = op.py_kernels.copy()
+    for key in exported_program._AUTOGRAD_ALIAS_BACKEND_KEYS_TO_OVERRIDE:
+        if key not in table:
+            table[key] = autograd_not_implemented(op, deferred_error=True)
+    own = _get_decomp_for_cia(op)
+    table.pop(torch._C.DispatchKey.CompositeImplicitAutograd, None)
+    table[torch._C.DispatchKey.CompositeImplicitAutograd] = decomposition
+    for key in exported_program._BACKEND_KEYS_TO_OVERRIDE:
+        if key not in table:
+            table[key] = own
+    return table, own
+
+
+@contextlib.contextmanager
+def override_composite_implicit_decomp(cia_ops_to_callable):
+    """torch's ``_override_composite_implicit_decomp`` with each op's table built once."""
+    from torch._subclasses.fake_impls import _deregister_op_impl, _is_op_registered_to_fake_rule, register_op_impl
+
+    saved = {}
+    for op, decomposition in cia_ops_to_callable.items():
+        kernels = op.py_kernels
+        built = _BUILT_TABLES.get(op)
+        if built is None or built[1] is not decomposition or built[0] != kernels:
+            table, own = _table_inside_the_override(op, decomposition)
+            built = _BUILT_TABLES[op] = (kernels.copy(), decomposition, table, own)
+        saved[op] = kernels.copy()
+        kernels.clear()
+        kernels.update(built[2])
+        op._dispatch_cache.clear()
+        if not _is_op_registered_to_fake_rule(op):
+            register_op_impl(op)(functools.partial(_composite_kernel_under_fake_mode, original_callable=built[3]))
+    try:
+        yield
+    finally:
+        for op, kernels in saved.items():
+            op.py_kernels.clear()
+            op.py_kernels.update(kernels)
+            op._dispatch_cache.clear()
+            _deregister_op_impl(op)
+
+
+def _override_from_built_tables() -> None:
+    from torch.export import exported_program
+
+    if exported_program._override_composite_implicit_decomp is not override_composite_implicit_decomp:
+        override_composite_implicit_decomp.original = exported_program._override_composite_implicit_decomp
+        exported_program._override_composite_implicit_decomp = override_composite_implicit_decomp

@@ -123,3 +123,63 @@ def test_the_dtype_check_over_recorded_values_finds_what_executorchs_own_finds()
         assert len(_violations(ours, graph_module)) == found
     with pytest.raises(SpecViolationError, match="aten.mm.default"):
         to_edge(torch.export.export(_BoolProduct(), inputs))
+
+
+def _kernel_form(kernel):
+    """A kernel as a comparable value: a closure or partial by its code and what it holds (torch
+    makes new ones on each entry; the tests' override reuses them)."""
+    import functools
+    import types
+
+    if isinstance(kernel, functools.partial):
+        return ("partial", _kernel_form(kernel.func), kernel.args,
+                tuple(sorted((name, _kernel_form(value)) for name, value in kernel.keywords.items())))
+    if isinstance(kernel, types.FunctionType):  # a nested function is a new object on each call
+        return ("function", kernel.__code__, tuple(_kernel_form(cell.cell_contents) for cell in kernel.__closure__ or ()))
+    return kernel
+
+
+def _tables(ops) -> tuple:
+    """Each op's python kernels, and the fake-tensor rules (the op, what the rule runs)."""
+    from torch._subclasses import fake_impls
+
+    kernels = {op: {key: _kernel_form(fn) for key, fn in op.py_kernels.items()} for op in ops}
+    rules = {op: _kernel_form(rule.keywords.get("original_callable")) if hasattr(rule, "keywords") else rule
+             for op, rule in fake_impls.op_implementations_dict.items()}
+    return kernels, rules
+
+
+def test_the_override_built_once_gives_each_op_torchs_table():
+    """Inside torch's override and the tests': the same table for each of the composite ops export
+    decomposes with ExecuTorch's table and the same fake-tensor rules; after either, the tables the
+    ops had and the same rules; twice in a row (the second from the built tables); and the same
+    decomposed graph."""
+    from executorch.exir.tracer import _default_decomposition_table
+    from torch.export import exported_program
+
+    ours = exported_program._override_composite_implicit_decomp
+    assert ours is torch_overheads.override_composite_implicit_decomp, \
+        "tests/conftest.py did not install torch_overheads"
+    cia, _python = exported_program._split_decomp_table_to_cia_and_python_decomp(_default_decomposition_table())
+    assert len(cia) > 500
+    # torch's own exit removes the fake rule of every op it patched, also one the op had before
+    # (empty_like's): the comparison starts after one run of torch's, from the state it leaves.
+    kernels_before = _tables(cia)[0]
+    inside, after = [], []
+    for override in (ours.original, ours.original, ours, ours):
+        with override(cia):
+            inside.append(_tables(cia))
+        after.append(_tables(cia))
+        assert after[-1][0] == kernels_before
+    assert inside[1] == inside[2] == inside[3] and after[1] == after[2] == after[3]
+
+    def decomposed() -> str:
+        return torch.export.export(_Block(), (torch.randn(4, 8),)).run_decompositions().graph_module.code
+
+    with_ours = decomposed()
+    exported_program._override_composite_implicit_decomp = ours.original
+    try:
+        with_torchs = decomposed()
+    finally:
+        exported_program._override_composite_implicit_decomp = ours
+    assert with_ours == with_torchs
