@@ -183,3 +183,35 @@ def test_the_override_built_once_gives_each_op_torchs_table():
     finally:
         exported_program._override_composite_implicit_decomp = ours
     assert with_ours == with_torchs
+
+
+class _Reshape(torch.nn.Module):
+    def forward(self, x):
+        return torch.relu(x).reshape(7)
+
+
+def test_graph_code_is_torchs_with_the_signature_and_compilation_cached(capsys):
+    """The same generated code and result with torch's own code generation; a second module with
+    the same source reuses the compilation, runs with its own attributes, and a failure in it
+    still shows the generated line."""
+    from torch.fx import graph, graph_module
+
+    ours_call, ours_exec = graph.CodeGen._call_method_with_signature_check, graph_module._exec_with_source
+    assert getattr(ours_call, "cached", False), "tests/conftest.py did not install torch_overheads"
+    x = torch.randn(4, 8)
+    block = torch.fx.symbolic_trace(_Block())
+    graph.CodeGen._call_method_with_signature_check = ours_call.original
+    graph_module._exec_with_source = ours_exec.original
+    try:
+        torchs = torch.fx.symbolic_trace(_Block())
+    finally:
+        graph.CodeGen._call_method_with_signature_check, graph_module._exec_with_source = ours_call, ours_exec
+    assert block.code == torchs.code and torch.equal(block(x), torchs(x))
+
+    compiled = len(ours_exec.compiled)
+    first, second = torch.fx.symbolic_trace(_Reshape()), torch.fx.symbolic_trace(_Reshape())
+    assert len(ours_exec.compiled) == compiled + 1
+    for module in (first, second):  # torch prints the failing line of the generated code (linecache)
+        with pytest.raises(RuntimeError, match="invalid for input of size 32"):
+            module(x)
+        assert "reshape = relu.reshape(7)" in capsys.readouterr().err
