@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import subprocess
 import sys
 
 import pytest
@@ -174,15 +173,18 @@ def test_debug_html_of_a_clean_model_has_no_divergence(programs, tmp_path, capsy
     assert f"Debug rows for {operations} NNAPI operation(s): none past tolerance." in page.read_text()
 
 
-def test_debug_shows_its_stages_on_a_terminal_only(programs, tmp_path):
+def test_debug_shows_its_stages_on_a_terminal_only(programs, tmp_path, capsys):
+    """On a terminal (a child process with stderr on a pseudo-terminal), then not on one (here:
+    pytest's capture is no terminal, as a pipe is not)."""
     exported = programs["float"]
-    argv = [sys.executable, "-m", "executorch_nnapi.tools.cli", "debug", exported.pte, "--etrecord",
-            exported.etrecord, "--html", str(tmp_path / "p.html")]
-    code, stdout, terminal = _run_with_terminal_stderr(argv)
+    arguments = ["debug", exported.pte, "--etrecord", exported.etrecord, "--html", str(tmp_path / "p.html")]
+    code, stdout, terminal = _run_with_terminal_stderr([sys.executable, "-m", "executorch_nnapi.tools.cli", *arguments])
     assert code == 0, stdout + terminal
     assert [m.group(1) for m in re.finditer(DEBUG_STAGE_DONE, terminal)] == ["load", "run", "compare", "write"]
     assert "no divergent operation" in stdout
-    piped = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600)
-    assert piped.returncode == 0, piped.stdout + piped.stderr
-    assert re.search(DEBUG_STAGE_DONE, piped.stderr) is None and "\x1b[K" not in piped.stderr + piped.stdout
-    assert "no divergent operation" in piped.stdout
+    assert not sys.stderr.isatty()
+    code = main(arguments)
+    stdout, stderr = capsys.readouterr()
+    assert code == 0, stdout + stderr
+    assert re.search(DEBUG_STAGE_DONE, stderr) is None and "\x1b[K" not in stderr + stdout
+    assert "no divergent operation" in stdout
