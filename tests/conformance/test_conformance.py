@@ -17,8 +17,9 @@ from variants import INSTANTIATIONS, to_signed
 
 SPECS = spec_names()
 # One pytest-xdist worker runs the specs and the tests that read them all (here and in
-# tests/host_driver/test_quantized_fast_path.py): each spec goes through the DSL once per run (~50 s
-# of parsing in all), not once per worker and again for the census of every case.
+# tests/host_driver/test_quantized_fast_path.py): each spec goes through the DSL at most once per
+# run (~50 s of parsing in all; none when load_cases' on-disk cache holds these specs), not once per
+# worker and again for the census of every case.
 pytestmark = pytest.mark.xdist_group("aosp_specs")
 
 
@@ -41,6 +42,18 @@ def test_the_specs_define_the_cases_android_counts():
     assert len(cases) == 8857
     assert sum(1 for c in cases if not c.lifetime) == 3803
     assert sum(1 for c in cases if c.expect_failure) == 55
+
+
+def test_the_cases_kept_on_disk_are_what_the_dsl_gives_now():
+    """iter_spec reads load_cases' cache when it has one for these specs and this code: three specs
+    (a convolution, its quantized variations, a control-flow model) go through the DSL again."""
+    import pickle
+
+    from spec_cases import AOSP, _cases_of_spec, _load_dsl
+
+    for spec in ("V1_0/conv_float", "V1_3/transpose_conv2d_quant8_signed", "V1_3/while_fib"):
+        fresh = _cases_of_spec(_load_dsl(), AOSP / "specs" / f"{spec}.mod.py")
+        assert pickle.dumps(fresh) == pickle.dumps(list(iter_spec(spec))), spec
 
 
 def _conv_case():
