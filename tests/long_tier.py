@@ -5,7 +5,7 @@ at a larger size or on another model, what a test in the default suite already c
 beside each); together they take ~41 minutes of one core (`scripts/dev.sh test-long`: ~20 minutes
 on 2). conftest.py marks each with ``pytest.mark.long``. Seconds: measured on the 2-core AVX2
 machine in a whole-suite run. `scripts/dev.sh tier-coverage` measures what the default tier would
-not run without them (scripts/tier_coverage.py). When the last 19 entries were added: none of
+not run without them (scripts/tier_coverage.py). When the last 20 entries were added: none of
 theirs; 50 lines of function bodies for the earlier ones (Mask R-CNN's mask branch, RetinaNet's
 head, the 8-bit swin's padding, the API 27 hardswish of a whole 8-bit model: 22 of the 50, which
 the per-op tests of tests/quantizer may run, as they were not in that measurement, cut short).
@@ -148,13 +148,16 @@ LONG = {
     "models/test_quantized_timm.py::test_timm_cnn_is_one_8bit_subgraph_as_accurate_as_xnnpack":
         (27, "the 8-bit torchvision models (test_quantized_models, test_quantized_zoo); XNNPACK's yardstick "
              "is the long tier's"),
-    # Three more (this measurement: no function-body line of their own either), each repeated by
-    # the default tier at another size or level.
+    # Four more (this measurement: no function-body line of their own either); the default tier
+    # runs their blocks in the models and op tests named.
     "models/test_model_zoo.py::test_model_is_one_nnapi_subgraph_and_matches_eager[googlenet]":
         (19, "squeezenet1_1 (concatenated branches, ceil-mode max pools) and the other torchvision CNNs"),
     "models/test_model_zoo.py::test_model_is_one_nnapi_subgraph_and_matches_eager[deeplabv3_mobilenet_v3_large]":
         (17, "tests/lowering/test_dilated_conv_and_lrn.py's deeplabv3 at API 27 and 28 (the same model whole) "
              "and test_ops_core's native dilated CONV_2D, lraspp_mobilenet_v3_large (the same trunk)"),
+    "models/test_model_zoo.py::test_model_is_one_nnapi_subgraph_and_matches_eager[efficientnet_b0]":
+        (18, "mobilenet_v2 (inverted residual blocks), regnet_y_400mf (squeeze-and-excitation) and "
+             "tests/lowering/test_ops_activations.py (SiLU)"),
     "models/test_quantized_zoo.py::test_quantized_cnn_is_one_8bit_nnapi_model[squeezenet1_1]":
         (13, "shufflenet_v2_x0_5 in 8 bits and the 8-bit model tests; squeezenet1_1 in float (test_model_zoo)"),
 }
