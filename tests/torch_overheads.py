@@ -221,7 +221,7 @@ def override_composite_implicit_decomp(cia_ops_to_callable):
         if built is None or built[1] is not decomposition or built[0] != kernels:
             table, own = _table_inside_the_override(op, decomposition)
             built = _BUILT_TABLES[op] = (kernels.copy(), decomposition, table, own)
-        saved[op] = kernels.copy()
+        saved[op] = built[0]  # equal to the op's table now, and never changed
         kernels.clear()
         kernels.update(built[2])
         op._dispatch_cache.clear()

@@ -219,13 +219,15 @@ def load_cases(use_cache: bool = True) -> list[Case]:
     """Every case of the four spec folders, with the lifetime variations (AOSP's order).
 
     Running the DSL over ~600 files takes a while (the MobileNet specs hold 1M literals), so the
-    result is kept in a pickle under ~/.cache keyed by the contents of the specs and of this file.
+    result is kept in a pickle under ~/.cache keyed by the contents of the specs and of this file
+    (read at most once per process, with iter_spec). ``use_cache=False``: every spec through the
+    DSL, the file neither read nor written.
     """
-    cache = _cache_path()
-    if use_cache and cache.exists():
-        return pickle.loads(cache.read_bytes())
+    if not use_cache:
+        return [c for name in spec_names() for c in _cases_of_spec(_load_dsl(), AOSP / "specs" / f"{name}.mod.py")]
     cases = [c for name in spec_names() for c in iter_spec(name)]
-    if use_cache:
+    cache = _cache_path()
+    if not cache.exists():
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")  # two test workers may write it at once
         tmp.write_bytes(pickle.dumps(cases, protocol=pickle.HIGHEST_PROTOCOL))
@@ -239,17 +241,27 @@ def load_cases(use_cache: bool = True) -> list[Case]:
 # spec name -> its cases: each spec is run through the DSL at most once per process (~80 ms a file;
 # the conformance tests and the host driver's 8-bit comparison read the cases and never change them).
 _PARSED: dict[str, list[Case]] = {}
+_cache_looked_for = False  # whether this process has looked for load_cases' file
+
+
+def _parsed_from_the_cache() -> None:
+    """The cases of load_cases' file, when it holds these specs, for each spec not parsed yet."""
+    global _cache_looked_for
+    _cache_looked_for = True
+    cache = _cache_path()
+    if cache.exists():
+        parsed = set(_PARSED)
+        for case in pickle.loads(cache.read_bytes()):
+            if case.spec not in parsed:
+                _PARSED.setdefault(case.spec, []).append(case)
 
 
 def iter_spec(name: str) -> Iterator[Case]:
     """The cases of one spec file ("V1_2/conv2d_v1_2"). They come from load_cases' on-disk cache
     when it holds these specs (its key: the contents of every spec, of the DSL and of this file;
     1.6 s for all against ~50 s of DSL), else from the DSL."""
-    if not _PARSED:
-        cache = _cache_path()
-        if cache.exists():
-            for case in pickle.loads(cache.read_bytes()):
-                _PARSED.setdefault(case.spec, []).append(case)
+    if name not in _PARSED and not _cache_looked_for:
+        _parsed_from_the_cache()
     if name not in _PARSED:
         _PARSED[name] = _cases_of_spec(_load_dsl(), AOSP / "specs" / f"{name}.mod.py")
     yield from _PARSED[name]
