@@ -41,6 +41,14 @@ torch_overheads.install()
 
 
 @pytest.fixture(autouse=True)
+def _delegate_modules_forgotten():
+    """torch_overheads keeps each delegate's unlifted program for the passes of one lowering; a test
+    hands its models' parameters back when it ends."""
+    yield
+    torch_overheads.forget_unlifted_delegate_programs()
+
+
+@pytest.fixture(autouse=True)
 def _host_driver_level_restored():
     """op_harness.run_pte (and some tests) set the host driver's feature level for their run; a
     worker then kept it for the next test, which failed when it needed a higher level (found by a

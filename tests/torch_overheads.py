@@ -42,6 +42,17 @@ operator's tables as torch's own does.
   second fake run of its op; a node without one still runs. What it no longer checks is that a
   node's recorded value is what its op computes: a pass that recorded a wrong dtype would fail in
   the portable kernels or the delegate, which every op test runs.
+- Provenance: each pass records, on every node it makes, a ``NodeSource`` of the node it came from,
+  and torch deep-copies that node's whole history into it (``from_node``): ~4% of the suite, more
+  on large graphs, where the history grows with each pass. A ``NodeSource`` is never changed once
+  made (torch, ExecuTorch and torchao only read ``from_node``; the lists changed in place are the
+  nodes' own, which stay copied), so the tests' record shares the earlier ``NodeSource`` objects
+  in a new list: the same history, the same ``to_dict``.
+- A delegate's fake run (``executorch_call_delegate`` under fake tensors, in each ExecuTorch pass
+  that traces a graph holding it) unlifts the delegated program into a module every time (~3% of
+  the suite). The passes copy the lowered module, and every copy keeps the one ``processed_bytes``
+  object and the program's graph; the tests unlift once per bytes object and graph code, and
+  forget the modules after each test (tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -62,6 +73,8 @@ def install() -> None:
     _dtype_check_reads_recorded_values()
     _override_from_built_tables()
     _graph_code_generation_cached()
+    _provenance_shares_its_history()
+    _delegate_module_unlifted_once()
 
 
 def _graph_code_generation_cached() -> None:
@@ -243,3 +256,62 @@ def _override_from_built_tables() -> None:
     if exported_program._override_composite_implicit_decomp is not override_composite_implicit_decomp:
         override_composite_implicit_decomp.original = exported_program._override_composite_implicit_decomp
         exported_program._override_composite_implicit_decomp = override_composite_implicit_decomp
+
+
+def _shared_history(history: list) -> list:
+    """A node's ``from_node`` for a new ``NodeSource``: a new list of the same (unchanging) records."""
+    return list(history)
+
+
+def _provenance_shares_its_history() -> None:
+    import copy
+    import types
+
+    from torch.fx import traceback as fx_traceback
+
+    if getattr(fx_traceback.copy, "shares_history", False):
+        return
+    # torch/fx/traceback.py uses ``copy`` for this deep copy and for one ``copy.copy``.
+    fx_traceback.copy = types.SimpleNamespace(copy=copy.copy, deepcopy=_shared_history, shares_history=True,
+                                              original=copy)
+
+
+# id(processed_bytes) -> (processed_bytes, the program's graph code, its unlifted module)
+_UNLIFTED: dict = {}
+
+
+def unlifted_delegate_program(lowered_module) -> torch.nn.Module:
+    """``lowered_module.original_module.module()``, made once for all copies of the lowered module."""
+    raw, code = lowered_module.processed_bytes, lowered_module.original_module.graph_module.code
+    hit = _UNLIFTED.get(id(raw))
+    if hit is None or hit[0] is not raw or hit[1] != code:
+        hit = _UNLIFTED[id(raw)] = (raw, code, lowered_module.original_module.module())
+    return hit[2]
+
+
+def forget_unlifted_delegate_programs() -> None:
+    """Drops the modules kept by ``unlifted_delegate_program`` (their parameters with them)."""
+    _UNLIFTED.clear()
+
+
+def _delegate_call_on_a_kept_module(lowered_module, *args):
+    """ExecuTorch's ``call_delegate_cpu`` (its fake-tensor rule calls it) on the kept module."""
+    from torch.fx.immutable_collections import immutable_dict, immutable_list
+    from torch.utils import _pytree as pytree
+
+    plain = {immutable_dict: dict, immutable_list: list}
+    args = pytree.tree_map_only(tuple(plain), lambda a: plain[type(a)](a), args,
+                                lambda a: isinstance(a, tuple(plain)))
+    return unlifted_delegate_program(lowered_module)(*args)
+
+
+def _delegate_module_unlifted_once() -> None:
+    import importlib
+
+    # (the package's attribute of that name is the operator, not its module)
+    call_delegate = importlib.import_module("torch._higher_order_ops.executorch_call_delegate")
+
+    if call_delegate.call_delegate_cpu is not _delegate_call_on_a_kept_module:
+        _delegate_call_on_a_kept_module.original = call_delegate.call_delegate_cpu
+        # The fake-tensor rule looks the name up when called; the registered CPU kernel keeps torch's.
+        call_delegate.call_delegate_cpu = _delegate_call_on_a_kept_module

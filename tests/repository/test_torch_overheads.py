@@ -215,3 +215,83 @@ def test_graph_code_is_torchs_with_the_signature_and_compilation_cached(capsys):
         with pytest.raises(RuntimeError, match="invalid for input of size 32"):
             module(x)
         assert "reshape = relu.reshape(7)" in capsys.readouterr().err
+
+
+class _TwoDelegates(torch.nn.Module):
+    """Two NNAPI partitions around a CPU op, so each ExecuTorch pass runs two delegates' fake calls."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3)
+
+    def forward(self, x):
+        y = torch.relu(self.conv(x))
+        return torch.sigmoid(torch.flip(y, [3]) + 1.0)  # flip stays on the CPU
+
+
+def _lowered_with_history() -> tuple[bytes, list]:
+    from executorch.exir import to_edge_transform_and_lower
+
+    from executorch_nnapi.partitioners import NnapiPartitioner
+
+    def history(sources) -> list:  # a record without graph_id (the id() of a graph of that run)
+        return [{k: (history(v) if k == "from_node" else v) for k, v in s.items() if k != "graph_id"}
+                for s in sources]
+
+    torch.manual_seed(0)
+    ep = torch.export.export(_TwoDelegates().eval(), (torch.randn(1, 3, 8, 8),))
+    edge = to_edge_transform_and_lower(ep, partitioner=[NnapiPartitioner()])
+    gm = edge.exported_program().graph_module
+    records = [(n.name, history([s.to_dict() for s in n.meta.get("from_node", [])])) for n in gm.graph.nodes]
+    delegates = [n for n in gm.graph.nodes if n.target is torch.ops.higher_order.executorch_call_delegate]
+    assert len(delegates) == 2
+    return edge.to_executorch().buffer, records
+
+
+def test_shared_provenance_and_kept_delegate_modules_lower_as_torchs_own():
+    """The same .pte and the same from_node history of every node with torch's deep copy and
+    unlift-per-call as with the tests' shared history and kept modules."""
+    import importlib
+
+    from torch.fx import traceback as fx_traceback
+
+    call_delegate = importlib.import_module("torch._higher_order_ops.executorch_call_delegate")
+    assert getattr(fx_traceback.copy, "shares_history", False), "tests/conftest.py did not install torch_overheads"
+    assert call_delegate.call_delegate_cpu is torch_overheads._delegate_call_on_a_kept_module
+    ours = _lowered_with_history()
+    kept = dict(torch_overheads._UNLIFTED)
+    assert len(kept) == 2, "each delegate's program is unlifted once"
+    fx_traceback.copy = fx_traceback.copy.original
+    call_delegate.call_delegate_cpu = torch_overheads._delegate_call_on_a_kept_module.original
+    try:
+        theirs = _lowered_with_history()
+    finally:
+        torch_overheads.install()
+    assert ours[0] == theirs[0]
+    assert ours[1] == theirs[1] and any(h for _, h in ours[1])
+
+
+def test_a_kept_delegate_module_serves_copies_and_not_a_changed_program():
+    import copy
+
+    from executorch.exir import to_edge_transform_and_lower
+
+    from executorch_nnapi.partitioners import NnapiPartitioner
+
+    ep = torch.export.export(_TwoDelegates().eval(), (torch.randn(1, 3, 8, 8),))
+    gm = to_edge_transform_and_lower(ep, partitioner=[NnapiPartitioner()]).exported_program().graph_module
+    lowered = gm.lowered_module_0
+    module = torch_overheads.unlifted_delegate_program(lowered)
+    assert torch_overheads.unlifted_delegate_program(copy.deepcopy(lowered)) is module
+    x = torch.randn(1, 3, 8, 8)
+    torch.testing.assert_close(module(x), lowered.original_module.module()(x), rtol=0, atol=0)
+    changed = copy.deepcopy(lowered)
+    graph = changed.original_module.graph_module.graph
+    output = graph.output_node()
+    with graph.inserting_before(output):
+        negated = graph.call_function(torch.ops.aten.neg.default, (output.args[0][0],))
+    output.args = ((negated,),)
+    changed.original_module.graph_module.recompile()
+    assert torch_overheads.unlifted_delegate_program(changed) is not module
+    torch_overheads.forget_unlifted_delegate_programs()
+    assert torch_overheads.unlifted_delegate_program(lowered) is not module
