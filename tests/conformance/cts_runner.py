@@ -187,18 +187,30 @@ class Mode:
 
 def run_case(lib: ctypes.CDLL, case: Case, mode: Mode = Mode()) -> Outcome:
     """Runs ``case`` as CTS's GeneratedTests (or DynamicOutputShapeTest) and validation tests do."""
-    b = _ModelBuilder(lib, case, mode.dynamic_outputs)
+    return run_case_modes(lib, case, [mode])[0]
+
+
+def run_case_modes(lib: ctypes.CDLL, case: Case, modes: list[Mode]) -> list[Outcome]:
+    """``run_case`` under each of ``modes``, which declare the model alike (one ``dynamic_outputs``).
+
+    CTS builds the model again for each of its tests. The calls and their results are the same
+    each time, so the model is built and finished once here and compiled and executed under
+    each mode (as its caching test compiles one model twice)."""
+    if len({m.dynamic_outputs for m in modes}) > 1:
+        raise ValueError("the modes declare the model's outputs differently")
+    b = _ModelBuilder(lib, case, modes[0].dynamic_outputs)
     try:
         model = b.build(case.main)
         if b.first_failure is not None:
             if case.expect_failure:
-                return Outcome(True, "pass", f"rejected: {b.first_failure}")
-            return Outcome(False, "refused", b.first_failure)
+                return [Outcome(True, "pass", f"rejected: {b.first_failure}") for _ in modes]
+            return [Outcome(False, "refused", b.first_failure) for _ in modes]
         rc = lib.ANeuralNetworksModel_finish(model)
         if rc != NO_ERROR:
             status = "late_rejection" if case.expect_failure else "refused"
-            return Outcome(False, status, f"Model_finish returned {rc}: {last_error(lib)}")
-        return _compile_and_execute(lib, case, model, mode)
+            message = f"Model_finish returned {rc}: {last_error(lib)}"
+            return [Outcome(False, status, message) for _ in modes]
+        return [_compile_and_execute(lib, case, model, mode) for mode in modes]
     finally:
         b.free()
 

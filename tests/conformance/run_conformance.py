@@ -64,26 +64,41 @@ def run(cases: list[Case], level: int = 30, instantiations: Sequence[str] = BASE
     declare_extra_signatures(lib)
     results = {}
     for case in cases:
+        # The instantiations that run the case as it is, declared alike, share one built model.
+        shared: dict[bool, list[tuple[str, object]]] = {}
         for name in instantiations:
             selects, convert, mode = INSTANTIATIONS[name]
-            if selects(case):
-                outcome = _run_one(lib, convert(case), mode, name)
-                if case.name not in results or not outcome.passed:
-                    results[case.name] = outcome
-                if verbose and not outcome.passed:
-                    print(f"FAIL {name} {case.name} [{case.operation}] {outcome.status}: {outcome.message}", flush=True)
+            if not selects(case):
+                continue
+            converted = convert(case)
+            if converted is case:
+                shared.setdefault(mode.dynamic_outputs, []).append((name, mode))
+            else:
+                _record(results, case, _run_modes(lib, converted, [(name, mode)]), verbose)
+        for runs in shared.values():
+            _record(results, case, _run_modes(lib, case, runs), verbose)
     return results
 
 
-def _run_one(lib, case: Case, mode, instantiation: str):
-    from cts_runner import Outcome, run_case
+def _record(results: dict, case: Case, outcomes: list[tuple[str, object]], verbose: bool) -> None:
+    for name, outcome in outcomes:
+        if case.name not in results or not outcome.passed:
+            results[case.name] = outcome
+        if verbose and not outcome.passed:
+            print(f"FAIL {name} {case.name} [{case.operation}] {outcome.status}: {outcome.message}", flush=True)
+
+
+def _run_modes(lib, case: Case, runs: list[tuple[str, object]]) -> list[tuple[str, object]]:
+    """(instantiation, Outcome) for each of ``runs`` (instantiation, Mode) on one built model."""
+    from cts_runner import Outcome, run_case_modes
     try:
-        outcome = run_case(lib, case, mode)
+        outcomes = run_case_modes(lib, case, [mode for _, mode in runs])
     except Exception as e:  # a harness or driver bug must show as a failing case, not end the run
-        outcome = Outcome(False, "crash", f"{type(e).__name__}: {e}")
-    if not outcome.passed:
-        outcome.message = f"{instantiation}: {outcome.message}"
-    return outcome
+        outcomes = [Outcome(False, "crash", f"{type(e).__name__}: {e}") for _ in runs]
+    for (name, _), outcome in zip(runs, outcomes):
+        if not outcome.passed:
+            outcome.message = f"{name}: {outcome.message}"
+    return [(name, outcome) for (name, _), outcome in zip(runs, outcomes)]
 
 
 def table(cases: list[Case], results: dict) -> str:
